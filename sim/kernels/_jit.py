@@ -1,0 +1,17 @@
+"""The one place where numba compilation flags are chosen.
+
+``cache=True`` keeps compiled machine code on disk between runs (the first import of a kernel
+compiles it, later processes load it); ``nogil=True`` lets threads run kernels side by side.
+Setting ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python, which coverage tools can see.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+kernel = njit(cache=True, nogil=True)
+"""Decorator for every kernel: ``@kernel`` over a function with plain typed array arguments."""
+
+inline_kernel = njit(cache=True, nogil=True, inline="always")
+"""For small kernels called from hot loops: inlined by numba itself, so the loop does not pass the
+tables tuple (six arrays) by value on every call."""

@@ -1,0 +1,217 @@
+"""Builders of the per-suit lookup tables behind the hand evaluator.
+
+A *suit key* is a suit's tile counts written in base 5, rank 1 as the least significant digit:
+``key = sum(count[r] * 5**r for r in range(9))`` for a suit (9 ranks, 5**9 keys) and the same
+over the seven honours (5**7 keys). The evaluator combines one lookup per suit; nothing recurses at
+query time. See docs/evaluator.md for the definitions the tables serve.
+
+Tables (one row per key):
+
+* ``add``  uint8 ``(n_keys, 15)``: column ``sets * 3 + pair`` (sets 0-4; pair 0 none, 1 any, 2 a
+  2-5-8 pair) is the least number of tiles to add so that some of the suit's tiles plus the added
+  ones form exactly ``sets`` sets and the pair. Added tiles are unlimited (a fifth copy is fine), so
+  an added tile is also what a wild can be. ``IMPOSSIBLE`` marks a pair that cannot exist (a 2-5-8
+  pair of honours).
+* ``win``  uint32 ``(n_keys,)``: 4-bit fields. The least number of wilds with which *all* the
+  suit's tiles split into at most four sets (bits 0-3), sets + a pair (4-7), sets + a 2-5-8 pair
+  (8-11); 15 where no such split exists (or needs more than 4 sets, which no hand of 14 tiles
+  can hold), a value a hand with at most 8 wilds never reaches; the number of tiles (12-15,
+  saturated at 15); and for seven pairs the pair slots the suit's tiles can fill whole and half
+  (one tile of the pair) when four of a kind counts as two pairs (16-19, 20-23), and when it does
+  not (24-27, 28-31). One lookup per suit answers every seven-pairs and standard check.
+* ``unrelated`` uint8 ``(n_keys,)``: for 十三烂, in a suit the most of its tiles that fit in a
+  set of 1, 2 or 3 ranks pairwise at least 3 apart (2 bits each at 0, 2, 4); for the honours the
+  number of distinct kinds held.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+
+MAX_SETS = 4
+PAIR_NONE = 0
+PAIR_ANY = 1
+PAIR_258 = 2
+N_PAIR_COLUMNS = 3
+N_ADD_COLUMNS = (MAX_SETS + 1) * N_PAIR_COLUMNS
+IMPOSSIBLE = 99
+"""Stored for a combination that cannot exist; larger than any real count (at most 14)."""
+WIN_FIELD_MAX = 15
+
+SUIT_RANKS = 9
+HONOUR_KINDS = 7
+
+# DP state after a prefix of ranks: (a, b, sets, pair_kind) with
+#   a = sequences started at the previous rank (they still need this rank and the next),
+#   b = sequences started two ranks back (they still need this rank),
+#   sets = sets begun so far (open sequences included), pair_kind 0 none / 1 pair at a rank that is
+#   not 2-5-8 (or an honour) / 2 pair at a 2-5-8 rank.
+_N_STATES = 5 * 5 * (MAX_SETS + 1) * 3
+_UNREACHED = 10_000
+
+
+@kernel
+def _state_index(a, b, sets, pair_kind):
+    return ((a * 5 + b) * (MAX_SETS + 1) + sets) * 3 + pair_kind
+
+
+@kernel
+def _advance_rank(src, dst, count, rank, n_ranks, has_sequences):
+    """One rank of the DP: from the states before ``rank`` (src) to those after it (dst).
+
+    At this rank the open sequences each take one slot; new sequences (s), triplets (t) and the
+    pair (q) add more. Natural tiles fill slots; an empty slot costs one added tile; surplus
+    naturals stay unused. Two triplets of one rank are enough: a third would only hold added
+    tiles, which a triplet at any other rank does as cheaply.
+    """
+    dst[:] = _UNREACHED
+    can_start_sequence = has_sequences and rank <= n_ranks - 3
+    pair_kind_here = 2 if (has_sequences and rank % 3 == 1) else 1
+    for a in range(5):
+        for b in range(5):
+            for sets in range(MAX_SETS + 1):
+                for pair_kind in range(3):
+                    cost = src[_state_index(a, b, sets, pair_kind)]
+                    if cost >= _UNREACHED:
+                        continue
+                    free_sets = MAX_SETS - sets
+                    max_new_sequences = free_sets if can_start_sequence else 0
+                    for new_sequences in range(max_new_sequences + 1):
+                        for triplets in range(min(2, free_sets - new_sequences) + 1):
+                            for pair_here in range(2 if pair_kind == 0 else 1):
+                                slots = a + b + new_sequences + 3 * triplets + 2 * pair_here
+                                added = slots - count if slots > count else 0
+                                next_pair = pair_kind_here if pair_here else pair_kind
+                                index = _state_index(
+                                    new_sequences, a, sets + new_sequences + triplets, next_pair
+                                )
+                                if cost + added < dst[index]:
+                                    dst[index] = cost + added
+
+
+@kernel
+def build_add_table(n_ranks, has_sequences, out):
+    """Fill ``out`` (5**n_ranks, 15) uint8 with the tiles-to-add table. No validation.
+
+    Keys are visited in odometer order with rank 1 changing slowest, so the DP states of a shared
+    prefix of ranks are computed once and reused by all keys below it.
+    """
+    states = np.full((n_ranks + 1, _N_STATES), _UNREACHED, np.int64)
+    states[0, _state_index(0, 0, 0, 0)] = 0
+    digits = np.zeros(n_ranks, np.int64)
+    powers = np.ones(n_ranks, np.int64)
+    for r in range(1, n_ranks):
+        powers[r] = powers[r - 1] * 5
+    first_changed = 0
+    while True:
+        for r in range(first_changed, n_ranks):
+            _advance_rank(states[r], states[r + 1], digits[r], r, n_ranks, has_sequences)
+        key = 0
+        for r in range(n_ranks):
+            key += digits[r] * powers[r]
+        final = states[n_ranks]
+        for sets in range(MAX_SETS + 1):
+            no_pair = final[_state_index(0, 0, sets, 0)]
+            other_pair = final[_state_index(0, 0, sets, 1)]
+            pair_258 = final[_state_index(0, 0, sets, 2)]
+            any_pair = min(other_pair, pair_258)
+            base = sets * N_PAIR_COLUMNS
+            out[key, base + PAIR_NONE] = min(no_pair, IMPOSSIBLE)
+            out[key, base + PAIR_ANY] = min(any_pair, IMPOSSIBLE)
+            out[key, base + PAIR_258] = min(pair_258, IMPOSSIBLE)
+        position = n_ranks - 1
+        while position >= 0 and digits[position] == 4:
+            digits[position] = 0
+            position -= 1
+        if position < 0:
+            break
+        digits[position] += 1
+        first_changed = position
+
+
+@kernel
+def build_win_table(add, n_ranks, out):
+    """Fill ``out`` (n_keys,) uint32 from the add table. No validation.
+
+    All tiles are used exactly when the tiles to add equal the slots minus the suit's tile count;
+    the wilds needed are then those added tiles, least over the number of sets.
+    """
+    for key in range(add.shape[0]):
+        tiles = 0
+        by_count = np.zeros(5, np.int64)
+        rest = key
+        for _ in range(n_ranks):
+            count = rest % 5
+            rest //= 5
+            tiles += count
+            by_count[count] += 1
+        packed = np.uint32(0)
+        for pair in range(N_PAIR_COLUMNS):
+            best = WIN_FIELD_MAX
+            for sets in range(MAX_SETS + 1):
+                slots = 3 * sets + (2 if pair != PAIR_NONE else 0)
+                added = add[key, sets * N_PAIR_COLUMNS + pair]
+                if added != IMPOSSIBLE and slots - added == tiles and added < best:
+                    best = added
+            packed |= np.uint32(best) << np.uint32(4 * pair)
+        packed |= np.uint32(min(tiles, WIN_FIELD_MAX)) << np.uint32(12)
+        # Seven pairs: a kind held twice fills a slot; once, half a slot; three times, a slot and
+        # (quads counting) half of another; four times, one slot or (quads counting) two.
+        singles, doubles, triples, fours = by_count[1], by_count[2], by_count[3], by_count[4]
+        whole_with_quads = min(doubles + triples + 2 * fours, WIN_FIELD_MAX)
+        half_with_quads = singles + triples
+        whole_without_quads = doubles + triples + fours
+        packed |= np.uint32(whole_with_quads) << np.uint32(16)
+        packed |= np.uint32(half_with_quads) << np.uint32(20)
+        packed |= np.uint32(whole_without_quads) << np.uint32(24)
+        packed |= np.uint32(singles) << np.uint32(28)
+        out[key] = packed
+
+
+@kernel
+def _best_unrelated_by_size(masks_out):
+    """For each 9-bit presence mask: the most present ranks in a set of exactly t ranks
+    (t = 0..3) pairwise at least 3 apart (十三烂 within one suit)."""
+    for mask in range(512):
+        for subset in range(512):
+            size = 0
+            last = -10
+            spread = True
+            for r in range(9):
+                if subset >> r & 1:
+                    if r - last < 3:
+                        spread = False
+                    last = r
+                    size += 1
+            if not spread or size > 3:
+                continue
+            hits = 0
+            for r in range(9):
+                if (subset >> r & 1) and (mask >> r & 1):
+                    hits += 1
+            if hits > masks_out[mask, size]:
+                masks_out[mask, size] = hits
+    # Not monotone in t: ranks 3 and 8 fit a spread set of two, but no spread set of three holds
+    # both, since the suit must hold exactly t tiles.
+
+
+@kernel
+def build_unrelated_table(n_ranks, has_sequences, out):
+    """Fill ``out`` (5**n_ranks,) uint8 with the 十三烂 fields. No validation."""
+    best = np.zeros((512, 4), np.int64)
+    _best_unrelated_by_size(best)
+    for key in range(out.shape[0]):
+        mask = 0
+        kinds = 0
+        rest = key
+        for r in range(n_ranks):
+            if rest % 5 > 0:
+                mask |= 1 << r
+                kinds += 1
+            rest //= 5
+        if has_sequences:
+            out[key] = best[mask, 1] | best[mask, 2] << 2 | best[mask, 3] << 4
+        else:
+            out[key] = kinds

@@ -1,0 +1,122 @@
+"""The evaluator's lookup tables (sim.kernels.tables, sim.tables) against the slow reference.
+
+Every suit count vector a hand can hold (at most 14 tiles: 405,350 suit vectors, 31,810 honour
+vectors) is checked in the slow test; the fast test checks all small vectors and a random sample.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import random
+
+import numpy as np
+import pytest
+from reference import table_oracle
+
+from sim import tables as tables_module
+from sim.tables import load_tables
+
+
+def _check_rows(tables, rows, honours: bool) -> None:
+    add = tables.honour_add if honours else tables.suit_add
+    win = tables.honour_win if honours else tables.suit_win
+    unrelated = tables.honour_unrelated if honours else tables.suit_unrelated
+    for key, expected_add, needed, tiles, fits in rows:
+        assert tuple(int(x) for x in add[key]) == expected_add, key
+        packed = int(win[key])
+        assert (packed & 15, packed >> 4 & 15, packed >> 8 & 15) == needed, key
+        assert packed >> 12 & 15 == tiles, key
+        spread = int(unrelated[key])
+        if honours:
+            assert (spread,) == fits, key
+        else:
+            assert (spread & 3, spread >> 2 & 3, spread >> 4 & 3) == fits, key
+
+
+def _seven_pair_fields(vector) -> tuple[int, int, int, int]:
+    by_count = [sum(1 for count in vector if count == c) for c in range(5)]
+    _, singles, doubles, triples, fours = by_count
+    return (
+        min(doubles + triples + 2 * fours, 15),
+        singles + triples,
+        doubles + triples + fours,
+        singles,
+    )
+
+
+def test_small_vectors_and_a_random_sample():
+    tables = load_tables()
+    rng = random.Random(5)
+    suit_vectors = table_oracle.all_vectors(9, 4)
+    suit_vectors += rng.sample(table_oracle.all_vectors(9, 14), 1500)
+    honour_vectors = table_oracle.all_vectors(7, 5)
+    honour_vectors += rng.sample(table_oracle.all_vectors(7, 14), 500)
+    _check_rows(tables, table_oracle.expected_entries(suit_vectors, False), honours=False)
+    _check_rows(tables, table_oracle.expected_entries(honour_vectors, True), honours=True)
+
+
+def test_seven_pair_fields_of_every_key():
+    tables = load_tables()
+    for honours, n_ranks in ((False, 9), (True, 7)):
+        win = tables.honour_win if honours else tables.suit_win
+        for vector in table_oracle.all_vectors(n_ranks, 14):
+            packed = int(win[table_oracle.key_of(vector)])
+            fields = tuple(packed >> shift & 15 for shift in (16, 20, 24, 28))
+            assert fields == _seven_pair_fields(vector), vector
+
+
+@pytest.mark.slow
+def test_every_vector_a_hand_can_hold():
+    tables = load_tables()
+    for honours, n_ranks in ((False, 9), (True, 7)):
+        vectors = table_oracle.all_vectors(n_ranks, 14)
+        chunks = [(vectors[i : i + 4000], honours) for i in range(0, len(vectors), 4000)]
+        with multiprocessing.get_context("fork").Pool(2) as pool:
+            for rows in pool.starmap(table_oracle.expected_entries, chunks):
+                _check_rows(tables, rows, honours)
+
+
+# ---------------------------------------------------------------------------------------------
+# The disk cache
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("MJSIM_CACHE_DIR", str(tmp_path))
+    tables_module.load_tables.cache_clear()
+    yield tmp_path
+    tables_module.load_tables.cache_clear()
+
+
+def test_tables_are_cached_and_reloaded_identically(fresh_cache):
+    built = load_tables()
+    folder = tables_module.cache_dir()
+    assert folder.parent == fresh_cache
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [f"{name}.npy" for name in built._fields] + ["digests.json"]
+    )
+    tables_module.load_tables.cache_clear()
+    loaded = load_tables()
+    for name in built._fields:
+        np.testing.assert_array_equal(getattr(built, name), getattr(loaded, name))
+        assert not getattr(loaded, name).flags.writeable
+
+
+def test_a_corrupt_cache_is_rebuilt(fresh_cache, capsys):
+    reference = load_tables()
+    folder = tables_module.cache_dir()
+    damaged = np.load(folder / "suit_win.npy")
+    damaged[12345] ^= 1
+    np.save(folder / "suit_win.npy", damaged)
+    tables_module.load_tables.cache_clear()
+    rebuilt = load_tables()
+    assert "rebuilding" in capsys.readouterr().err
+    np.testing.assert_array_equal(rebuilt.suit_win, reference.suit_win)
+    digests = json.loads((folder / "digests.json").read_text())
+    assert set(digests) == set(reference._fields)
+
+
+def test_cache_folder_names_the_generator_version(fresh_cache):
+    name = tables_module.cache_dir().name
+    assert name.startswith("tables-") and len(name) == len("tables-") + 16
