@@ -1,0 +1,605 @@
+"""Hand evaluation kernels: complete hands, shanten, waits and decompositions, with wilds.
+
+A hand is given as four suit keys (characters, dots, bamboo, honours; base-5 counts, see
+:mod:`sim.kernels.tables`) plus ``wilds``, the number of wild tiles, which stand for any kind and
+are not in the keys. Keys update incrementally: adding a tile of kind ``k`` adds
+``KIND_POWER[k]`` to key ``KIND_SUIT[k]``. ``tables`` is a :class:`sim.tables.HandTables`.
+
+``forms`` is a bitmask of the forms that count (``FORM_*``) and their options (``OPTION_*``).
+Definitions: docs/evaluator.md. No kernel here validates its input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import inline_kernel, kernel
+from .tables import MAX_SETS, N_PAIR_COLUMNS, PAIR_258, PAIR_ANY
+
+FORM_STANDARD = 1
+FORM_SEVEN_PAIRS = 2
+FORM_THIRTEEN = 4
+OPTION_PAIR_258 = 8
+"""Standard form only with a 2-5-8 pair (二五八将)."""
+OPTION_QUADS = 16
+"""Seven pairs may count four of a kind as two pairs."""
+
+NOT_APPLICABLE = 99
+"""Shanten of a form that cannot apply to the hand size (seven pairs with melds exposed)."""
+_FAR = 1_000
+
+N_KINDS = 34
+KIND_SUIT = np.array([k // 9 if k < 27 else 3 for k in range(N_KINDS)], np.int64)
+KIND_POWER = np.array([5 ** (k % 9) if k < 27 else 5 ** (k - 27) for k in range(N_KINDS)], np.int64)
+
+
+@inline_kernel
+def keys_from_counts(counts, keys_out):
+    """Suit keys of one hand: counts (34,) any int -> keys_out (4,) filled."""
+    for suit in range(4):
+        start = 9 * suit
+        n_ranks = 9 if suit < 3 else 7
+        key = 0
+        for r in range(n_ranks - 1, -1, -1):
+            key = key * 5 + counts[start + r]
+        keys_out[suit] = key
+
+
+@inline_kernel
+def tiles_in_hand(key_m, key_p, key_s, key_z, tables):
+    """Number of natural tiles (per suit saturated at 15, which no hand of 14 reaches)."""
+    return (
+        (np.int64(tables.suit_win[key_m]) >> 12 & 15)
+        + (np.int64(tables.suit_win[key_p]) >> 12 & 15)
+        + (np.int64(tables.suit_win[key_s]) >> 12 & 15)
+        + (np.int64(tables.honour_win[key_z]) >> 12 & 15)
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Standard form
+
+
+@inline_kernel
+def _standard_wilds_needed_from(win_m, win_p, win_s, win_z, pair_258):
+    shift = 8 if pair_258 else 4
+    sets_m = win_m & 15
+    sets_p = win_p & 15
+    sets_s = win_s & 15
+    sets_z = win_z & 15
+    total = sets_m + sets_p + sets_s + sets_z
+    best = total + 2
+    best = min(best, total - sets_m + (win_m >> shift & 15))
+    best = min(best, total - sets_p + (win_p >> shift & 15))
+    best = min(best, total - sets_s + (win_s >> shift & 15))
+    best = min(best, total - sets_z + (win_z >> shift & 15))
+    return best
+
+
+@inline_kernel
+def standard_wilds_needed(key_m, key_p, key_s, key_z, pair_258, tables):
+    """Least number of wilds with which the naturals split exactly into sets and one pair.
+
+    The pair lies in one suit, or is two wilds; the other suits hold sets only. Returns a number
+    >= 15 when no count of wilds up to 8 can do it. The hand size is not checked here.
+    """
+    return _standard_wilds_needed_from(
+        np.int64(tables.suit_win[key_m]),
+        np.int64(tables.suit_win[key_p]),
+        np.int64(tables.suit_win[key_s]),
+        np.int64(tables.honour_win[key_z]),
+        pair_258,
+    )
+
+
+@inline_kernel
+def is_standard_complete(key_m, key_p, key_s, key_z, wilds, pair_258, tables):
+    """Whether naturals + ``wilds`` form a standard hand. Leftover wilds must make whole sets,
+    which also rejects hand sizes that are not 2 mod 3."""
+    needed = standard_wilds_needed(key_m, key_p, key_s, key_z, pair_258, tables)
+    return needed <= wilds and (wilds - needed) % 3 == 0
+
+
+@inline_kernel
+def _pair_of_suits(left_table, left_key, right_table, right_key, sets, pair_column):
+    """Min-plus product of two suits' add-table rows at exactly ``sets`` sets: (no pair, pair).
+
+    Rows are read by 2-D indexing, not as row views: a view costs reference counting per call.
+    """
+    no_pair = _FAR
+    with_pair = _FAR
+    for left_sets in range(sets + 1):
+        left_column = left_sets * N_PAIR_COLUMNS
+        right_column = (sets - left_sets) * N_PAIR_COLUMNS
+        left_none = np.int64(left_table[left_key, left_column])
+        right_none = np.int64(right_table[right_key, right_column])
+        no_pair = min(no_pair, left_none + right_none)
+        with_pair = min(
+            with_pair,
+            np.int64(left_table[left_key, left_column + pair_column]) + right_none,
+            left_none + np.int64(right_table[right_key, right_column + pair_column]),
+        )
+    return no_pair, with_pair
+
+
+@inline_kernel
+def standard_tiles_to_add(key_m, key_p, key_s, key_z, sets, pair_258, tables):
+    """T of the standard form: least tiles to add for ``sets`` sets and a pair (docs/evaluator.md).
+
+    Characters with dots, and bamboo with honours, are combined first; then the two halves.
+    """
+    pair_column = PAIR_258 if pair_258 else PAIR_ANY
+    suits = tables.suit_add
+    honours = tables.honour_add
+    best = _FAR
+    for left_sets in range(sets + 1):
+        left_none, left_pair = _pair_of_suits(suits, key_m, suits, key_p, left_sets, pair_column)
+        right_none, right_pair = _pair_of_suits(
+            suits, key_s, honours, key_z, sets - left_sets, pair_column
+        )
+        best = min(best, left_none + right_pair, left_pair + right_none)
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# Seven pairs and 十三烂
+
+
+@inline_kernel
+def _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads):
+    shift = 16 if quads else 24
+    whole = (
+        (win_m >> shift & 15)
+        + (win_p >> shift & 15)
+        + (win_s >> shift & 15)
+        + (win_z >> shift & 15)
+    )
+    shift += 4
+    half = (
+        (win_m >> shift & 15)
+        + (win_p >> shift & 15)
+        + (win_s >> shift & 15)
+        + (win_z >> shift & 15)
+    )
+    whole = min(whole, 7)
+    half = min(half, 7 - whole)
+    return 14 - 2 * whole - half
+
+
+@inline_kernel
+def seven_pairs_tiles_to_add(key_m, key_p, key_s, key_z, quads, tables):
+    """T of seven pairs 七对: 14 minus the most naturals that seven pair slots can hold
+    (whole slots first, then half-filled ones; the per-suit counts come from the win table)."""
+    return _seven_pairs_tiles_to_add_from(
+        np.int64(tables.suit_win[key_m]),
+        np.int64(tables.suit_win[key_p]),
+        np.int64(tables.suit_win[key_s]),
+        np.int64(tables.honour_win[key_z]),
+        quads,
+    )
+
+
+@inline_kernel
+def thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables):
+    """T of 十三烂: 14 minus the most naturals that fit a 十三烂 (at most 3 per suit, 7 honours)."""
+    fits_m = np.int64(tables.suit_unrelated[key_m])
+    fits_p = np.int64(tables.suit_unrelated[key_p])
+    fits_s = np.int64(tables.suit_unrelated[key_s])
+    honour_kinds = np.int64(tables.honour_unrelated[key_z])
+    best = 0
+    for size_m in range(4):
+        fit_m = fits_m >> (2 * size_m - 2) & 3 if size_m else 0
+        for size_p in range(4):
+            fit_p = fits_p >> (2 * size_p - 2) & 3 if size_p else 0
+            for size_s in range(4):
+                honour_slots = 14 - size_m - size_p - size_s
+                if honour_slots > 7:
+                    continue
+                fit_s = fits_s >> (2 * size_s - 2) & 3 if size_s else 0
+                best = max(best, fit_m + fit_p + fit_s + min(honour_kinds, honour_slots))
+    return 14 - best
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole-hand queries
+
+
+@inline_kernel
+def is_complete(key_m, key_p, key_s, key_z, wilds, forms, tables):
+    """Whether the hand is complete in one of the forms of ``forms``."""
+    # Plain branches on booleans: ``int and bool`` chains make numba unify types and run slower.
+    win_m = np.int64(tables.suit_win[key_m])
+    win_p = np.int64(tables.suit_win[key_p])
+    win_s = np.int64(tables.suit_win[key_s])
+    win_z = np.int64(tables.honour_win[key_z])
+    wilds = np.int64(wilds)
+    if (forms & FORM_STANDARD) != 0:
+        needed = _standard_wilds_needed_from(
+            win_m, win_p, win_s, win_z, (forms & OPTION_PAIR_258) != 0
+        )
+        if needed <= wilds and (wilds - needed) % 3 == 0:
+            return True
+    if (forms & (FORM_SEVEN_PAIRS | FORM_THIRTEEN)) == 0:
+        return False
+    tiles = (win_m >> 12 & 15) + (win_p >> 12 & 15) + (win_s >> 12 & 15) + (win_z >> 12 & 15)
+    if tiles + wilds != 14:
+        return False
+    if (forms & FORM_SEVEN_PAIRS) != 0:
+        quads = (forms & OPTION_QUADS) != 0
+        if _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads) <= wilds:
+            return True
+    if (forms & FORM_THIRTEEN) != 0:
+        return thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables) <= wilds
+    return False
+
+
+@inline_kernel
+def shanten_of_form(key_m, key_p, key_s, key_z, wilds, form, forms, tables):
+    """Shanten of one form (``FORM_*``), options taken from ``forms``; NOT_APPLICABLE if the form
+    cannot apply to this hand size. The size must be 1 or 2 mod 3 and at most 14."""
+    size = tiles_in_hand(key_m, key_p, key_s, key_z, tables) + wilds
+    if form == FORM_STANDARD:
+        to_add = standard_tiles_to_add(
+            key_m, key_p, key_s, key_z, size // 3, forms & OPTION_PAIR_258 != 0, tables
+        )
+    elif size < 13:
+        return NOT_APPLICABLE
+    elif form == FORM_SEVEN_PAIRS:
+        to_add = seven_pairs_tiles_to_add(
+            key_m, key_p, key_s, key_z, forms & OPTION_QUADS != 0, tables
+        )
+    else:
+        to_add = thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables)
+    return max(0, to_add - wilds) - 1
+
+
+@inline_kernel
+def shanten(key_m, key_p, key_s, key_z, wilds, forms, tables):
+    """Least shanten over the forms in ``forms`` (-1 complete, 0 ready)."""
+    best = NOT_APPLICABLE
+    for form in (FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN):
+        if forms & form:
+            best = min(
+                best, shanten_of_form(key_m, key_p, key_s, key_z, wilds, form, forms, tables)
+            )
+    return best
+
+
+@kernel
+def waits_mask(keys, wilds, forms, allowed_kinds, tables):
+    """Bitmask over the 34 kinds of the waits of a hand of size 1 mod 3 (bit k = kind k).
+
+    Only kinds with bit set in ``allowed_kinds`` are tried (a 108-tile game passes the suited
+    kinds only), and never a kind the hand already holds four of.
+    """
+    mask = np.int64(0)
+    for kind in range(N_KINDS):
+        if not (allowed_kinds >> kind) & 1:
+            continue
+        suit = KIND_SUIT[kind]
+        power = KIND_POWER[kind]
+        if keys[suit] // power % 5 == 4:
+            continue
+        key_m = keys[0] + (power if suit == 0 else 0)
+        key_p = keys[1] + (power if suit == 1 else 0)
+        key_s = keys[2] + (power if suit == 2 else 0)
+        key_z = keys[3] + (power if suit == 3 else 0)
+        if is_complete(key_m, key_p, key_s, key_z, wilds, forms, tables):
+            mask |= np.int64(1) << kind
+    return mask
+
+
+# ---------------------------------------------------------------------------------------------
+# Batch loops (the numba-side throughput path)
+
+
+@inline_kernel
+def _is_complete_loop(keys, wilds, forms, tables, out):
+    for i in range(keys.shape[0]):
+        out[i] = is_complete(
+            keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3], wilds[i], forms, tables
+        )
+
+
+_STANDARD_AND_SEVEN_PAIRS = FORM_STANDARD | FORM_SEVEN_PAIRS | OPTION_QUADS
+
+
+@kernel
+def is_complete_keys_batch(keys, wilds, forms, tables, out):
+    """keys (n, 4) integer, wilds (n,) integer -> out (n,) bool.
+
+    The common form masks get loops of their own with the mask as a constant, so the compiler
+    drops the branches of the forms not asked for.
+    """
+    if forms == FORM_STANDARD:
+        _is_complete_loop(keys, wilds, FORM_STANDARD, tables, out)
+    elif forms == _STANDARD_AND_SEVEN_PAIRS:
+        _is_complete_loop(keys, wilds, _STANDARD_AND_SEVEN_PAIRS, tables, out)
+    else:
+        _is_complete_loop(keys, wilds, forms, tables, out)
+
+
+_BLOCK = 128
+
+
+@inline_kernel
+def _fold_lanes(left, left_first, left_sets, right, right_first, right_sets, out, out_sets, size):
+    """Fold one term of a min-plus product into ``out``, lane by lane (one lane per hand).
+
+    Arrays are (blocks, columns, lanes) with column ``2 * sets`` (no pair) and ``2 * sets + 1``
+    (pair); ``*_first`` pick the block. Indexing whole arrays, not slices, avoids creating views
+    in the inner loop; the loop has no branch, so it vectorises.
+    """
+    for j in range(size):
+        left_none = left[left_first, 2 * left_sets, j]
+        right_none = right[right_first, 2 * right_sets, j]
+        out[0, 2 * out_sets, j] = min(out[0, 2 * out_sets, j], left_none + right_none)
+        out[0, 2 * out_sets + 1, j] = min(
+            out[0, 2 * out_sets + 1, j],
+            left[left_first, 2 * left_sets + 1, j] + right_none,
+            left_none + right[right_first, 2 * right_sets + 1, j],
+        )
+
+
+@kernel
+def shanten_keys_batch(keys, wilds, forms, tables, out):
+    """keys (n, 4) integer, wilds (n,) integer -> out (n,) int8 shanten (least over ``forms``).
+
+    Hands are taken in blocks: their table rows are gathered into lanes (a row per column, a lane
+    per hand) and the min-plus products of the standard form run over whole lanes, which the
+    compiler turns into vector instructions. Same results as ``shanten`` hand by hand.
+    """
+    n_hands = keys.shape[0]
+    pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
+    quads = (forms & OPTION_QUADS) != 0
+    columns = 2 * (MAX_SETS + 1)
+    gathered = np.empty((4, columns, _BLOCK), np.int16)
+    halves = np.empty((2, columns, _BLOCK), np.int16)
+    total = np.empty((1, columns, _BLOCK), np.int16)
+    for start in range(0, n_hands, _BLOCK):
+        size = min(_BLOCK, n_hands - start)
+        for suit in range(4):
+            table = tables.suit_add if suit < 3 else tables.honour_add
+            for j in range(size):
+                key = keys[start + j, suit]
+                for sets in range(MAX_SETS + 1):
+                    gathered[suit, 2 * sets, j] = table[key, sets * N_PAIR_COLUMNS]
+                    gathered[suit, 2 * sets + 1, j] = table[
+                        key, sets * N_PAIR_COLUMNS + pair_column
+                    ]
+        # characters x dots and bamboo x honours, then the two halves, for every number of sets;
+        # each hand then reads the count of sets its size asks for.
+        halves[:] = _FAR
+        total[:] = _FAR
+        for half in range(2):
+            for sets in range(MAX_SETS + 1):
+                for left_sets in range(sets + 1):
+                    _fold_lanes(
+                        gathered, 2 * half, left_sets, gathered, 2 * half + 1, sets - left_sets,
+                        halves[half:], sets, size,
+                    )  # fmt: skip
+        for sets in range(MAX_SETS + 1):
+            for left_sets in range(sets + 1):
+                _fold_lanes(halves, 0, left_sets, halves, 1, sets - left_sets, total, sets, size)
+        for j in range(size):
+            i = start + j
+            key_m = keys[i, 0]
+            key_p = keys[i, 1]
+            key_s = keys[i, 2]
+            key_z = keys[i, 3]
+            win_m = np.int64(tables.suit_win[key_m])
+            win_p = np.int64(tables.suit_win[key_p])
+            win_s = np.int64(tables.suit_win[key_s])
+            win_z = np.int64(tables.honour_win[key_z])
+            n_wilds = np.int64(wilds[i])
+            hand_size = (
+                (win_m >> 12 & 15) + (win_p >> 12 & 15) + (win_s >> 12 & 15) + (win_z >> 12 & 15)
+            ) + n_wilds
+            best = NOT_APPLICABLE
+            if (forms & FORM_STANDARD) != 0:
+                best = max(0, np.int64(total[0, 2 * (hand_size // 3) + 1, j]) - n_wilds) - 1
+            if hand_size >= 13:
+                if (forms & FORM_SEVEN_PAIRS) != 0:
+                    to_add = _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads)
+                    best = min(best, max(0, to_add - n_wilds) - 1)
+                if (forms & FORM_THIRTEEN) != 0:
+                    to_add = thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables)
+                    best = min(best, max(0, to_add - n_wilds) - 1)
+            out[i] = best
+
+
+@kernel
+def keys_batch(counts, out):
+    """counts (n, 34) integer -> out (n, 4) suit keys."""
+    for i in range(counts.shape[0]):
+        keys_from_counts(counts[i], out[i])
+
+
+@kernel
+def is_complete_counts_batch(counts, wilds, forms, tables, out):
+    """counts (n, 34) integer, wilds (n,) -> out (n,) bool, computing the keys on the fly."""
+    keys = np.empty(4, np.int64)
+    for i in range(counts.shape[0]):
+        keys_from_counts(counts[i], keys)
+        out[i] = is_complete(keys[0], keys[1], keys[2], keys[3], wilds[i], forms, tables)
+
+
+@kernel
+def shanten_counts_batch(counts, wilds, forms, tables, out):
+    """counts (n, 34) integer, wilds (n,) -> out (n,) int8 shanten, keys computed per block."""
+    keys = np.empty((_BLOCK, 4), np.int64)
+    for start in range(0, counts.shape[0], _BLOCK):
+        stop = min(start + _BLOCK, counts.shape[0])
+        for i in range(start, stop):
+            keys_from_counts(counts[i], keys[i - start])
+        shanten_keys_batch(keys[: stop - start], wilds[start:stop], forms, tables, out[start:stop])
+
+
+# ---------------------------------------------------------------------------------------------
+# Decompositions (scoring path, not the hot loop)
+
+GROUP_NONE = -1
+GROUP_SEQUENCE = 0
+GROUP_TRIPLET = 1
+GROUP_PAIR = 2
+GROUP_FREE_SET = 3
+GROUP_FREE_PAIR = 4
+MAX_GROUPS = 5
+_MAX_OPTIONS = 24
+
+
+@kernel
+def _list_group_options(counts, kind, wilds, sets_left, pair_left, pair_258, options):
+    """Every group that can hold natural ``kind`` (the lowest one left) -> rows of ``options``:
+    (type, first tile, natural mask, wilds used). For sequences bit j of the mask says tile
+    ``first + j`` is natural; for triplets and pairs the "mask" is the number of naturals."""
+    n_options = 0
+    if sets_left > 0:
+        for naturals in range(1, min(3, counts[kind]) + 1):
+            if 3 - naturals <= wilds:
+                options[n_options, 0] = GROUP_TRIPLET
+                options[n_options, 1] = kind
+                options[n_options, 2] = naturals
+                options[n_options, 3] = 3 - naturals
+                n_options += 1
+    if pair_left and (not pair_258 or (kind < 27 and kind % 9 % 3 == 1)):
+        for naturals in range(1, min(2, counts[kind]) + 1):
+            if 2 - naturals <= wilds:
+                options[n_options, 0] = GROUP_PAIR
+                options[n_options, 1] = kind
+                options[n_options, 2] = naturals
+                options[n_options, 3] = 2 - naturals
+                n_options += 1
+    if sets_left > 0 and kind < 27:
+        rank = kind % 9
+        for offset in range(3):
+            start_rank = rank - offset
+            if start_rank < 0 or start_rank > 6:
+                continue
+            first = kind - offset
+            # Tiles below ``kind`` have no naturals left (kind is the lowest); tiles above may be
+            # natural or wild, each choice a different decomposition.
+            for above in range(4):
+                mask = 1 << offset
+                feasible = True
+                for j in range(offset + 1, 3):
+                    if above >> (j - offset - 1) & 1:
+                        if counts[first + j] == 0:
+                            feasible = False
+                        mask |= 1 << j
+                if not feasible or (above >> (2 - offset)) != 0:
+                    continue
+                used = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1)
+                if 3 - used <= wilds:
+                    options[n_options, 0] = GROUP_SEQUENCE
+                    options[n_options, 1] = first
+                    options[n_options, 2] = mask
+                    options[n_options, 3] = 3 - used
+                    n_options += 1
+    return n_options
+
+
+@kernel
+def _apply_group(counts, group_type, first, mask, sign):
+    """Take the group's naturals out of ``counts`` (sign -1) or put them back (sign +1)."""
+    if group_type == GROUP_SEQUENCE:
+        for j in range(3):
+            if mask >> j & 1:
+                counts[first + j] += sign
+    else:
+        counts[first] += sign * mask
+
+
+@kernel
+def decompositions(counts, wilds, pair_258, out):
+    """Every standard decomposition of a complete hand (docs/evaluator.md) -> ``out``.
+
+    counts (34,) int64 (consumed as scratch and restored), out (capacity, 5, 3) int8 rows of
+    groups (type, first tile, natural mask or count), unused groups GROUP_NONE. Returns the number
+    of decompositions, which may exceed the capacity (then only the first ``capacity`` are written).
+
+    Groups are generated for the lowest natural left, and groups sharing that lowest natural in
+    non-decreasing (type, first, mask) order, so each decomposition is produced exactly once.
+    """
+    size = wilds
+    for kind in range(N_KINDS):
+        size += counts[kind]
+    if size % 3 != 2:
+        return 0
+    sets_needed = (size - 2) // 3
+    options = np.empty((MAX_GROUPS + 1, _MAX_OPTIONS, 4), np.int64)
+    n_options = np.zeros(MAX_GROUPS + 1, np.int64)
+    next_option = np.zeros(MAX_GROUPS + 1, np.int64)
+    lowest = np.zeros(MAX_GROUPS + 1, np.int64)
+    chosen = np.zeros((MAX_GROUPS + 1, 4), np.int64)
+    found = 0
+    depth = 0
+    wilds_left = wilds
+    sets_left = sets_needed
+    pair_left = True
+    entering = True
+    while depth >= 0:
+        if entering:
+            entering = False
+            kind = 0
+            while kind < N_KINDS and counts[kind] == 0:
+                kind += 1
+            if kind == N_KINDS:
+                if wilds_left == 3 * sets_left + (2 if pair_left else 0):
+                    if found < out.shape[0]:
+                        for g in range(MAX_GROUPS):
+                            out[found, g, 0] = GROUP_NONE
+                            out[found, g, 1] = 0
+                            out[found, g, 2] = 0
+                        for g in range(depth):
+                            out[found, g, 0] = chosen[g, 0]
+                            out[found, g, 1] = chosen[g, 1]
+                            out[found, g, 2] = chosen[g, 2]
+                        g = depth
+                        for _ in range(sets_left):
+                            out[found, g, 0] = GROUP_FREE_SET
+                            g += 1
+                        if pair_left:
+                            out[found, g, 0] = GROUP_FREE_PAIR
+                    found += 1
+                n_options[depth] = 0
+            else:
+                lowest[depth] = kind
+                n_options[depth] = _list_group_options(
+                    counts, kind, wilds_left, sets_left, pair_left, pair_258, options[depth]
+                )
+            next_option[depth] = 0
+        # Undo the group chosen at this depth before trying the next option.
+        if next_option[depth] > 0:
+            undo = options[depth, next_option[depth] - 1]
+            _apply_group(counts, undo[0], undo[1], undo[2], 1)
+            wilds_left += undo[3]
+            if undo[0] == GROUP_PAIR:
+                pair_left = True
+            else:
+                sets_left += 1
+        advanced = False
+        while next_option[depth] < n_options[depth]:
+            option = options[depth, next_option[depth]]
+            next_option[depth] += 1
+            if depth > 0 and lowest[depth - 1] == lowest[depth]:
+                previous = chosen[depth - 1]
+                if (option[0], option[1], option[2]) < (previous[0], previous[1], previous[2]):
+                    continue
+            _apply_group(counts, option[0], option[1], option[2], -1)
+            wilds_left -= option[3]
+            if option[0] == GROUP_PAIR:
+                pair_left = False
+            else:
+                sets_left -= 1
+            chosen[depth, 0] = option[0]
+            chosen[depth, 1] = option[1]
+            chosen[depth, 2] = option[2]
+            depth += 1
+            entering = True
+            advanced = True
+            break
+        if not advanced:
+            next_option[depth] = 0
+            depth -= 1
+    return found
