@@ -1,0 +1,57 @@
+"""The mjsim command line: output that reflects the evaluator, one-line errors, exit codes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from sim.cli import main
+
+
+def test_demo_prints_every_example(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("complete: yes") == 4
+    assert "complete: no" in out  # the 11s pair under the 2-5-8 rule
+    assert "waits: 3p" in out
+    assert "waits: 123456789m" in out
+    assert "[1p 2p *=3p]" in out
+
+
+def test_hand_reports_waits_and_decompositions(capsys):
+    assert main(["hand", "123m 456m 789m 12p 55s 9s*", "--pair", "258"]) == 0
+    out = capsys.readouterr().out
+    assert "pair 258" in out
+    assert "complete: yes" in out
+    assert "standard decompositions: 1" in out
+
+
+def test_thirteen_flag(capsys):
+    assert main(["hand", "147m 258p 39s E S W N RD GD", "--thirteen"]) == 0
+    assert "thirteen -1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["hand", "123m 456m 789m 12p 55s", "123m 4x"], "token '4x'"),
+        (["hand", "55555m"], "5 copies of 5m"),
+        (["hand", ""], "empty hand"),
+    ],
+)
+def test_bad_hand_is_one_line_error_and_no_output(capsys, argv, message):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert message in captured.err
+    assert captured.err.count("\n") == 1
+
+
+def test_console_script_exit_status():
+    result = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "hand", "12q"], capture_output=True, text=True
+    )
+    assert result.returncode == 2
+    assert "unknown suit letter 'q'" in result.stderr
