@@ -14,7 +14,7 @@ import sys
 import time
 
 from . import hand as evaluator
-from .tiles import Hand, format_tiles, kind_name, parse_hand
+from .tiles import Hand, format_tiles, parse_hand
 
 DEMO_HANDS = (
     ("123m 456m 789m 123p 55s", "a standard hand with a 2-5-8 pair (二五八将)"),
@@ -84,9 +84,7 @@ def _command_demo(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     for text, note in DEMO_HANDS:
         print(f"{text}: {note}")
-        forms = evaluator.Forms(
-            pair="258" if "2-5-8" in note else "any", thirteen="十三烂" in note
-        )
+        forms = evaluator.Forms(pair="258" if "2-5-8" in note else "any", thirteen="十三烂" in note)
         print("\n".join(_describe(parse_hand(text), forms, args.max_decompositions)))
     print(f"({time.perf_counter() - start:.2f} s, evaluator tables included)")
     return 0
@@ -160,6 +158,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-__all__ = ["build_parser", "kind_name", "main"]

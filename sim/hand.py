@@ -83,7 +83,7 @@ class Forms:
             mask |= _kernels.FORM_THIRTEEN
         if self.pair == "258":
             mask |= _kernels.OPTION_PAIR_258
-        if self.quads:
+        if self.quads and self.seven_pairs:  # only then does it matter; keeps masks canonical
             mask |= _kernels.OPTION_QUADS
         return mask
 
@@ -399,9 +399,6 @@ def _check_batch(counts, wilds, allowed_residues: tuple[int, ...], what: str):
             row = int(np.flatnonzero(((counts < 0) | (counts > 4)).any(axis=1))[0])
             raise ValueError(f"hand {row}: a count outside 0-4")
         counts = counts.astype(np.uint8)
-    elif counts.size and counts.max() > 4:
-        row = int(np.flatnonzero((counts > 4).any(axis=1))[0])
-        raise ValueError(f"hand {row}: a count above 4")
     wilds = np.asarray(wilds)
     if not np.issubdtype(wilds.dtype, np.integer):
         raise ValueError(f"wilds must be integers, not {wilds.dtype}")
@@ -413,8 +410,14 @@ def _check_batch(counts, wilds, allowed_residues: tuple[int, ...], what: str):
         row = int(np.flatnonzero((wilds < 0) | (wilds > MAX_WILDS))[0])
         raise ValueError(f"hand {row}: wilds is {wilds[row]}; allowed 0-{MAX_WILDS}")
     wilds = wilds.astype(np.uint8, copy=False)
-    sizes = counts.sum(axis=1, dtype=np.int16) + wilds
-    bad = (sizes > 14) | ~np.isin(sizes % 3, allowed_residues)
+    counts = np.ascontiguousarray(counts)
+    sizes = np.empty(counts.shape[0], np.int16)
+    if _kernels.hand_sizes(counts, wilds, sizes) > 4:
+        row = int(np.flatnonzero((counts > 4).any(axis=1))[0])
+        raise ValueError(f"hand {row}: a count above 4")
+    residue_allowed = np.zeros(3, np.bool_)
+    residue_allowed[list(allowed_residues)] = True
+    bad = (sizes > 14) | ~residue_allowed[sizes % 3]
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         sizes_allowed = sorted(n for n in range(1, 15) if n % 3 in allowed_residues)

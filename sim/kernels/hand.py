@@ -46,14 +46,26 @@ def keys_from_counts(counts, keys_out):
 
 
 @inline_kernel
+def win_words(key_m, key_p, key_s, key_z, tables):
+    """The four win-table words of a hand (characters, dots, bamboo, honours) as int64."""
+    return (
+        np.int64(tables.suit_win[key_m]),
+        np.int64(tables.suit_win[key_p]),
+        np.int64(tables.suit_win[key_s]),
+        np.int64(tables.honour_win[key_z]),
+    )
+
+
+@inline_kernel
+def _tiles_from(win_m, win_p, win_s, win_z):
+    return (win_m >> 12 & 15) + (win_p >> 12 & 15) + (win_s >> 12 & 15) + (win_z >> 12 & 15)
+
+
+@inline_kernel
 def tiles_in_hand(key_m, key_p, key_s, key_z, tables):
     """Number of natural tiles (per suit saturated at 15, which no hand of 14 reaches)."""
-    return (
-        (np.int64(tables.suit_win[key_m]) >> 12 & 15)
-        + (np.int64(tables.suit_win[key_p]) >> 12 & 15)
-        + (np.int64(tables.suit_win[key_s]) >> 12 & 15)
-        + (np.int64(tables.honour_win[key_z]) >> 12 & 15)
-    )
+    win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
+    return _tiles_from(win_m, win_p, win_s, win_z)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -83,13 +95,8 @@ def standard_wilds_needed(key_m, key_p, key_s, key_z, pair_258, tables):
     The pair lies in one suit, or is two wilds; the other suits hold sets only. Returns a number
     >= 15 when no count of wilds up to 8 can do it. The hand size is not checked here.
     """
-    return _standard_wilds_needed_from(
-        np.int64(tables.suit_win[key_m]),
-        np.int64(tables.suit_win[key_p]),
-        np.int64(tables.suit_win[key_s]),
-        np.int64(tables.honour_win[key_z]),
-        pair_258,
-    )
+    win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
+    return _standard_wilds_needed_from(win_m, win_p, win_s, win_z, pair_258)
 
 
 @inline_kernel
@@ -170,13 +177,8 @@ def _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads):
 def seven_pairs_tiles_to_add(key_m, key_p, key_s, key_z, quads, tables):
     """T of seven pairs 七对: 14 minus the most naturals that seven pair slots can hold
     (whole slots first, then half-filled ones; the per-suit counts come from the win table)."""
-    return _seven_pairs_tiles_to_add_from(
-        np.int64(tables.suit_win[key_m]),
-        np.int64(tables.suit_win[key_p]),
-        np.int64(tables.suit_win[key_s]),
-        np.int64(tables.honour_win[key_z]),
-        quads,
-    )
+    win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
+    return _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads)
 
 
 @inline_kernel
@@ -206,31 +208,33 @@ def thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables):
 
 @inline_kernel
 def is_complete(key_m, key_p, key_s, key_z, wilds, forms, tables):
-    """Whether the hand is complete in one of the forms of ``forms``."""
-    # Plain branches on booleans: ``int and bool`` chains make numba unify types and run slower.
-    win_m = np.int64(tables.suit_win[key_m])
-    win_p = np.int64(tables.suit_win[key_p])
-    win_s = np.int64(tables.suit_win[key_s])
-    win_z = np.int64(tables.honour_win[key_z])
+    """Whether the hand is complete in one of the forms of ``forms``.
+
+    Written without short-circuits inside a form: whether a near-complete hand is complete is a
+    coin flip the branch predictor loses, while the extra arithmetic is a few instructions. With
+    ``forms`` a compile-time constant (the batch loops) the tests of unused forms fold away.
+    Benchmarked: branch-free across forms too (no early return) is slower.
+    """
+    win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
     wilds = np.int64(wilds)
+    complete = False
     if (forms & FORM_STANDARD) != 0:
         needed = _standard_wilds_needed_from(
             win_m, win_p, win_s, win_z, (forms & OPTION_PAIR_258) != 0
         )
-        if needed <= wilds and (wilds - needed) % 3 == 0:
+        # leftover wilds must make whole sets; this also rejects sizes that are not 2 mod 3
+        complete = (needed <= wilds) & ((wilds - needed) % 3 == 0)
+        if complete:
             return True
-    if (forms & (FORM_SEVEN_PAIRS | FORM_THIRTEEN)) == 0:
-        return False
-    tiles = (win_m >> 12 & 15) + (win_p >> 12 & 15) + (win_s >> 12 & 15) + (win_z >> 12 & 15)
-    if tiles + wilds != 14:
-        return False
-    if (forms & FORM_SEVEN_PAIRS) != 0:
-        quads = (forms & OPTION_QUADS) != 0
-        if _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads) <= wilds:
-            return True
-    if (forms & FORM_THIRTEEN) != 0:
-        return thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables) <= wilds
-    return False
+    if (forms & (FORM_SEVEN_PAIRS | FORM_THIRTEEN)) != 0:
+        fourteen = _tiles_from(win_m, win_p, win_s, win_z) + wilds == 14
+        if (forms & FORM_SEVEN_PAIRS) != 0:
+            quads = (forms & OPTION_QUADS) != 0
+            to_add = _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads)
+            complete = complete | (fourteen & (to_add <= wilds))
+        if (forms & FORM_THIRTEEN) != 0 and fourteen and not complete:
+            complete = thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables) <= wilds
+    return complete
 
 
 @inline_kernel
@@ -387,14 +391,9 @@ def shanten_keys_batch(keys, wilds, forms, tables, out):
             key_p = keys[i, 1]
             key_s = keys[i, 2]
             key_z = keys[i, 3]
-            win_m = np.int64(tables.suit_win[key_m])
-            win_p = np.int64(tables.suit_win[key_p])
-            win_s = np.int64(tables.suit_win[key_s])
-            win_z = np.int64(tables.honour_win[key_z])
+            win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
             n_wilds = np.int64(wilds[i])
-            hand_size = (
-                (win_m >> 12 & 15) + (win_p >> 12 & 15) + (win_s >> 12 & 15) + (win_z >> 12 & 15)
-            ) + n_wilds
+            hand_size = _tiles_from(win_m, win_p, win_s, win_z) + n_wilds
             best = NOT_APPLICABLE
             if (forms & FORM_STANDARD) != 0:
                 best = max(0, np.int64(total[0, 2 * (hand_size // 3) + 1, j]) - n_wilds) - 1
@@ -415,13 +414,50 @@ def keys_batch(counts, out):
         keys_from_counts(counts[i], out[i])
 
 
+@inline_kernel
+def _is_complete_counts_loop(counts, wilds, forms, tables, out):
+    for i in range(counts.shape[0]):
+        row = counts[i]
+        # keys written out per suit: a (4,) scratch array would be a store and reload per hand
+        key_m = 0
+        key_p = 0
+        key_s = 0
+        key_z = 0
+        for r in range(8, -1, -1):
+            key_m = key_m * 5 + row[r]
+            key_p = key_p * 5 + row[9 + r]
+            key_s = key_s * 5 + row[18 + r]
+        for r in range(6, -1, -1):
+            key_z = key_z * 5 + row[27 + r]
+        out[i] = is_complete(key_m, key_p, key_s, key_z, wilds[i], forms, tables)
+
+
 @kernel
 def is_complete_counts_batch(counts, wilds, forms, tables, out):
     """counts (n, 34) integer, wilds (n,) -> out (n,) bool, computing the keys on the fly."""
-    keys = np.empty(4, np.int64)
+    if forms == FORM_STANDARD:
+        _is_complete_counts_loop(counts, wilds, FORM_STANDARD, tables, out)
+    elif forms == _STANDARD_AND_SEVEN_PAIRS:
+        _is_complete_counts_loop(counts, wilds, _STANDARD_AND_SEVEN_PAIRS, tables, out)
+    else:
+        _is_complete_counts_loop(counts, wilds, forms, tables, out)
+
+
+@kernel
+def hand_sizes(counts, wilds, sizes_out):
+    """sizes_out[i] = tiles of hand i (naturals + wilds); returns the largest single count.
+
+    The Python layer uses both to validate a batch in one pass over the counts.
+    """
+    largest = 0
     for i in range(counts.shape[0]):
-        keys_from_counts(counts[i], keys)
-        out[i] = is_complete(keys[0], keys[1], keys[2], keys[3], wilds[i], forms, tables)
+        total = np.int64(wilds[i])
+        for k in range(N_KINDS):
+            value = np.int64(counts[i, k])
+            total += value
+            largest = max(largest, value)
+        sizes_out[i] = total
+    return largest
 
 
 @kernel

@@ -71,7 +71,7 @@ def test_every_vector_a_hand_can_hold():
     tables = load_tables()
     for honours, n_ranks in ((False, 9), (True, 7)):
         vectors = table_oracle.all_vectors(n_ranks, 14)
-        chunks = [(vectors[i : i + 4000], honours) for i in range(0, len(vectors), 4000)]
+        chunks = [(vectors[i : i + 10_000], honours) for i in range(0, len(vectors), 10_000)]
         with multiprocessing.get_context("fork").Pool(2) as pool:
             for rows in pool.starmap(table_oracle.expected_entries, chunks):
                 _check_rows(tables, rows, honours)

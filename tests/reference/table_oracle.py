@@ -16,8 +16,17 @@ CAP = 15  # the win table saturates its 4-bit fields here
 
 
 def all_vectors(n_ranks: int, max_tiles: int) -> list[tuple[int, ...]]:
-    """Every count vector of ``n_ranks`` ranks, 0-4 each, with at most ``max_tiles`` tiles."""
-    return [v for v in itertools.product(range(5), repeat=n_ranks) if sum(v) <= max_tiles]
+    """Every count vector of ``n_ranks`` ranks, 0-4 each, with at most ``max_tiles`` tiles.
+
+    Rank 1 varies fastest: neighbours then share their high ranks, and so most of the reference's
+    memoised sub-problems (it removes tiles from the lowest rank up), which makes a run over
+    consecutive vectors several times faster.
+    """
+    return [
+        vector[::-1]
+        for vector in itertools.product(range(5), repeat=n_ranks)
+        if sum(vector) <= max_tiles
+    ]
 
 
 def key_of(vector: Sequence[int]) -> int:
