@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 import tempfile
 import time
@@ -21,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .kernels import tables as _builder
+from .kernels._jit import cache_root
 
 SUIT_KEYS = 5**_builder.SUIT_RANKS
 HONOUR_KEYS = 5**_builder.HONOUR_KINDS
@@ -78,8 +78,7 @@ def _content_digest(array: np.ndarray) -> str:
 
 def cache_dir() -> Path:
     """Where the tables live: ``$MJSIM_CACHE_DIR`` or ``~/.cache/mjsim``, per generator version."""
-    root = os.environ.get("MJSIM_CACHE_DIR") or Path.home() / ".cache" / "mjsim"
-    return Path(root) / f"tables-{_generator_digest()}"
+    return cache_root() / f"tables-{_generator_digest()}"
 
 
 def _save(tables: HandTables, folder: Path) -> None:

@@ -7,7 +7,16 @@ Setting ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python, which coverag
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from numba import njit
+
+
+def cache_root() -> Path:
+    """Where mjsim keeps generated files: ``$MJSIM_CACHE_DIR`` or ``~/.cache/mjsim``."""
+    return Path(os.environ.get("MJSIM_CACHE_DIR") or Path.home() / ".cache" / "mjsim")
+
 
 kernel = njit(cache=True, nogil=True)
 """Decorator for every kernel: ``@kernel`` over a function with plain typed array arguments."""
