@@ -1,0 +1,221 @@
+"""Game state of one hand (局) as fixed-shape arrays, and the primitive tile moves.
+
+Layout (docs/engine.md):
+
+* ``wall`` int8 (136,): the shuffled wall; the first ``scalars[N_TILES]`` entries are used.
+* ``hands`` uint8 (4, 34): concealed tiles of each seat by face, wild tiles included.
+* ``wild`` bool (34,): kinds that are wild this hand. Every in-play copy of a wild kind is wild
+  (Anhua's flipped indicator is out of play, so its remaining copies are all kings).
+* ``keys`` int64 (4, 4): evaluator suit keys of each seat's concealed *natural* tiles.
+* ``wild_count`` int64 (4,): wild tiles in each concealed hand.
+* ``melds`` int8 (4, 4, 3): per seat up to four melds ``(type, first tile, from seat)``.
+* ``n_melds`` int64 (4,), ``discards`` int8 (4, 40), ``n_discards`` int64 (4,).
+* ``visible`` uint8 (34,): tiles every player can see (discards, melds, flipped tiles).
+* ``scalars`` int64 (16,): named slots ``N_TILES``, ``HEAD``, ``TAIL``, ``N_PLAYERS``, ...
+
+Every tile move goes through ``give_tile`` / ``take_tile`` so ``keys`` and ``wild_count`` stay in
+step with ``hands``: the evaluator then answers from four table lookups. No validation here.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._jit import inline_kernel, kernel
+from .hand import KIND_POWER, KIND_SUIT, N_KINDS
+
+MAX_SEATS = 4
+MAX_MELDS = 4
+MAX_DISCARDS = 40
+WALL_CAPACITY = 136
+
+# scalars slots
+N_TILES = 0
+HEAD = 1  # next tile drawn from the front of the wall
+TAIL = 2  # one past the last tile still in the wall (draws from the back take TAIL - 1)
+N_PLAYERS = 3
+DEALER = 4
+TURN = 5  # seat whose turn it is
+TURNS = 6  # draws made so far this hand
+LAST_DISCARD = 7  # kind of the last discard, -1 none
+LAST_DISCARDER = 8
+N_SCALARS = 16
+
+# meld types
+MELD_CHI = 0
+MELD_PONG = 1
+MELD_CONCEALED_KONG = 2  # 暗杠
+MELD_ADDED_KONG = 3  # 4th tile added to one's own pong (Anhua 明杠)
+MELD_DISCARD_KONG = 4  # 3 in hand + a discard (Anhua 直杠)
+
+
+class GameState(NamedTuple):
+    wall: np.ndarray
+    hands: np.ndarray
+    wild: np.ndarray
+    keys: np.ndarray
+    wild_count: np.ndarray
+    melds: np.ndarray
+    n_melds: np.ndarray
+    discards: np.ndarray
+    n_discards: np.ndarray
+    visible: np.ndarray
+    scalars: np.ndarray
+
+
+def new_state() -> GameState:
+    """Allocate the arrays of one game state (reused from hand to hand with ``reset``)."""
+    return GameState(
+        wall=np.zeros(WALL_CAPACITY, np.int8),
+        hands=np.zeros((MAX_SEATS, N_KINDS), np.uint8),
+        wild=np.zeros(N_KINDS, np.bool_),
+        keys=np.zeros((MAX_SEATS, 4), np.int64),
+        wild_count=np.zeros(MAX_SEATS, np.int64),
+        melds=np.zeros((MAX_SEATS, MAX_MELDS, 3), np.int8),
+        n_melds=np.zeros(MAX_SEATS, np.int64),
+        discards=np.zeros((MAX_SEATS, MAX_DISCARDS), np.int8),
+        n_discards=np.zeros(MAX_SEATS, np.int64),
+        visible=np.zeros(N_KINDS, np.uint8),
+        scalars=np.zeros(N_SCALARS, np.int64),
+    )
+
+
+@kernel
+def reset(state, wall, n_players, dealer):
+    """Start a hand on ``wall`` (int8 (n_tiles,)): empty hands, no wilds, full wall."""
+    n_tiles = wall.shape[0]
+    state.wall[:n_tiles] = wall
+    state.hands[:] = 0
+    state.wild[:] = False
+    state.keys[:] = 0
+    state.wild_count[:] = 0
+    state.melds[:] = 0
+    state.n_melds[:] = 0
+    state.discards[:] = 0
+    state.n_discards[:] = 0
+    state.visible[:] = 0
+    state.scalars[:] = 0
+    state.scalars[N_TILES] = n_tiles
+    state.scalars[HEAD] = 0
+    state.scalars[TAIL] = n_tiles
+    state.scalars[N_PLAYERS] = n_players
+    state.scalars[DEALER] = dealer
+    state.scalars[TURN] = dealer
+    state.scalars[LAST_DISCARD] = -1
+    state.scalars[LAST_DISCARDER] = -1
+
+
+@inline_kernel
+def give_tile(state, seat, kind):
+    """Put a tile of ``kind`` into ``seat``'s concealed hand."""
+    state.hands[seat, kind] += 1
+    if state.wild[kind]:
+        state.wild_count[seat] += 1
+    else:
+        state.keys[seat, KIND_SUIT[kind]] += KIND_POWER[kind]
+
+
+@inline_kernel
+def take_tile(state, seat, kind):
+    """Take a tile of ``kind`` out of ``seat``'s concealed hand (the caller knows it is there)."""
+    state.hands[seat, kind] -= 1
+    if state.wild[kind]:
+        state.wild_count[seat] -= 1
+    else:
+        state.keys[seat, KIND_SUIT[kind]] -= KIND_POWER[kind]
+
+
+@kernel
+def set_wild(state, kind):
+    """Make ``kind`` wild for this hand and move the copies already held out of the keys."""
+    if state.wild[kind]:
+        return
+    state.wild[kind] = True
+    for seat in range(state.scalars[N_PLAYERS]):
+        held = np.int64(state.hands[seat, kind])
+        state.keys[seat, KIND_SUIT[kind]] -= held * KIND_POWER[kind]
+        state.wild_count[seat] += held
+
+
+@inline_kernel
+def tiles_left(state):
+    return state.scalars[TAIL] - state.scalars[HEAD]
+
+
+@inline_kernel
+def pop_front(state):
+    """The next tile from the head of the wall, or -1 when the wall is empty."""
+    if state.scalars[HEAD] >= state.scalars[TAIL]:
+        return -1
+    kind = np.int64(state.wall[state.scalars[HEAD]])
+    state.scalars[HEAD] += 1
+    return kind
+
+
+@inline_kernel
+def pop_back(state):
+    """The last tile of the wall (kong replacements in some variants), or -1 when empty."""
+    if state.scalars[HEAD] >= state.scalars[TAIL]:
+        return -1
+    state.scalars[TAIL] -= 1
+    return np.int64(state.wall[state.scalars[TAIL]])
+
+
+@kernel
+def deal(state, hand_size, dealer_extra):
+    """Deal ``hand_size`` tiles to every seat from the head, then ``dealer_extra`` more to the
+    dealer (the order of a uniform wall does not matter for the distribution)."""
+    n_players = state.scalars[N_PLAYERS]
+    for seat in range(n_players):
+        for _ in range(hand_size):
+            give_tile(state, seat, pop_front(state))
+    for _ in range(dealer_extra):
+        give_tile(state, state.scalars[DEALER], pop_front(state))
+
+
+@kernel
+def add_discard(state, seat, kind):
+    """Record ``seat`` discarding ``kind`` (already taken from the hand)."""
+    state.discards[seat, state.n_discards[seat]] = kind
+    state.n_discards[seat] += 1
+    state.visible[kind] += 1
+    state.scalars[LAST_DISCARD] = kind
+    state.scalars[LAST_DISCARDER] = seat
+
+
+@kernel
+def add_meld(state, seat, meld_type, first, from_seat):
+    state.melds[seat, state.n_melds[seat], 0] = meld_type
+    state.melds[seat, state.n_melds[seat], 1] = first
+    state.melds[seat, state.n_melds[seat], 2] = from_seat
+    state.n_melds[seat] += 1
+
+
+@kernel
+def tiles_accounted(state):
+    """Every physical tile in the wall, hands, melds and discards, by kind (for invariants).
+
+    Discards claimed into a meld are not double counted: a claimed discard is removed from the
+    discard pile by the engine when it is claimed.
+    """
+    counts = np.zeros(N_KINDS, np.int64)
+    for position in range(state.scalars[HEAD], state.scalars[TAIL]):
+        counts[state.wall[position]] += 1
+    for seat in range(state.scalars[N_PLAYERS]):
+        for kind in range(N_KINDS):
+            counts[kind] += state.hands[seat, kind]
+        for index in range(state.n_discards[seat]):
+            counts[state.discards[seat, index]] += 1
+        for index in range(state.n_melds[seat]):
+            meld_type = state.melds[seat, index, 0]
+            first = state.melds[seat, index, 1]
+            if meld_type == MELD_CHI:
+                for offset in range(3):
+                    counts[first + offset] += 1
+            elif meld_type == MELD_PONG:
+                counts[first] += 3
+            else:
+                counts[first] += 4
+    return counts

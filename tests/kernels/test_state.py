@@ -1,0 +1,66 @@
+"""Game-state primitives: tile moves keep the evaluator keys and wild counts exact."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.kernels import hand as hand_kernels
+from sim.kernels import state as S
+from sim.wall import shuffled_walls
+
+
+def _expected_keys(state, seat):
+    naturals = state.hands[seat].astype(np.int64).copy()
+    naturals[state.wild] = 0
+    keys = np.empty(4, np.int64)
+    hand_kernels.keys_from_counts(naturals, keys)
+    return keys, int(state.hands[seat][state.wild].sum())
+
+
+@pytest.mark.parametrize(("n_tiles", "n_players"), [(108, 4), (108, 3), (136, 4)])
+def test_deal_conserves_tiles_and_sizes(n_tiles, n_players):
+    state = S.new_state()
+    for wall in shuffled_walls(20, n_tiles, 5):
+        S.reset(state, wall, n_players, 1)
+        S.deal(state, 13, 1)
+        sizes = state.hands[:n_players].sum(axis=1)
+        assert sizes.tolist() == [14 if seat == 1 else 13 for seat in range(n_players)]
+        assert S.tiles_left(state) == n_tiles - 13 * n_players - 1
+        expected = np.bincount(wall, minlength=34)
+        np.testing.assert_array_equal(S.tiles_accounted(state), expected)
+
+
+def test_keys_follow_random_tile_moves_and_wild_changes():
+    rng = np.random.default_rng(9)
+    state = S.new_state()
+    S.reset(state, shuffled_walls(1, 136, 1)[0], 4, 0)
+    S.deal(state, 13, 1)
+    for step in range(3000):
+        seat = int(rng.integers(0, 4))
+        if step % 500 == 250:
+            S.set_wild(state, int(rng.integers(0, 34)))
+        held = np.flatnonzero(state.hands[seat])
+        if rng.random() < 0.5 and held.size:
+            S.take_tile(state, seat, int(rng.choice(held)))
+        else:
+            room = np.flatnonzero(state.hands[seat] < 4)
+            S.give_tile(state, seat, int(rng.choice(room)))
+        keys, wilds = _expected_keys(state, seat)
+        np.testing.assert_array_equal(state.keys[seat], keys)
+        assert state.wild_count[seat] == wilds
+    assert state.wild.sum() >= 5
+
+
+def test_wall_is_drawn_from_both_ends_until_empty():
+    state = S.new_state()
+    wall = np.arange(108, dtype=np.int64) % 27
+    S.reset(state, wall.astype(np.int8), 4, 0)
+    assert S.pop_front(state) == 0
+    assert S.pop_back(state) == wall[-1]
+    drawn = 2
+    while S.pop_front(state) != -1:
+        drawn += 1
+    assert drawn == 108
+    assert S.pop_back(state) == -1
+    assert S.tiles_left(state) == 0
