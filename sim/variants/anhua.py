@@ -1,0 +1,200 @@
+"""Anhua Seven Kings 安化七王麻将 (Hunan): options, pattern names, and a Python face on the kernels.
+
+Source: ``000_256f49c87fe6e891.txt``; English reading: ``rules-spec.md`` Part A. Every option of
+rules-spec A6 is a field of :class:`AnhuaOptions` with the spec's default. The numba kernels are
+in :mod:`sim.kernels.anhua`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Literal
+
+import numpy as np
+
+from ..kernels import anhua as kernels
+from ..tables import load_tables
+
+# Feature bits and their names, in the order pattern names are composed (rules-spec A5.3).
+FEATURES = (
+    (kernels.FEATURE_SEVEN_KINGS, "七王", "seven_kings"),
+    (kernels.FEATURE_SIX_KINGS, "六王", "six_kings"),
+    (kernels.FEATURE_FOUR_KINGS, "四王", "four_kings"),
+    (kernels.FEATURE_THREE_KINGS, "三王", "three_kings"),
+    (kernels.FEATURE_HARD, "硬庄", "hard"),
+    (kernels.FEATURE_FLUSH, "清一色", "flush"),
+    (kernels.FEATURE_KONG_CANNON, "杠上炮", "kong_cannon"),
+    (kernels.FEATURE_SEVEN_PAIRS, "小七对", "seven_pairs"),
+    (kernels.FEATURE_KONG_BLOOM, "杠上花", "kong_bloom"),
+    (kernels.FEATURE_ROB_KONG, "抢杠胡", "rob_kong"),
+)
+TIER_NAMES = ("小胡", "大胡", "双大胡", "豪华胡", "大豪华胡", "双大豪华胡")
+
+HOW = {
+    "self_draw": kernels.HOW_SELF_DRAW,
+    "discard": kernels.HOW_DISCARD,
+    "rob_kong": kernels.HOW_ROB_KONG,
+    "kong_bloom": kernels.HOW_KONG_BLOOM,
+    "kong_cannon": kernels.HOW_KONG_CANNON,
+    "instant": kernels.HOW_INSTANT,
+}
+
+
+@dataclass(frozen=True)
+class AnhuaOptions:
+    """Every option of rules-spec A6, with its default. Chinese names in the comments."""
+
+    player_count: Literal[3, 4] = 4  # 人数 (四人玩 / 三人玩)
+    king_mode: Literal["seven_kings", "four_kings"] = "seven_kings"  # 七王 / 四王
+    king_as_itself_is_hard: bool = False  # 王代硬
+    allow_rob_kong: bool = True  # 可抢杠胡
+    multi_ron: bool = True  # 一炮多响
+    dealer_bonus: bool = False  # 庄闲分
+    bird_count: Literal[1, 2, 4] = 2  # 抓鸟
+    king_tier_mode: Literal["identical_sets", "count"] = (
+        "identical_sets"  # 单王/三王/四王/六王/七王
+    )
+    king_as_itself_affects_eligibility: bool = True  # 王代硬 also for who may win how
+    instant_king_win_window: Literal["first_turn", "until_first_claim"] = "first_turn"  # 起手四王
+    kong_reveal_count: Literal[2, 3] = 3  # 开杠 tiles revealed
+    kong_multi_tile_win: Literal["best_only", "double"] = "best_only"  # several revealed tiles win
+    kong_min_wall: int = 4  # 余牌数 for 杠开
+    seven_pairs_allow_quad: bool = True  # 小七对 with four of a kind
+    dealer_bonus_timing: Literal["after_birds", "before_birds"] = "after_birds"
+    first_dealer: Literal["seat0", "random"] = "seat0"  # 开房玩家坐庄
+    discarded_king_claimable_for_win: bool = False
+    allow_rob_direct_kong: bool = True  # 直杠 can be robbed
+
+    def params(self) -> np.ndarray:
+        """The int64 array the kernels read (indices ``sim.kernels.anhua.P_*``)."""
+        p = np.zeros(kernels.N_PARAMS, np.int64)
+        p[kernels.P_PLAYERS] = self.player_count
+        p[kernels.P_KING_MODE] = ("seven_kings", "four_kings").index(self.king_mode)
+        p[kernels.P_KING_AS_ITSELF_IS_HARD] = self.king_as_itself_is_hard
+        p[kernels.P_ALLOW_ROB_KONG] = self.allow_rob_kong
+        p[kernels.P_MULTI_RON] = self.multi_ron
+        p[kernels.P_DEALER_BONUS] = self.dealer_bonus
+        p[kernels.P_BIRD_COUNT] = self.bird_count
+        p[kernels.P_KING_TIER_MODE] = ("identical_sets", "count").index(self.king_tier_mode)
+        p[kernels.P_KING_AS_ITSELF_AFFECTS_ELIGIBILITY] = self.king_as_itself_affects_eligibility
+        p[kernels.P_INSTANT_WIN_WINDOW] = ("first_turn", "until_first_claim").index(
+            self.instant_king_win_window
+        )
+        p[kernels.P_KONG_REVEAL_COUNT] = self.kong_reveal_count
+        p[kernels.P_KONG_MULTI_TILE_WIN] = ("best_only", "double").index(self.kong_multi_tile_win)
+        p[kernels.P_KONG_MIN_WALL] = self.kong_min_wall
+        p[kernels.P_SEVEN_PAIRS_ALLOW_QUAD] = self.seven_pairs_allow_quad
+        p[kernels.P_DEALER_BONUS_TIMING] = ("after_birds", "before_birds").index(
+            self.dealer_bonus_timing
+        )
+        p[kernels.P_FIRST_DEALER] = ("seat0", "random").index(self.first_dealer)
+        p[kernels.P_DISCARDED_KING_CLAIMABLE] = self.discarded_king_claimable_for_win
+        p[kernels.P_ALLOW_ROB_DIRECT_KONG] = self.allow_rob_direct_kong
+        return p
+
+
+OPTION_NAMES = tuple(f.name for f in fields(AnhuaOptions))
+
+
+def kings_of(indicator: int, king_mode: str = "seven_kings") -> tuple[int, int]:
+    """(X, Y) king kinds for a flipped indicator (rules-spec A2.3): X = the indicator's kind (-1
+    in four-kings mode), Y = the next rank of the same suit, 9 wrapping to 1."""
+    suit, rank = divmod(indicator, 9)
+    y_kind = suit * 9 + (rank + 1) % 9
+    return (indicator if king_mode == "seven_kings" else -1), y_kind
+
+
+def bigs(features: int) -> int:
+    return int(kernels.bigs_of(features))
+
+
+def feature_names(features: int) -> tuple[str, ...]:
+    """English ids of the features set in ``features`` (in pattern-name order)."""
+    return tuple(english for bit, _, english in FEATURES if features & bit)
+
+
+def pattern_name(features: int) -> str:
+    """The name of a scored win: the text's name where rules-spec A5.3 gives one, otherwise the
+    feature names joined in the same order (e.g. 七王平胡 is unnamed: "七王")."""
+    if features & kernels.FEATURE_INSTANT:
+        return "起手胡"
+    names = "".join(chinese for bit, chinese, _ in FEATURES if features & bit)
+    if not names:
+        return "平胡"
+    kings_only = features & (
+        kernels.FEATURE_FOUR_KINGS | kernels.FEATURE_SIX_KINGS | kernels.FEATURE_SEVEN_KINGS
+    )
+    if kings_only and features == kings_only:
+        return names + "平胡"  # 四王平胡, 六王平胡 as the text writes them
+    return names
+
+
+def tier_name(features: int) -> str:
+    return TIER_NAMES[0 if features & kernels.FEATURE_INSTANT else bigs(features)]
+
+
+def score(
+    concealed,
+    *,
+    indicator: int,
+    how: str,
+    melds: tuple[tuple[str, int], ...] = (),
+    options: AnhuaOptions | None = None,
+) -> int | None:
+    """Feature bits of the best legal, eligible way to score this won hand, or None.
+
+    ``concealed``: (34,) counts of the concealed tiles *with the winning tile*, kings at their
+    face; ``melds``: ``("chi" | "pong" | "kong", first tile)``.
+    """
+    options = options or AnhuaOptions()
+    x_kind, y_kind = kings_of(indicator, options.king_mode)
+    meld_suits = 0
+    for _, tile in melds:
+        meld_suits |= 1 << (tile // 9)
+    features = kernels.best_win(
+        np.asarray(concealed, np.int64),
+        meld_suits,
+        len(melds),
+        x_kind,
+        y_kind,
+        HOW[how],
+        options.params(),
+        load_tables(),
+    )
+    return None if features == kernels.NO_WIN else int(features)
+
+
+def settle(
+    winners: list[tuple[int, int]],
+    *,
+    payer: int | None,
+    birds: list[int],
+    dealer: int,
+    options: AnhuaOptions | None = None,
+) -> list[int]:
+    """Score change of every seat for a finished hand (rules-spec A5.4).
+
+    ``winners``: (seat, base points P) pairs; ``payer``: the discarder or konger, None for a
+    self-draw; ``birds``: the bird tiles flipped.
+    """
+    options = options or AnhuaOptions()
+    n_players = options.player_count
+    delta = np.zeros(n_players, np.int64)
+    kernels.settle(
+        n_players,
+        dealer,
+        np.array([seat for seat, _ in winners], np.int64),
+        np.array([points for _, points in winners], np.int64),
+        len(winners),
+        -1 if payer is None else payer,
+        np.array(birds, np.int64),
+        len(birds),
+        options.params(),
+        delta,
+    )
+    return delta.tolist()
+
+
+def points(features: int) -> int:
+    """Base points P of a scored win (rules-spec A5.2)."""
+    return int(kernels.base_points(features))
