@@ -73,18 +73,18 @@ def tiles_in_hand(key_m, key_p, key_s, key_z, tables):
 
 
 @inline_kernel
-def _standard_wilds_needed_from(win_m, win_p, win_s, win_z, pair_258):
-    shift = 8 if pair_258 else 4
-    sets_m = win_m & 15
-    sets_p = win_p & 15
-    sets_s = win_s & 15
-    sets_z = win_z & 15
+def _standard_wilds_needed_from(packed_m, packed_p, packed_s, packed_z):
+    """From four standard-table bytes (sets in bits 0-3, sets + pair in 4-7): the least wilds."""
+    sets_m = packed_m & 15
+    sets_p = packed_p & 15
+    sets_s = packed_s & 15
+    sets_z = packed_z & 15
     total = sets_m + sets_p + sets_s + sets_z
     best = total + 2
-    best = min(best, total - sets_m + (win_m >> shift & 15))
-    best = min(best, total - sets_p + (win_p >> shift & 15))
-    best = min(best, total - sets_s + (win_s >> shift & 15))
-    best = min(best, total - sets_z + (win_z >> shift & 15))
+    best = min(best, total - sets_m + (packed_m >> 4))
+    best = min(best, total - sets_p + (packed_p >> 4))
+    best = min(best, total - sets_s + (packed_s >> 4))
+    best = min(best, total - sets_z + (packed_z >> 4))
     return best
 
 
@@ -95,8 +95,14 @@ def standard_wilds_needed(key_m, key_p, key_s, key_z, pair_258, tables):
     The pair lies in one suit, or is two wilds; the other suits hold sets only. Returns a number
     >= 15 when no count of wilds up to 8 can do it. The hand size is not checked here.
     """
-    win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
-    return _standard_wilds_needed_from(win_m, win_p, win_s, win_z, pair_258)
+    suits = tables.suit_standard_258 if pair_258 else tables.suit_standard_any
+    honours = tables.honour_standard_258 if pair_258 else tables.honour_standard_any
+    return _standard_wilds_needed_from(
+        np.int64(suits[key_m]),
+        np.int64(suits[key_p]),
+        np.int64(suits[key_s]),
+        np.int64(honours[key_z]),
+    )
 
 
 @inline_kernel
@@ -153,21 +159,10 @@ def standard_tiles_to_add(key_m, key_p, key_s, key_z, sets, pair_258, tables):
 
 
 @inline_kernel
-def _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads):
-    shift = 16 if quads else 24
-    whole = (
-        (win_m >> shift & 15)
-        + (win_p >> shift & 15)
-        + (win_s >> shift & 15)
-        + (win_z >> shift & 15)
-    )
-    shift += 4
-    half = (
-        (win_m >> shift & 15)
-        + (win_p >> shift & 15)
-        + (win_s >> shift & 15)
-        + (win_z >> shift & 15)
-    )
+def _seven_pairs_tiles_to_add_from(packed_m, packed_p, packed_s, packed_z):
+    """From four seven-pairs bytes (slots filled whole in bits 0-3, half in 4-7)."""
+    whole = (packed_m & 15) + (packed_p & 15) + (packed_s & 15) + (packed_z & 15)
+    half = (packed_m >> 4) + (packed_p >> 4) + (packed_s >> 4) + (packed_z >> 4)
     whole = min(whole, 7)
     half = min(half, 7 - whole)
     return 14 - 2 * whole - half
@@ -176,9 +171,15 @@ def _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads):
 @inline_kernel
 def seven_pairs_tiles_to_add(key_m, key_p, key_s, key_z, quads, tables):
     """T of seven pairs 七对: 14 minus the most naturals that seven pair slots can hold
-    (whole slots first, then half-filled ones; the per-suit counts come from the win table)."""
-    win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
-    return _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads)
+    (whole slots first, then half-filled ones)."""
+    suits = tables.suit_pairs_quads if quads else tables.suit_pairs_distinct
+    honours = tables.honour_pairs_quads if quads else tables.honour_pairs_distinct
+    return _seven_pairs_tiles_to_add_from(
+        np.int64(suits[key_m]),
+        np.int64(suits[key_p]),
+        np.int64(suits[key_s]),
+        np.int64(honours[key_z]),
+    )
 
 
 @inline_kernel
@@ -208,33 +209,29 @@ def thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables):
 
 @inline_kernel
 def is_complete(key_m, key_p, key_s, key_z, wilds, forms, tables):
-    """Whether the hand is complete in one of the forms of ``forms``.
+    """Whether the hand (at most 14 tiles) is complete in one of the forms of ``forms``.
 
-    Written without short-circuits inside a form: whether a near-complete hand is complete is a
-    coin flip the branch predictor loses, while the extra arithmetic is a few instructions. With
-    ``forms`` a compile-time constant (the batch loops) the tests of unused forms fold away.
-    Benchmarked: branch-free across forms too (no early return) is slower.
+    Seven pairs and 十三烂 need no size check: T <= wilds means at least 14 - wilds naturals are
+    placed, and no more can be placed than are held, so the hand has 14 tiles. Within a form the
+    test has no short-circuit: whether a near-complete hand is complete is a coin flip that the
+    branch predictor loses. With ``forms`` a compile-time constant (the batch loops) the tests of
+    unused forms fold away.
     """
-    win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
     wilds = np.int64(wilds)
-    complete = False
     if (forms & FORM_STANDARD) != 0:
-        needed = _standard_wilds_needed_from(
-            win_m, win_p, win_s, win_z, (forms & OPTION_PAIR_258) != 0
+        needed = standard_wilds_needed(
+            key_m, key_p, key_s, key_z, (forms & OPTION_PAIR_258) != 0, tables
         )
         # leftover wilds must make whole sets; this also rejects sizes that are not 2 mod 3
-        complete = (needed <= wilds) & ((wilds - needed) % 3 == 0)
-        if complete:
+        if (needed <= wilds) & ((wilds - needed) % 3 == 0):
             return True
-    if (forms & (FORM_SEVEN_PAIRS | FORM_THIRTEEN)) != 0:
-        fourteen = _tiles_from(win_m, win_p, win_s, win_z) + wilds == 14
-        if (forms & FORM_SEVEN_PAIRS) != 0:
-            quads = (forms & OPTION_QUADS) != 0
-            to_add = _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads)
-            complete = complete | (fourteen & (to_add <= wilds))
-        if (forms & FORM_THIRTEEN) != 0 and fourteen and not complete:
-            complete = thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables) <= wilds
-    return complete
+    if (forms & FORM_SEVEN_PAIRS) != 0:
+        quads = (forms & OPTION_QUADS) != 0
+        if seven_pairs_tiles_to_add(key_m, key_p, key_s, key_z, quads, tables) <= wilds:
+            return True
+    if (forms & FORM_THIRTEEN) != 0:
+        return thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables) <= wilds
+    return False
 
 
 @inline_kernel
@@ -399,7 +396,7 @@ def shanten_keys_batch(keys, wilds, forms, tables, out):
                 best = max(0, np.int64(total[0, 2 * (hand_size // 3) + 1, j]) - n_wilds) - 1
             if hand_size >= 13:
                 if (forms & FORM_SEVEN_PAIRS) != 0:
-                    to_add = _seven_pairs_tiles_to_add_from(win_m, win_p, win_s, win_z, quads)
+                    to_add = seven_pairs_tiles_to_add(key_m, key_p, key_s, key_z, quads, tables)
                     best = min(best, max(0, to_add - n_wilds) - 1)
                 if (forms & FORM_THIRTEEN) != 0:
                     to_add = thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables)
