@@ -202,7 +202,7 @@ def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, params, tables
     quads = params[P_SEVEN_PAIRS_ALLOW_QUAD] != 0
     seven_pairs_form = FORM_SEVEN_PAIRS | (OPTION_QUADS if quads else 0)
     best = NO_WIN
-    best_bigs = -1
+    best_rank = -1
     x_max = x_held if as_itself else 0
     y_max = y_held if as_itself else 0
     for x_natural in range(x_max + 1):
@@ -252,9 +252,11 @@ def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, params, tables
                 features |= FEATURE_FLUSH
             if pairs:
                 features |= FEATURE_SEVEN_PAIRS
-            bigs = bigs_of(features)
-            if bigs > best_bigs:
-                best_bigs = bigs
+            # most bigs; on a tie the weakest king class (硬 before 单王 before heavy), so a
+            # hand reports the same pattern however it is won (docs/rules-anhua.md)
+            rank = 4 * bigs_of(features) + (CLASS_HEAVY - klass)
+            if rank > best_rank:
+                best_rank = rank
                 best = features
     return best
 

@@ -15,18 +15,72 @@ import numpy as np
 from ..kernels import anhua as kernels
 from ..tables import load_tables
 
-# Feature bits and their names, in the order pattern names are composed (rules-spec A5.3).
+# Feature bits: (bit, Chinese name, English id), in the order used to name combinations the
+# text does not name (rules-spec A5.1).
 FEATURES = (
-    (kernels.FEATURE_SEVEN_KINGS, "七王", "seven_kings"),
-    (kernels.FEATURE_SIX_KINGS, "六王", "six_kings"),
-    (kernels.FEATURE_FOUR_KINGS, "四王", "four_kings"),
-    (kernels.FEATURE_THREE_KINGS, "三王", "three_kings"),
     (kernels.FEATURE_HARD, "硬庄", "hard"),
+    (kernels.FEATURE_THREE_KINGS, "三王", "three_kings"),
+    (kernels.FEATURE_FOUR_KINGS, "四王", "four_kings"),
+    (kernels.FEATURE_SIX_KINGS, "六王", "six_kings"),
+    (kernels.FEATURE_SEVEN_KINGS, "七王", "seven_kings"),
     (kernels.FEATURE_FLUSH, "清一色", "flush"),
-    (kernels.FEATURE_KONG_CANNON, "杠上炮", "kong_cannon"),
     (kernels.FEATURE_SEVEN_PAIRS, "小七对", "seven_pairs"),
     (kernels.FEATURE_KONG_BLOOM, "杠上花", "kong_bloom"),
     (kernels.FEATURE_ROB_KONG, "抢杠胡", "rob_kong"),
+    (kernels.FEATURE_KONG_CANNON, "杠上炮", "kong_cannon"),
+)
+_BIT = {english: bit for bit, _, english in FEATURES}
+
+# Every named pattern of rules-spec A5.3 (the text's names do not follow one feature order).
+_NAMED_ROWS = (
+    ("平胡", ()),
+    ("清一色", ("flush",)),
+    ("硬庄", ("hard",)),
+    ("三王", ("three_kings",)),
+    ("小七对", ("seven_pairs",)),
+    ("杠上花", ("kong_bloom",)),
+    ("抢杠胡", ("rob_kong",)),
+    ("杠上炮", ("kong_cannon",)),
+    ("三王清一色", ("three_kings", "flush")),
+    ("三王小七对", ("three_kings", "seven_pairs")),
+    ("三王杠上花", ("three_kings", "kong_bloom")),
+    ("四王平胡", ("four_kings",)),
+    ("六王平胡", ("six_kings",)),
+    ("硬庄小七对", ("hard", "seven_pairs")),
+    ("硬庄清一色", ("hard", "flush")),
+    ("硬庄杠上花", ("hard", "kong_bloom")),
+    ("硬庄抢杠胡", ("hard", "rob_kong")),
+    ("硬庄杠上炮", ("hard", "kong_cannon")),
+    ("小七对杠上炮", ("seven_pairs", "kong_cannon")),
+    ("清一色抢杠胡", ("flush", "rob_kong")),
+    ("清一色杠上炮", ("flush", "kong_cannon")),
+    ("清一色杠上花", ("flush", "kong_bloom")),
+    ("四王清一色", ("four_kings", "flush")),
+    ("四王杠上花", ("four_kings", "kong_bloom")),
+    ("四王小七对", ("four_kings", "seven_pairs")),
+    ("三王清一色小七对", ("three_kings", "flush", "seven_pairs")),
+    ("三王清一色杠上花", ("three_kings", "flush", "kong_bloom")),
+    ("六王清一色", ("six_kings", "flush")),
+    ("六王小七对", ("six_kings", "seven_pairs")),
+    ("硬庄清一色小七对", ("hard", "flush", "seven_pairs")),
+    ("硬庄清一色杠上花", ("hard", "flush", "kong_bloom")),
+    ("硬庄清一色杠上炮", ("hard", "flush", "kong_cannon")),
+    ("硬庄清一色抢杠胡", ("hard", "flush", "rob_kong")),
+    ("七王清一色", ("seven_kings", "flush")),
+    ("七王小七对", ("seven_kings", "seven_pairs")),
+    ("硬庄清一色杠上炮小七对", ("hard", "flush", "seven_pairs", "kong_cannon")),
+    ("四王清一色小七对", ("four_kings", "flush", "seven_pairs")),
+    ("四王清一色杠上花", ("four_kings", "flush", "kong_bloom")),
+    ("六王清一色小七对", ("six_kings", "flush", "seven_pairs")),
+    ("七王清一色小七对", ("seven_kings", "flush", "seven_pairs")),
+)
+NAMED_PATTERNS = {sum(_BIT[f] for f in features): name for name, features in _NAMED_ROWS}
+"""Feature bits -> the text's name, for every row of the A5.3 table."""
+_KING_TIERS = (
+    kernels.FEATURE_THREE_KINGS,
+    kernels.FEATURE_FOUR_KINGS,
+    kernels.FEATURE_SIX_KINGS,
+    kernels.FEATURE_SEVEN_KINGS,
 )
 TIER_NAMES = ("小胡", "大胡", "双大胡", "豪华胡", "大豪华胡", "双大豪华胡")
 
@@ -114,19 +168,17 @@ def feature_names(features: int) -> tuple[str, ...]:
 
 
 def pattern_name(features: int) -> str:
-    """The name of a scored win: the text's name where rules-spec A5.3 gives one, otherwise the
-    feature names joined in the same order (e.g. 七王平胡 is unnamed: "七王")."""
+    """The name of a scored win: the text's name where rules-spec A5.3 gives one; otherwise the
+    feature names joined in ``FEATURES`` order, with 平胡 after a lone king tier as the text writes
+    四王平胡 (so the unnamed seven kings alone is 七王平胡). The instant win is 起手四王/七王."""
     if features & kernels.FEATURE_INSTANT:
         return "起手胡"
-    names = "".join(chinese for bit, chinese, _ in FEATURES if features & bit)
-    if not names:
-        return "平胡"
-    kings_only = features & (
-        kernels.FEATURE_FOUR_KINGS | kernels.FEATURE_SIX_KINGS | kernels.FEATURE_SEVEN_KINGS
-    )
-    if kings_only and features == kings_only:
-        return names + "平胡"  # 四王平胡, 六王平胡 as the text writes them
-    return names
+    if features in NAMED_PATTERNS:
+        return NAMED_PATTERNS[features]
+    name = "".join(chinese for bit, chinese, _ in FEATURES if features & bit)
+    if features in _KING_TIERS:
+        name += "平胡"
+    return name
 
 
 def tier_name(features: int) -> str:
