@@ -51,6 +51,9 @@ class HandTables(NamedTuple):
     honour_pairs_quads: np.ndarray  # uint8 (5**7,)
     suit_pairs_distinct: np.ndarray  # uint8 (5**9,)
     honour_pairs_distinct: np.ndarray  # uint8 (5**7,)
+    # tiles in the suit (saturated at 15)
+    suit_tiles: np.ndarray  # uint8 (5**9,)
+    honour_tiles: np.ndarray  # uint8 (5**7,)
 
 
 GENERATED = HandTables._fields[:6]
@@ -66,6 +69,7 @@ def _derived(generated: dict[str, np.ndarray]) -> HandTables:
             arrays[f"{prefix}_{name}"] = (sets | (win >> shift & 15) << 4).astype(np.uint8)
         for name, shift in (("pairs_quads", 16), ("pairs_distinct", 24)):
             arrays[f"{prefix}_{name}"] = (win >> shift & 0xFF).astype(np.uint8)
+        arrays[f"{prefix}_tiles"] = (win >> 12 & 15).astype(np.uint8)
     for array in arrays.values():
         array.flags.writeable = False
     return HandTables(**arrays)

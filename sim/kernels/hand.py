@@ -46,26 +46,14 @@ def keys_from_counts(counts, keys_out):
 
 
 @inline_kernel
-def win_words(key_m, key_p, key_s, key_z, tables):
-    """The four win-table words of a hand (characters, dots, bamboo, honours) as int64."""
-    return (
-        np.int64(tables.suit_win[key_m]),
-        np.int64(tables.suit_win[key_p]),
-        np.int64(tables.suit_win[key_s]),
-        np.int64(tables.honour_win[key_z]),
-    )
-
-
-@inline_kernel
-def _tiles_from(win_m, win_p, win_s, win_z):
-    return (win_m >> 12 & 15) + (win_p >> 12 & 15) + (win_s >> 12 & 15) + (win_z >> 12 & 15)
-
-
-@inline_kernel
 def tiles_in_hand(key_m, key_p, key_s, key_z, tables):
     """Number of natural tiles (per suit saturated at 15, which no hand of 14 reaches)."""
-    win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
-    return _tiles_from(win_m, win_p, win_s, win_z)
+    return (
+        np.int64(tables.suit_tiles[key_m])
+        + np.int64(tables.suit_tiles[key_p])
+        + np.int64(tables.suit_tiles[key_s])
+        + np.int64(tables.honour_tiles[key_z])
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -388,9 +376,8 @@ def shanten_keys_batch(keys, wilds, forms, tables, out):
             key_p = keys[i, 1]
             key_s = keys[i, 2]
             key_z = keys[i, 3]
-            win_m, win_p, win_s, win_z = win_words(key_m, key_p, key_s, key_z, tables)
             n_wilds = np.int64(wilds[i])
-            hand_size = _tiles_from(win_m, win_p, win_s, win_z) + n_wilds
+            hand_size = tiles_in_hand(key_m, key_p, key_s, key_z, tables) + n_wilds
             best = NOT_APPLICABLE
             if (forms & FORM_STANDARD) != 0:
                 best = max(0, np.int64(total[0, 2 * (hand_size // 3) + 1, j]) - n_wilds) - 1
