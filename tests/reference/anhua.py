@@ -690,18 +690,22 @@ def effective_king_counts(
 ) -> set[tuple[int, ...]]:
     """Possible effective-king counts per face (a 34-tuple) for this completion.
 
-    王代硬 off: every king is effective. On: a king handed its own face counts as a natural
-    tile (A4.5); every assignment of the physical kings to the stood-for tiles is tried."""
+    王代硬 off: every king is effective. On: a king handed its own face *may* count as a natural
+    tile (A4.5 read as the player's choice, docs/rules-anhua.md: the option never lowers a score);
+    every assignment of the physical kings to the stood-for tiles, and every choice of which
+    own-face kings count as natural, is tried."""
     if not as_itself_is_hard:
         return {hand.kings}
     n_other = len(completion.slot_suits) - len(completion.slot_faces)
     slots = tuple(sorted((*completion.slot_faces, *([-1] * n_other))))
     out = set()
     for own in _own_face_assignments(hand.king_list(), slots):
-        effective = list(hand.kings)
-        for face in own:
-            effective[face] -= 1
-        out.add(tuple(effective))
+        faces = sorted(set(own))
+        for counted in itertools.product(*(range(own.count(face) + 1) for face in faces)):
+            effective = list(hand.kings)
+            for face, natural in zip(faces, counted, strict=True):
+                effective[face] -= natural
+            out.add(tuple(effective))
     return out
 
 

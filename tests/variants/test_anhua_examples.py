@@ -187,3 +187,41 @@ def test_several_winners_each_count_the_birds():
     delta = A.settle([(0, 4), (2, 8)], payer=1, birds=tiles("1m"), dealer=3)
     # 1m lands on each winner himself: each payment doubles once
     assert delta == [8, -24, 16, 0]
+
+
+def test_king_as_itself_is_a_choice_that_never_lowers_the_score():
+    """王代硬 (000: 王代硬, 一万为王,顺子一二三万中一万王仍然算硬张): a king standing for its own
+    face *may* count as hard. Three 2s kings (Y, four-kings mode) with 1s 3s need one of them as
+    2s; counting it hard would leave two loose kings (平胡), keeping all three as kings is 三王
+    (docs/rules-anhua.md #7)."""
+    hand = concealed("11p 2p 3333p 1s 3s 88s 2s* 2s* 2s*")
+    indicator = kind_id("1s")  # four kings: the 2s
+    # without quads in seven pairs, so the hand is only a standard hand
+    four = A.AnhuaOptions(king_mode="four_kings", seven_pairs_allow_quad=False)
+    four_hard = A.AnhuaOptions(
+        king_mode="four_kings", seven_pairs_allow_quad=False, king_as_itself_is_hard=True
+    )
+    off = A.score(hand, indicator=indicator, how="self_draw", options=four)
+    on = A.score(hand, indicator=indicator, how="self_draw", options=four_hard)
+    assert A.pattern_name(off) == "三王" and A.pattern_name(on) == "三王"
+
+
+def test_king_as_itself_never_lowers_bigs_on_random_hands():
+    """王代硬 on is never worth less than off, for any hand and way of winning."""
+    rng = np.random.default_rng(12)
+    import strategies as S
+
+    counts, wilds = S.near_complete_batch(rng, 400, 14, max_wilds=4, honours=False)
+    for row, w in zip(counts, wilds, strict=True):
+        hand = row.astype(np.int64).copy()
+        hand[A.kings_of(INDICATOR)[1]] = 0
+        hand[INDICATOR] = 0
+        hand[kind_id("1s")] = min(int(w), 4)
+        if hand.sum() != 14:
+            continue
+        for how in ("self_draw", "discard", "rob_kong"):
+            off = A.score(hand, indicator=INDICATOR, how=how)
+            on = A.score(hand, indicator=INDICATOR, how=how,
+                         options=A.AnhuaOptions(king_as_itself_is_hard=True))  # fmt: skip
+            if off is not None:
+                assert on is not None and A.bigs(on) >= A.bigs(off)
