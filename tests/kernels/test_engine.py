@@ -1,0 +1,138 @@
+"""The game loop (sim.kernels.engine, first version: Anhua without kongs) played on random walls.
+
+After every hand: tiles conserved, legal hand sizes, no king in a meld, zero-sum payments, and
+every recorded win re-scored by the slow Anhua reference (tests/reference/anhua.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from reference import anhua as R
+
+from sim.kernels import engine as E
+from sim.kernels import state as S
+from sim.tables import load_tables
+from sim.variants.anhua import AnhuaOptions, kings_of
+from sim.wall import shuffled_walls
+
+HOW_NAMES = {0: "self_draw", 1: "discard", 5: "instant"}
+GRID = [
+    {"player_count": players, "king_mode": mode, "bird_count": birds, "multi_ron": multi}
+    for players, mode, birds, multi in itertools.product(
+        (4, 3), ("seven_kings", "four_kings"), (1, 2, 4), (True, False)
+    )
+]
+
+
+def _play(options: AnhuaOptions, seed: int, n_hands: int):
+    state = S.new_state()
+    tables = load_tables()
+    params = options.params()
+    for index, wall in enumerate(shuffled_walls(n_hands, 108, seed)):
+        record = np.zeros(E.N_RECORD, np.int64)
+        dealer = index % options.player_count
+        E.play_anhua_hand(state, wall, options.player_count, dealer, params, tables, record)
+        yield wall, state, record
+
+
+def _check_hand(wall, state, record, options):
+    n_players = options.player_count
+    x_kind, y_kind = kings_of(int(record[E.R_INDICATOR]), options.king_mode)
+    # tiles: wall remainder + hands + melds + discards + indicator + birds = the wall
+    accounted = S.tiles_accounted(state)
+    accounted[record[E.R_INDICATOR]] += 1
+    for b in range(record[E.R_N_BIRDS]):
+        accounted[record[E.R_BIRD + b]] += 1
+    if record[E.R_N_WINNERS] > 1:  # each winner's hand shows the one winning tile
+        accounted[record[E.R_WINNING_TILE]] -= record[E.R_N_WINNERS] - 1
+    np.testing.assert_array_equal(accounted, np.bincount(wall, minlength=34))
+    winners = [int(w) for w in record[E.R_WINNER : E.R_WINNER + record[E.R_N_WINNERS]]]
+    for seat in range(n_players):
+        size = int(state.hands[seat].sum()) + 3 * int(state.n_melds[seat])
+        assert size == (14 if seat in winners else 13), (seat, size)
+        for meld in range(state.n_melds[seat]):
+            first = state.melds[seat, meld, 1]
+            tiles = (
+                [first] * 3
+                if state.melds[seat, meld, 0] == S.MELD_PONG
+                else [first + j for j in range(3)]
+            )
+            assert not any(t in (x_kind, y_kind) for t in tiles), "a king was claimed"
+    delta = record[E.R_DELTA : E.R_DELTA + n_players]
+    assert delta.sum() == 0
+    if record[E.R_OUTCOME] == E.OUTCOME_DRAW:
+        assert not delta.any() and tiles_left_is_zero(record)
+        return
+    how = HOW_NAMES[int(record[E.R_WIN_KIND])]
+    for w, seat in enumerate(winners):
+        concealed = state.hands[seat].astype(np.int64)
+        kings = np.zeros(34, np.int64)
+        for kind in (x_kind, y_kind):
+            if kind is not None and kind >= 0:
+                kings[kind] = concealed[kind]
+                concealed[kind] = 0
+        melds = tuple(
+            (
+                "pong" if state.melds[seat, m, 0] == S.MELD_PONG else "chi",
+                int(state.melds[seat, m, 1]),
+            )
+            for m in range(state.n_melds[seat])
+        )
+        winning = None if how == "instant" else int(record[E.R_WINNING_TILE])
+        if winning == -1:  # the dealer complete on his dealt tiles: no drawn tile
+            winning = int(np.flatnonzero(concealed + kings)[0])
+        hand = R.AnhuaHand(tuple(concealed), tuple(kings), melds, how, winning)
+        expected = R.score(hand, options.__dict__)
+        assert expected is not None, (hand, record)
+        assert expected.points == record[E.R_POINTS + w]
+    paid = R.settle(
+        n_players,
+        int(record[E.R_DEALER]),
+        [(seat, int(record[E.R_POINTS + w])) for w, seat in enumerate(winners)],
+        how,
+        None if record[E.R_PAYER] < 0 else int(record[E.R_PAYER]),
+        [int(b) for b in record[E.R_BIRD : E.R_BIRD + record[E.R_N_BIRDS]]],
+        options.__dict__,
+    )
+    assert list(delta) == list(paid)
+
+
+def tiles_left_is_zero(record) -> bool:
+    return record[E.R_TILES_LEFT] == 0
+
+
+@pytest.mark.parametrize("grid_index", range(len(GRID)))
+def test_invariants_over_the_option_grid(grid_index):
+    options = AnhuaOptions(**GRID[grid_index])
+    outcomes = []
+    for wall, state, record in _play(options, 100 + grid_index, 60):
+        _check_hand(wall, state, record, options)
+        outcomes.append(int(record[E.R_OUTCOME]))
+    assert E.OUTCOME_WIN in outcomes
+
+
+def test_sessions_carry_the_dealer():
+    options = AnhuaOptions()
+    state = S.new_state()
+    walls = shuffled_walls(40, 108, 3)
+    records = np.zeros((40, E.N_RECORD), np.int64)
+    E.play_anhua_hands(state, walls, 4, 0, 8, options.params(), load_tables(), records)
+    for index in range(1, 40):
+        if index % 8 == 0:
+            assert records[index, E.R_DEALER] == 0
+        else:
+            assert records[index, E.R_DEALER] == records[index - 1, E.R_NEXT_DEALER]
+
+
+def test_same_wall_same_game():
+    options = AnhuaOptions()
+    state = S.new_state()
+    walls = shuffled_walls(30, 108, 8)
+    first = np.zeros((30, E.N_RECORD), np.int64)
+    second = np.zeros((30, E.N_RECORD), np.int64)
+    E.play_anhua_hands(state, walls, 4, 0, 8, options.params(), load_tables(), first)
+    E.play_anhua_hands(state, walls, 4, 0, 8, options.params(), load_tables(), second)
+    np.testing.assert_array_equal(first, second)
