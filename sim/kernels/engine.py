@@ -235,9 +235,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 record[R_DEAL_INSTANT] |= 1 << seat
                 winners[0] = seat
                 features[0] = anhua.FEATURE_INSTANT
-                _finish_win(
-                    state, record, winners, features, 1, anhua.HOW_INSTANT, -1, -1, params
-                )
+                _finish_win(state, record, winners, features, 1, anhua.HOW_INSTANT, -1, -1, params)
                 break
             won = _win_features(state, seat, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables)
             if won != anhua.NO_WIN:
@@ -259,9 +257,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
             for offset in range(1, n_players):
                 other = (seat + offset) % n_players
                 give_tile(state, other, kind)
-                won = _win_features(
-                    state, other, anhua.HOW_DISCARD, x_kind, y_kind, params, tables
-                )
+                won = _win_features(state, other, anhua.HOW_DISCARD, x_kind, y_kind, params, tables)
                 take_tile(state, other, kind)
                 if won != anhua.NO_WIN:
                     winners[n_winners] = other
