@@ -210,6 +210,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
     allowed = np.ones(N_KINDS, np.bool_)
     first_turn = np.ones(n_players, np.bool_)
     seat = dealer
+    last_drawer = dealer
     must_draw = False
     just_claimed = False
     winners = np.full(4, -1, np.int64)
@@ -221,13 +222,14 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 # 荒庄: no payments; whoever drew the last tile deals (rules-spec A3.8)
                 record[R_OUTCOME] = OUTCOME_DRAW
                 record[R_N_WINNERS] = 0
-                record[R_NEXT_DEALER] = (seat - 1) % n_players
+                record[R_NEXT_DEALER] = last_drawer
                 for s in range(n_players):
                     record[R_DELTA + s] = 0
                 break
             give_tile(state, seat, tile)
             state.scalars[TURNS] += 1
             drawn = tile
+            last_drawer = seat
         else:
             drawn = -1
         if not just_claimed:

@@ -136,3 +136,31 @@ def test_same_wall_same_game():
     E.play_anhua_hands(state, walls, 4, 0, 8, options.params(), load_tables(), first)
     E.play_anhua_hands(state, walls, 4, 0, 8, options.params(), load_tables(), second)
     np.testing.assert_array_equal(first, second)
+
+
+@pytest.mark.slow
+def test_exhaustive_draws_pay_nothing_and_pass_the_deal():
+    """荒庄 (000: 荒庄, 海底牌): no payments; the player who drew the last tile deals next.
+    Draws are rare with wild kings (about 1 in 4,000 four-kings hands), so hands are played
+    until several have occurred."""
+    options = AnhuaOptions(king_mode="four_kings")
+    state = S.new_state()
+    tables = load_tables()
+    draws = 0
+    for wall_index, wall in enumerate(shuffled_walls(40_000, 108, 5)):
+        record = np.zeros(E.N_RECORD, np.int64)
+        E.play_anhua_hand(state, wall, 4, wall_index % 4, options.params(), tables, record)
+        if record[E.R_OUTCOME] != E.OUTCOME_DRAW:
+            continue
+        draws += 1
+        _check_hand(wall, state, record, options)
+        assert record[E.R_TILES_LEFT] == 0
+        # the last wall tile is in the next dealer's hand or discards
+        last = int(wall[-1])
+        holder = int(record[E.R_NEXT_DEALER])
+        held = state.hands[holder, last] > 0
+        discarded = last in state.discards[holder, : state.n_discards[holder]].tolist()
+        assert held or discarded
+        if draws == 3:
+            break
+    assert draws == 3
