@@ -1,10 +1,12 @@
-"""The self-play game loop (numba). First version: Anhua Seven Kings without kongs.
+"""The self-play game loop (numba), Anhua Seven Kings so far.
 
 Plays one hand (局) from a shuffled wall: deal, kings, turns of draw and discard, claims on each
-discard (win, with 一炮多响; pong; chi by the next player only), the instant 4/7-king win, the
-exhaustive draw, birds and settlement; then the next dealer. Kongs (the open kong 开杠 with its
-reveal, robbing, bloom and cannon), 漏胡 and the hand lock are the next step (docs/engine.md
-lists the plan). Records are int64 rows with the ``R_*`` slots below.
+discard (win, with 一炮多响; 直杠 and pong; chi by the next player only), own-turn kongs, every
+kong an open kong 开杠 (robbing, three revealed tiles, 杠上花, 杠上炮, the hand lock), the instant
+4/7-king win, the exhaustive draw, birds and settlement; then the next dealer. Still to come:
+漏胡 (matters only for agents that pass a win), the variant dispatch for Weng'an and Anqing, and
+agents other than the efficiency agent (docs/engine.md). Records are int64 rows with the
+``R_*`` slots below.
 
 After a hand the state shows every winner's hand *with* the winning tile: on 一炮多响 the one
 physical discard appears in each winner's hand.
@@ -20,7 +22,10 @@ from .agents import best_shanten_after_discard, efficiency_discard, hand_shanten
 from .hand import FORM_SEVEN_PAIRS, FORM_STANDARD, N_KINDS, OPTION_PAIR_258, OPTION_QUADS
 from .state import (
     DEALER,
+    MELD_ADDED_KONG,
     MELD_CHI,
+    MELD_CONCEALED_KONG,
+    MELD_DISCARD_KONG,
     MELD_PONG,
     N_PLAYERS,
     TURNS,
@@ -99,12 +104,14 @@ def _holds_instant_kings(state, seat, x_kind, y_kind, params):
 
 
 @kernel
-def _finish_win(state, record, winners, features, n_winners, how, payer, winning_tile, params):
-    """Points, birds and payments of a win; fills the record."""
+def _finish_win(
+    state, record, winners, features, n_winners, how, payer, winning_tile, point_factor, params
+):
+    """Points (times ``point_factor``), birds and payments of a win; fills the record."""
     n_players = state.scalars[N_PLAYERS]
     points = np.zeros(4, np.int64)
     for w in range(n_winners):
-        points[w] = anhua.base_points(features[w])
+        points[w] = anhua.base_points(features[w]) * point_factor
         record[R_WINNER + w] = winners[w]
         record[R_FEATURES + w] = features[w]
         record[R_POINTS + w] = points[w]
@@ -183,6 +190,218 @@ def _claim_choice(state, seat, discarder, kind, n_players, forms, tables):
     return CLAIM_NONE, -1
 
 
+KONG_CONTINUE = 0  # nobody won: the konger's next player draws
+KONG_HAND_OVER = 1  # robbed, bloomed or a kong cannon: the record is filled
+
+
+@kernel
+def _claim_winners(state, tile, from_seat, how, x_kind, y_kind, params, tables, winners, features,
+                   single):  # fmt: skip
+    """Seats that may win on ``tile`` offered by ``from_seat`` (a discard, a robbed kong tile),
+    in turn order from its next player; only the first when ``single``. Returns their number."""
+    if state.wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0:
+        return 0  # kings are never won on (rules-spec A2.3.5)
+    n_players = state.scalars[N_PLAYERS]
+    n_winners = 0
+    for offset in range(1, n_players):
+        other = (from_seat + offset) % n_players
+        give_tile(state, other, tile)
+        won = _win_features(state, other, how, x_kind, y_kind, params, tables)
+        take_tile(state, other, tile)
+        if won != anhua.NO_WIN:
+            winners[n_winners] = other
+            features[n_winners] = won
+            n_winners += 1
+            if single:
+                break
+    return n_winners
+
+
+@kernel
+def _is_ready(state, seat, x_kind, y_kind, params, tables):
+    """听牌 under Anhua's rules: some tile would complete a legal hand (rules-spec 0.3: never a
+    fifth copy of a kind held four times; a wait counts even if every copy is visible)."""
+    for kind in range(27):
+        if state.hands[seat, kind] >= 4:
+            continue
+        give_tile(state, seat, kind)
+        won = _win_features(state, seat, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables)
+        take_tile(state, seat, kind)
+        if won != anhua.NO_WIN:
+            return True
+    return False
+
+
+@kernel
+def _meld_index(state, seat, meld_type, kind):
+    for index in range(state.n_melds[seat]):
+        if state.melds[seat, index, 0] == meld_type and state.melds[seat, index, 1] == kind:
+            return index
+    return -1
+
+
+@kernel
+def _kong_allowed(state, seat, kind, kong_type, x_kind, y_kind, params, tables):
+    """Conditions of an open kong 开杠 (rules-spec A3.3): K3 no king among the four, K2 enough
+    wall, K1 ready once the four tiles are set aside."""
+    if state.wild[kind] or tiles_left(state) < params[anhua.P_KONG_MIN_WALL]:
+        return False
+    from_hand = 4 if kong_type == MELD_CONCEALED_KONG else 1 if kong_type == MELD_ADDED_KONG else 3
+    if state.hands[seat, kind] < from_hand:
+        return False
+    if kong_type == MELD_ADDED_KONG and _meld_index(state, seat, MELD_PONG, kind) < 0:
+        return False
+    for _ in range(from_hand):
+        take_tile(state, seat, kind)
+    if kong_type != MELD_ADDED_KONG:
+        add_meld(state, seat, kong_type, kind, seat)
+    ready = _is_ready(state, seat, x_kind, y_kind, params, tables)
+    if kong_type != MELD_ADDED_KONG:
+        state.n_melds[seat] -= 1
+    for _ in range(from_hand):
+        give_tile(state, seat, kind)
+    return ready
+
+
+@kernel
+def _remove_discard(state, seat, tile):
+    """Take the last ``tile`` out of ``seat``'s discard pile (a revealed tile won on)."""
+    for index in range(state.n_discards[seat] - 1, -1, -1):
+        if state.discards[seat, index] == tile:
+            for later in range(index, state.n_discards[seat] - 1):
+                state.discards[seat, later] = state.discards[seat, later + 1]
+            state.n_discards[seat] -= 1
+            state.visible[tile] -= 1
+            return
+
+
+@kernel
+def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params, tables, record,
+              locked):  # fmt: skip
+    """The open kong 开杠 of rules-spec A3.4, for a kong the caller has found allowed.
+
+    kong_type: MELD_CONCEALED_KONG (暗杠), MELD_ADDED_KONG (明杠: the fourth tile from the hand
+    onto a pong) or MELD_DISCARD_KONG (直杠 on ``from_seat``'s last discard). In order: robbing
+    (抢杠胡, not of a 暗杠; konger pays), the kong and the reveal of the next tiles of the wall,
+    the konger's bloom (杠上花: the best revealed tile; with ``kong_multi_tile_win = double``
+    twice the points when several would win), else the revealed tiles are his discards and the
+    first eligible player from his next seat may win on one (杠上炮, single winner, the konger
+    pays); else the konger's hand is locked. Returns KONG_HAND_OVER or KONG_CONTINUE.
+    """
+    n_players = state.scalars[N_PLAYERS]
+    winners = np.full(4, -1, np.int64)
+    features = np.zeros(4, np.int64)
+    robbable = kong_type == MELD_ADDED_KONG or (
+        kong_type == MELD_DISCARD_KONG and params[anhua.P_ALLOW_ROB_DIRECT_KONG] != 0
+    )
+    if robbable and params[anhua.P_ALLOW_ROB_KONG] != 0:
+        single = params[anhua.P_MULTI_RON] == 0
+        n_winners = _claim_winners(state, kind, konger, anhua.HOW_ROB_KONG, x_kind, y_kind,
+                                   params, tables, winners, features, single)  # fmt: skip
+        if n_winners > 0:
+            if kong_type == MELD_ADDED_KONG:
+                take_tile(state, konger, kind)
+            else:  # the discard the konger wanted leaves the discarder's pile
+                state.n_discards[from_seat] -= 1
+                state.visible[kind] -= 1
+            for w in range(n_winners):
+                give_tile(state, winners[w], kind)
+            _finish_win(state, record, winners, features, n_winners, anhua.HOW_ROB_KONG, konger,
+                        kind, 1, params)  # fmt: skip
+            return KONG_HAND_OVER
+    # make the kong
+    if kong_type == MELD_CONCEALED_KONG:
+        for _ in range(4):
+            take_tile(state, konger, kind)
+        add_meld(state, konger, kong_type, kind, konger)
+        state.visible[kind] += 4
+    elif kong_type == MELD_ADDED_KONG:
+        take_tile(state, konger, kind)
+        state.melds[konger, _meld_index(state, konger, MELD_PONG, kind), 0] = MELD_ADDED_KONG
+        state.visible[kind] += 1
+    else:
+        for _ in range(3):
+            take_tile(state, konger, kind)
+        state.n_discards[from_seat] -= 1
+        add_meld(state, konger, kong_type, kind, from_seat)
+        state.visible[kind] += 3
+    # reveal the next tiles of the wall (rules-spec A3.4 step 2)
+    n_reveal = params[anhua.P_KONG_REVEAL_COUNT]
+    revealed = np.full(3, -1, np.int64)
+    for j in range(n_reveal):
+        revealed[j] = pop_front(state)
+        if revealed[j] >= 0:
+            state.visible[revealed[j]] += 1
+    # 杠上花: the konger's best revealed tile (a revealed king is his wild)
+    best = anhua.NO_WIN
+    best_rank = -1
+    best_tile = -1
+    winning_tiles = 0
+    for j in range(n_reveal):
+        tile = revealed[j]
+        if tile < 0:
+            continue
+        give_tile(state, konger, tile)
+        won = _win_features(state, konger, anhua.HOW_KONG_BLOOM, x_kind, y_kind, params, tables)
+        take_tile(state, konger, tile)
+        if won != anhua.NO_WIN:
+            winning_tiles += 1
+            if anhua.bigs_of(won) > best_rank:
+                best_rank = anhua.bigs_of(won)
+                best = won
+                best_tile = tile
+    if best != anhua.NO_WIN:
+        given = False
+        for j in range(n_reveal):
+            tile = revealed[j]
+            if tile < 0:
+                continue
+            state.visible[tile] -= 1
+            if tile == best_tile and not given:
+                give_tile(state, konger, tile)
+                given = True
+            else:
+                add_discard(state, konger, tile)  # the other revealed tiles
+        factor = 2 if (winning_tiles >= 2 and params[anhua.P_KONG_MULTI_TILE_WIN] == 1) else 1
+        winners[0] = konger
+        features[0] = best
+        _finish_win(state, record, winners, features, 1, anhua.HOW_KONG_BLOOM, -1, best_tile,
+                    factor, params)  # fmt: skip
+        return KONG_HAND_OVER
+    # no bloom: the revealed tiles are the konger's discards; 杠上炮 for the first eligible seat
+    for j in range(n_reveal):
+        if revealed[j] >= 0:
+            state.visible[revealed[j]] -= 1
+            add_discard(state, konger, revealed[j])
+    for offset in range(1, n_players):
+        other = (konger + offset) % n_players
+        seat_best = anhua.NO_WIN
+        seat_rank = -1
+        seat_tile = -1
+        for j in range(n_reveal):
+            tile = revealed[j]
+            if tile < 0 or (state.wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0):
+                continue
+            give_tile(state, other, tile)
+            won = _win_features(state, other, anhua.HOW_KONG_CANNON, x_kind, y_kind, params,
+                                tables)  # fmt: skip
+            take_tile(state, other, tile)
+            if won != anhua.NO_WIN and anhua.bigs_of(won) > seat_rank:
+                seat_rank = anhua.bigs_of(won)
+                seat_best = won
+                seat_tile = tile
+        if seat_best != anhua.NO_WIN:
+            _remove_discard(state, konger, seat_tile)
+            give_tile(state, other, seat_tile)
+            winners[0] = other
+            features[0] = seat_best
+            _finish_win(state, record, winners, features, 1, anhua.HOW_KONG_CANNON, konger,
+                        seat_tile, 1, params)  # fmt: skip
+            return KONG_HAND_OVER
+    locked[konger] = True  # 选择杠开后手牌不能动 (rules-spec A3.4 step 6)
+    return KONG_CONTINUE
+
+
 @kernel
 def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
     """Play one Anhua hand on ``wall`` (int8 (108,)) with the efficiency agent in every seat.
@@ -209,6 +428,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
         forms |= OPTION_QUADS
     allowed = np.ones(N_KINDS, np.bool_)
     first_turn = np.ones(n_players, np.bool_)
+    locked = np.zeros(n_players, np.bool_)  # hand lock after an open kong
     seat = dealer
     last_drawer = dealer
     must_draw = False
@@ -237,19 +457,54 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 record[R_DEAL_INSTANT] |= 1 << seat
                 winners[0] = seat
                 features[0] = anhua.FEATURE_INSTANT
-                _finish_win(state, record, winners, features, 1, anhua.HOW_INSTANT, -1, -1, params)
+                _finish_win(
+                    state, record, winners, features, 1, anhua.HOW_INSTANT, -1, -1, 1, params
+                )
                 break
             won = _win_features(state, seat, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables)
             if won != anhua.NO_WIN:
                 winners[0] = seat
                 features[0] = won
                 _finish_win(
-                    state, record, winners, features, 1, anhua.HOW_SELF_DRAW, -1, drawn, params
+                    state, record, winners, features, 1, anhua.HOW_SELF_DRAW, -1, drawn, 1, params
                 )
                 break
+            # an own-turn kong (暗杠 / 明杠); the efficiency agent kongs whenever allowed. A
+            # locked konger may only kong with the tile just drawn (自己摸到的杠可以继续杠).
+            kong_kind = -1
+            kong_type = -1
+            for candidate in range(27):
+                if locked[seat] and candidate != drawn:
+                    continue
+                if state.hands[seat, candidate] == 4 and _kong_allowed(
+                    state, seat, candidate, MELD_CONCEALED_KONG, x_kind, y_kind, params, tables
+                ):
+                    kong_kind = candidate
+                    kong_type = MELD_CONCEALED_KONG
+                    break
+                if (
+                    state.hands[seat, candidate] >= 1
+                    and _meld_index(state, seat, MELD_PONG, candidate) >= 0
+                    and _kong_allowed(
+                        state, seat, candidate, MELD_ADDED_KONG, x_kind, y_kind, params, tables
+                    )
+                ):
+                    kong_kind = candidate
+                    kong_type = MELD_ADDED_KONG
+                    break
+            if kong_kind >= 0:
+                first_turn[seat] = False
+                result = open_kong(state, seat, kong_kind, kong_type, seat, x_kind, y_kind, params,
+                                   tables, record, locked)  # fmt: skip
+                if result == KONG_HAND_OVER:
+                    break
+                seat = (seat + 1) % n_players
+                must_draw = True
+                continue
         first_turn[seat] = False
         just_claimed = False
-        kind = efficiency_discard(state, seat, forms, allowed, tables)
+        # a locked hand discards what it drew (rules-spec A3.4 step 6)
+        kind = drawn if locked[seat] else efficiency_discard(state, seat, forms, allowed, tables)
         take_tile(state, seat, kind)
         add_discard(state, seat, kind)
         # claims on the discard: wins first, in turn order from the next player
@@ -274,15 +529,48 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
             state.n_discards[seat] -= 1
             state.visible[kind] -= 1
             _finish_win(
-                state, record, winners, features, n_winners, anhua.HOW_DISCARD, seat, kind, params
+                state,
+                record,
+                winners,
+                features,
+                n_winners,
+                anhua.HOW_DISCARD,
+                seat,
+                kind,
+                1,
+                params,
             )
             break
+        # a 直杠 on the discard ranks with a pong, before chi; locked hands make no claims
+        direct_konger = -1
+        for offset in range(1, n_players):
+            other = (seat + offset) % n_players
+            if (
+                not locked[other]
+                and state.hands[other, kind] == 3
+                and _kong_allowed(
+                    state, other, kind, MELD_DISCARD_KONG, x_kind, y_kind, params, tables
+                )
+            ):
+                direct_konger = other
+                break
+        if direct_konger >= 0:
+            first_turn[direct_konger] = False
+            result = open_kong(state, direct_konger, kind, MELD_DISCARD_KONG, seat, x_kind, y_kind,
+                               params, tables, record, locked)  # fmt: skip
+            if result == KONG_HAND_OVER:
+                break
+            seat = (direct_konger + 1) % n_players
+            must_draw = True
+            continue
         # pong (any seat) before chi (the next seat only)
         claimer = -1
         claim = CLAIM_NONE
         chi_first = -1
         for offset in range(1, n_players):
             other = (seat + offset) % n_players
+            if locked[other]:
+                continue
             choice, first = _claim_choice(state, other, seat, kind, n_players, forms, tables)
             if choice == CLAIM_PONG:
                 claimer = other

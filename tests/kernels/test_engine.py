@@ -18,7 +18,14 @@ from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
 from sim.wall import shuffled_walls
 
-HOW_NAMES = {0: "self_draw", 1: "discard", 5: "instant"}
+HOW_NAMES = {
+    0: "self_draw",
+    1: "discard",
+    2: "rob_kong",
+    3: "kong_bloom",
+    4: "kong_cannon",
+    5: "instant",
+}
 GRID = [
     {"player_count": players, "king_mode": mode, "bird_count": birds, "multi_ron": multi}
     for players, mode, birds, multi in itertools.product(
@@ -54,12 +61,8 @@ def _check_hand(wall, state, record, options):
         size = int(state.hands[seat].sum()) + 3 * int(state.n_melds[seat])
         assert size == (14 if seat in winners else 13), (seat, size)
         for meld in range(state.n_melds[seat]):
-            first = state.melds[seat, meld, 1]
-            tiles = (
-                [first] * 3
-                if state.melds[seat, meld, 0] == S.MELD_PONG
-                else [first + j for j in range(3)]
-            )
+            meld_type, first = state.melds[seat, meld, 0], state.melds[seat, meld, 1]
+            tiles = [first + j for j in range(3)] if meld_type == S.MELD_CHI else [first]
             assert not any(t in (x_kind, y_kind) for t in tiles), "a king was claimed"
     delta = record[E.R_DELTA : E.R_DELTA + n_players]
     assert delta.sum() == 0
@@ -74,11 +77,9 @@ def _check_hand(wall, state, record, options):
             if kind is not None and kind >= 0:
                 kings[kind] = concealed[kind]
                 concealed[kind] = 0
+        meld_names = {S.MELD_CHI: "chi", S.MELD_PONG: "pong"}  # the rest are kongs
         melds = tuple(
-            (
-                "pong" if state.melds[seat, m, 0] == S.MELD_PONG else "chi",
-                int(state.melds[seat, m, 1]),
-            )
+            (meld_names.get(int(state.melds[seat, m, 0]), "kong"), int(state.melds[seat, m, 1]))
             for m in range(state.n_melds[seat])
         )
         winning = None if how == "instant" else int(record[E.R_WINNING_TILE])
