@@ -281,8 +281,13 @@ def bird_seat(tile, winner, n_players):
 
 
 @kernel
-def settle(n_players, dealer, winners, points, n_winners, payer, birds, n_birds, params, delta):
+def settle(
+    n_players, dealer, winners, points, n_winners, payer, birds, n_birds, params, delta, payments
+):
     """Add the payments of a finished hand to ``delta`` (int64 (n_players,)). No validation.
+
+    Each single payment is also written to ``payments`` (int64 (k, 3): payer, receiver, amount)
+    while it has rows; the number of payments is returned.
 
     winners/points: the first ``n_winners`` entries; payer: the discarder or konger, or -1 for a
     self-draw (every other player pays). birds: the ``n_birds`` bird tiles flipped (none on a win
@@ -290,6 +295,7 @@ def settle(n_players, dealer, winners, points, n_winners, payer, birds, n_birds,
     """
     bonus = params[P_DEALER_BONUS] != 0
     bonus_before = params[P_DEALER_BONUS_TIMING] == 1
+    n_payments = 0
     for w in range(n_winners):
         winner = winners[w]
         base = points[w]
@@ -314,3 +320,9 @@ def settle(n_players, dealer, winners, points, n_winners, payer, birds, n_birds,
                 amount += 1
             delta[seat] -= amount
             delta[winner] += amount
+            if n_payments < payments.shape[0]:
+                payments[n_payments, 0] = seat
+                payments[n_payments, 1] = winner
+                payments[n_payments, 2] = amount
+            n_payments += 1
+    return n_payments

@@ -22,6 +22,20 @@ from .agents import best_shanten_after_discard, efficiency_discard, hand_shanten
 from .hand import FORM_SEVEN_PAIRS, FORM_STANDARD, N_KINDS, OPTION_PAIR_258, OPTION_QUADS
 from .state import (
     DEALER,
+    EVENT_BIRD,
+    EVENT_CHI,
+    EVENT_DEAL,
+    EVENT_DISCARD,
+    EVENT_DRAW,
+    EVENT_EXHAUSTED,
+    EVENT_INDICATOR,
+    EVENT_KONG,
+    EVENT_PAY,
+    EVENT_PONG,
+    EVENT_REVEAL,
+    EVENT_ROBBED,
+    EVENT_WILD,
+    EVENT_WIN,
     MELD_ADDED_KONG,
     MELD_CHI,
     MELD_CONCEALED_KONG,
@@ -33,6 +47,7 @@ from .state import (
     add_meld,
     deal,
     give_tile,
+    log_event,
     pop_front,
     reset,
     set_wild,
@@ -112,6 +127,7 @@ def _finish_win(
     points = np.zeros(4, np.int64)
     for w in range(n_winners):
         points[w] = anhua.base_points(features[w]) * point_factor
+        log_event(state, EVENT_WIN, winners[w], winning_tile, how)
         record[R_WINNER + w] = winners[w]
         record[R_FEATURES + w] = features[w]
         record[R_POINTS + w] = points[w]
@@ -126,9 +142,11 @@ def _finish_win(
                 break
             birds[n_birds] = tile
             record[R_BIRD + n_birds] = tile
+            log_event(state, EVENT_BIRD, anhua.bird_seat(tile, winners[0], n_players), tile, 0)
             n_birds += 1
     delta = np.zeros(n_players, np.int64)
-    anhua.settle(
+    payments = np.zeros((12, 3), np.int64)
+    n_payments = anhua.settle(
         n_players,
         state.scalars[DEALER],
         winners,
@@ -139,7 +157,10 @@ def _finish_win(
         n_birds,
         params,
         delta,
+        payments,
     )
+    for index in range(min(n_payments, payments.shape[0])):
+        log_event(state, EVENT_PAY, payments[index, 0], payments[index, 1], payments[index, 2])
     record[R_OUTCOME] = OUTCOME_WIN
     record[R_WIN_KIND] = how
     record[R_N_WINNERS] = n_winners
@@ -306,6 +327,7 @@ def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params,
                 state.visible[kind] -= 1
             for w in range(n_winners):
                 give_tile(state, winners[w], kind)
+                log_event(state, EVENT_ROBBED, winners[w], kind, konger)
             _finish_win(state, record, winners, features, n_winners, anhua.HOW_ROB_KONG, konger,
                         kind, 1, params)  # fmt: skip
             return KONG_HAND_OVER
@@ -325,6 +347,7 @@ def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params,
         state.n_discards[from_seat] -= 1
         add_meld(state, konger, kong_type, kind, from_seat)
         state.visible[kind] += 3
+    log_event(state, EVENT_KONG, konger, kind, kong_type)
     # reveal the next tiles of the wall (rules-spec A3.4 step 2)
     n_reveal = params[anhua.P_KONG_REVEAL_COUNT]
     revealed = np.full(3, -1, np.int64)
@@ -332,6 +355,7 @@ def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params,
         revealed[j] = pop_front(state)
         if revealed[j] >= 0:
             state.visible[revealed[j]] += 1
+            log_event(state, EVENT_REVEAL, konger, revealed[j], 0)
     # 杠上花: the konger's best revealed tile (a revealed king is his wild)
     best = anhua.NO_WIN
     best_rank = -1
@@ -412,14 +436,19 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
     record[R_DEAL_INSTANT] = 0
     reset(state, wall, n_players, dealer)
     deal(state, 13, 1)
+    for seat in range(n_players):
+        log_event(state, EVENT_DEAL, seat, -1, 14 if seat == dealer else 13)
     # kings 王 (rules-spec A2.3): flip the next tile; X its kind, Y the next rank
     indicator = pop_front(state)
     state.visible[indicator] += 1
     y_kind = indicator - indicator % 9 + (indicator % 9 + 1) % 9
     x_kind = indicator if params[anhua.P_KING_MODE] == anhua.KING_MODE_SEVEN else -1
+    log_event(state, EVENT_INDICATOR, -1, indicator, 0)
     if x_kind >= 0:
         set_wild(state, x_kind)
+        log_event(state, EVENT_WILD, -1, x_kind, 0)
     set_wild(state, y_kind)
+    log_event(state, EVENT_WILD, -1, y_kind, 0)
     record[R_DEALER] = dealer
     record[R_INDICATOR] = indicator
     # what the agents steer by: 2-5-8 standard hands and seven pairs
@@ -443,10 +472,12 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 record[R_OUTCOME] = OUTCOME_DRAW
                 record[R_N_WINNERS] = 0
                 record[R_NEXT_DEALER] = last_drawer
+                log_event(state, EVENT_EXHAUSTED, last_drawer, -1, 0)
                 for s in range(n_players):
                     record[R_DELTA + s] = 0
                 break
             give_tile(state, seat, tile)
+            log_event(state, EVENT_DRAW, seat, tile, 0)
             state.scalars[TURNS] += 1
             drawn = tile
             last_drawer = seat
@@ -507,6 +538,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
         kind = drawn if locked[seat] else efficiency_discard(state, seat, forms, allowed, tables)
         take_tile(state, seat, kind)
         add_discard(state, seat, kind)
+        log_event(state, EVENT_DISCARD, seat, kind, 0)
         # claims on the discard: wins first, in turn order from the next player
         n_winners = 0
         king_discard = state.wild[kind] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0
@@ -587,6 +619,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 take_tile(state, claimer, kind)
                 take_tile(state, claimer, kind)
                 add_meld(state, claimer, MELD_PONG, kind, seat)
+                log_event(state, EVENT_PONG, claimer, kind, seat)
                 state.visible[kind] += 3
             else:
                 for member in range(chi_first, chi_first + 3):
@@ -594,6 +627,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                         take_tile(state, claimer, member)
                     state.visible[member] += 1
                 add_meld(state, claimer, MELD_CHI, chi_first, seat)
+                log_event(state, EVENT_CHI, claimer, chi_first, seat)
             first_turn[claimer] = False
             seat = claimer
             must_draw = False

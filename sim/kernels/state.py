@@ -12,6 +12,8 @@ Layout (docs/engine.md):
 * ``n_melds`` int64 (4,), ``discards`` int8 (4, 40), ``n_discards`` int64 (4,).
 * ``visible`` uint8 (34,): tiles every player can see (discards, melds, flipped tiles).
 * ``scalars`` int64 (16,): named slots ``N_TILES``, ``HEAD``, ``TAIL``, ``N_PLAYERS``, ...
+* ``log`` int64 (capacity, 4): an event log ``(event, seat, tile, detail)`` for replays; bulk
+  runs allocate no capacity and ``log_event`` then does nothing.
 
 Every tile move goes through ``give_tile`` / ``take_tile`` so ``keys`` and ``wild_count`` stay in
 step with ``hands``: the evaluator then answers from four table lookups. No validation here.
@@ -41,7 +43,24 @@ TURN = 5  # seat whose turn it is
 TURNS = 6  # draws made so far this hand
 LAST_DISCARD = 7  # kind of the last discard, -1 none
 LAST_DISCARDER = 8
+LOG_COUNT = 9  # events written to ``log``
 N_SCALARS = 16
+
+# Events of the replay log: (event, seat, tile, detail)
+EVENT_DEAL = 0  # seat was dealt ``detail`` tiles
+EVENT_INDICATOR = 1  # tile flipped to choose the wilds
+EVENT_WILD = 2  # tile kind is wild this hand
+EVENT_DRAW = 3
+EVENT_DISCARD = 4
+EVENT_CHI = 5  # tile = first of the sequence, detail = from seat
+EVENT_PONG = 6  # detail = from seat
+EVENT_KONG = 7  # detail = meld type
+EVENT_REVEAL = 8  # a tile revealed by an open kong
+EVENT_WIN = 9  # detail = how (the variant's win kind), tile = winning tile
+EVENT_BIRD = 10  # a bird tile; seat = where it landed for the first winner
+EVENT_PAY = 11  # seat pays ``detail`` points to ``tile`` (the receiver's seat)
+EVENT_EXHAUSTED = 12  # 荒庄
+EVENT_ROBBED = 13  # seat robs the kong of ``tile``
 
 # meld types
 MELD_CHI = 0
@@ -63,10 +82,12 @@ class GameState(NamedTuple):
     n_discards: np.ndarray
     visible: np.ndarray
     scalars: np.ndarray
+    log: np.ndarray
 
 
-def new_state() -> GameState:
-    """Allocate the arrays of one game state (reused from hand to hand with ``reset``)."""
+def new_state(log_capacity: int = 0) -> GameState:
+    """Allocate the arrays of one game state (reused from hand to hand with ``reset``); a
+    ``log_capacity`` above 0 records up to that many events per hand (replays)."""
     return GameState(
         wall=np.zeros(WALL_CAPACITY, np.int8),
         hands=np.zeros((MAX_SEATS, N_KINDS), np.uint8),
@@ -79,6 +100,7 @@ def new_state() -> GameState:
         n_discards=np.zeros(MAX_SEATS, np.int64),
         visible=np.zeros(N_KINDS, np.uint8),
         scalars=np.zeros(N_SCALARS, np.int64),
+        log=np.zeros((log_capacity, 4), np.int64),
     )
 
 
@@ -105,6 +127,18 @@ def reset(state, wall, n_players, dealer):
     state.scalars[TURN] = dealer
     state.scalars[LAST_DISCARD] = -1
     state.scalars[LAST_DISCARDER] = -1
+
+
+@inline_kernel
+def log_event(state, event, seat, tile, detail):
+    """Append an event to the replay log (nothing when the state has no log capacity)."""
+    count = state.scalars[LOG_COUNT]
+    if count < state.log.shape[0]:
+        state.log[count, 0] = event
+        state.log[count, 1] = seat
+        state.log[count, 2] = tile
+        state.log[count, 3] = detail
+        state.scalars[LOG_COUNT] = count + 1
 
 
 @inline_kernel

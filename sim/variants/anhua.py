@@ -243,6 +243,7 @@ def settle(
         len(birds),
         options.params(),
         delta,
+        np.zeros((0, 3), np.int64),
     )
     return delta.tolist()
 

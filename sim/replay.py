@@ -1,0 +1,100 @@
+"""Replay one hand as a readable event log: the deal, draws, discards, claims, kongs and the
+tiles they reveal, wins, birds and each payment.
+
+The engine writes the log itself when the game state has log capacity; bulk runs have none, so a
+replay plays the hand again from the same wall. Same wall, same options, same dealer: the same
+game, move for move (the engine has no other source of randomness).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels import engine as E
+from .kernels import state as S
+from .records import WIN_KINDS
+from .tables import load_tables
+from .tiles import format_tiles, kind_name
+from .variants.anhua import AnhuaOptions, pattern_name
+
+LOG_CAPACITY = 1024
+
+_KONG_TYPES = {
+    S.MELD_CONCEALED_KONG: "暗杠 concealed kong",
+    S.MELD_ADDED_KONG: "明杠 added kong",
+    S.MELD_DISCARD_KONG: "直杠 kong on a discard",
+}
+
+
+def replay_anhua(
+    walls: np.ndarray,
+    game: int,
+    options: AnhuaOptions | None = None,
+    hands_per_session: int = 8,
+    first_dealer: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play hand ``game`` of ``walls`` (int8 (n, 108)) again with the log on.
+
+    The hands before it in its session are played first, to find its dealer. Returns the hand's
+    record row and its events, int64 (n_events, 4): (event, seat, tile, detail).
+    """
+    options = options or AnhuaOptions()
+    if not 0 <= game < len(walls):
+        raise ValueError(f"game must be 0-{len(walls) - 1}, not {game}")
+    params = options.params()
+    tables = load_tables()
+    session_start = game - game % hands_per_session
+    records = np.zeros((game - session_start + 1, E.N_RECORD), np.int64)
+    E.play_anhua_hands(S.new_state(), walls[session_start:game], options.player_count,
+                       first_dealer, hands_per_session, params, tables, records[:-1])  # fmt: skip
+    dealer = first_dealer if game == session_start else int(records[-2, E.R_NEXT_DEALER])
+    state = S.new_state(LOG_CAPACITY)
+    record = records[-1]
+    E.play_anhua_hand(state, walls[game], options.player_count, dealer, params, tables, record)
+    return record, state.log[: state.scalars[S.LOG_COUNT]].copy()
+
+
+def describe(events: np.ndarray, record: np.ndarray, n_players: int) -> list[str]:
+    """The events as lines of text, then the patterns and every seat's score change."""
+    lines = []
+    for event, seat, tile, detail in (tuple(int(x) for x in row) for row in events):
+        name = kind_name(tile) if 0 <= tile < 34 else ""
+        if event == S.EVENT_DEAL:
+            lines.append(f"seat {seat} is dealt {detail} tiles")
+        elif event == S.EVENT_INDICATOR:
+            lines.append(f"indicator flipped: {name}")
+        elif event == S.EVENT_WILD:
+            lines.append(f"king 王: {name}")
+        elif event == S.EVENT_DRAW:
+            lines.append(f"seat {seat} draws {name}")
+        elif event == S.EVENT_DISCARD:
+            lines.append(f"seat {seat} discards {name}")
+        elif event == S.EVENT_CHI:
+            sequence = format_tiles([tile, tile + 1, tile + 2])
+            lines.append(f"seat {seat} chi {sequence} from seat {detail}")
+        elif event == S.EVENT_PONG:
+            lines.append(f"seat {seat} pong {name} from seat {detail}")
+        elif event == S.EVENT_KONG:
+            lines.append(f"seat {seat} {_KONG_TYPES.get(detail, 'kong')} of {name}")
+        elif event == S.EVENT_REVEAL:
+            lines.append(f"  revealed by the kong: {name}")
+        elif event == S.EVENT_ROBBED:
+            lines.append(f"seat {seat} robs the kong of {name} from seat {detail}")
+        elif event == S.EVENT_WIN:
+            on = f" on {name}" if name else ""
+            lines.append(f"seat {seat} wins ({WIN_KINDS[detail]}){on}")
+        elif event == S.EVENT_BIRD:
+            lines.append(f"bird {name} lands on seat {seat}")
+        elif event == S.EVENT_PAY:
+            lines.append(f"seat {seat} pays seat {tile}: {detail}")
+        elif event == S.EVENT_EXHAUSTED:
+            lines.append(f"wall exhausted (荒庄); seat {seat} drew the last tile")
+    for w in range(int(record[E.R_N_WINNERS])):
+        features = int(record[E.R_FEATURES + w])
+        seat = int(record[E.R_WINNER + w])
+        lines.append(
+            f"seat {seat}: {pattern_name(features)}, {int(record[E.R_POINTS + w])} points base"
+        )
+    deltas = ", ".join(f"seat {s} {int(record[E.R_DELTA + s]):+d}" for s in range(n_players))
+    lines.append(f"result: {deltas}")
+    return lines
