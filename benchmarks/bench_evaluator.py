@@ -174,8 +174,10 @@ def main() -> None:
     print(f"tables: built in {built:.2f} s, loaded from disk in {loaded:.2f} s")
     tables = tables_module.load_tables()
     rng = np.random.default_rng(2026)
-    print(f"{'query':<10} {'hands':<7} {'wilds':<6} {'forms':<11} {'numba loop':>12} "
-          f"{'batch API':>12} {'share':>7}")  # fmt: skip
+    print(
+        f"{'query':<10} {'hands':<7} {'wilds':<6} {'forms':<11} {'numba loop':>12} "
+        f"{'batch API':>12} {'share':>7}"
+    )
     for query, n_tiles, measure in (
         ("win check", 14, win_check_rates),
         ("shanten", 13, shanten_rates),

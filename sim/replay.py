@@ -45,8 +45,16 @@ def replay_anhua(
     tables = load_tables()
     session_start = game - game % hands_per_session
     records = np.zeros((game - session_start + 1, E.N_RECORD), np.int64)
-    E.play_anhua_hands(S.new_state(), walls[session_start:game], options.player_count,
-                       first_dealer, hands_per_session, params, tables, records[:-1])  # fmt: skip
+    E.play_anhua_hands(
+        S.new_state(),
+        walls[session_start:game],
+        options.player_count,
+        first_dealer,
+        hands_per_session,
+        params,
+        tables,
+        records[:-1],
+    )
     dealer = first_dealer if game == session_start else int(records[-2, E.R_NEXT_DEALER])
     state = S.new_state(LOG_CAPACITY)
     record = records[-1]

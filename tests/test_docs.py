@@ -6,10 +6,10 @@ import doctest
 
 import pytest
 
-from sim import hand, tiles, wall
+from sim import hand, play, tiles, wall
 
 
-@pytest.mark.parametrize("module", [tiles, wall, hand], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [tiles, wall, hand, play], ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     failures, tried = doctest.testmod(module, verbose=False)
     assert tried > 0, f"{module.__name__} shows no examples"

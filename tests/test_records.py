@@ -17,8 +17,16 @@ from sim.wall import shuffled_walls
 def played():
     options = AnhuaOptions()
     records = np.zeros((400, E.N_RECORD), np.int64)
-    E.play_anhua_hands(S.new_state(), shuffled_walls(400, 108, 21), 4, 0, 8,
-                       options.params(), load_tables(), records)  # fmt: skip
+    E.play_anhua_hands(
+        S.new_state(),
+        shuffled_walls(400, 108, 21),
+        4,
+        0,
+        8,
+        options.params(),
+        load_tables(),
+        records,
+    )
     return records
 
 

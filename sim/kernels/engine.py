@@ -216,8 +216,9 @@ KONG_HAND_OVER = 1  # robbed, bloomed or a kong cannon: the record is filled
 
 
 @kernel
-def _claim_winners(state, tile, from_seat, how, x_kind, y_kind, params, tables, winners, features,
-                   single):  # fmt: skip
+def _claim_winners(
+    state, tile, from_seat, how, x_kind, y_kind, params, tables, winners, features, single
+):
     """Seats that may win on ``tile`` offered by ``from_seat`` (a discard, a robbed kong tile),
     in turn order from its next player; only the first when ``single``. Returns their number."""
     if state.wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0:
@@ -297,8 +298,9 @@ def _remove_discard(state, seat, tile):
 
 
 @kernel
-def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params, tables, record,
-              locked):  # fmt: skip
+def open_kong(
+    state, konger, kind, kong_type, from_seat, x_kind, y_kind, params, tables, record, locked
+):
     """The open kong 开杠 of rules-spec A3.4, for a kong the caller has found allowed.
 
     kong_type: MELD_CONCEALED_KONG (暗杠), MELD_ADDED_KONG (明杠: the fourth tile from the hand
@@ -317,8 +319,19 @@ def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params,
     )
     if robbable and params[anhua.P_ALLOW_ROB_KONG] != 0:
         single = params[anhua.P_MULTI_RON] == 0
-        n_winners = _claim_winners(state, kind, konger, anhua.HOW_ROB_KONG, x_kind, y_kind,
-                                   params, tables, winners, features, single)  # fmt: skip
+        n_winners = _claim_winners(
+            state,
+            kind,
+            konger,
+            anhua.HOW_ROB_KONG,
+            x_kind,
+            y_kind,
+            params,
+            tables,
+            winners,
+            features,
+            single,
+        )
         if n_winners > 0:
             if kong_type == MELD_ADDED_KONG:
                 take_tile(state, konger, kind)
@@ -328,8 +341,18 @@ def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params,
             for w in range(n_winners):
                 give_tile(state, winners[w], kind)
                 log_event(state, EVENT_ROBBED, winners[w], kind, konger)
-            _finish_win(state, record, winners, features, n_winners, anhua.HOW_ROB_KONG, konger,
-                        kind, 1, params)  # fmt: skip
+            _finish_win(
+                state,
+                record,
+                winners,
+                features,
+                n_winners,
+                anhua.HOW_ROB_KONG,
+                konger,
+                kind,
+                1,
+                params,
+            )
             return KONG_HAND_OVER
     # make the kong
     if kong_type == MELD_CONCEALED_KONG:
@@ -389,8 +412,9 @@ def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params,
         factor = 2 if (winning_tiles >= 2 and params[anhua.P_KONG_MULTI_TILE_WIN] == 1) else 1
         winners[0] = konger
         features[0] = best
-        _finish_win(state, record, winners, features, 1, anhua.HOW_KONG_BLOOM, -1, best_tile,
-                    factor, params)  # fmt: skip
+        _finish_win(
+            state, record, winners, features, 1, anhua.HOW_KONG_BLOOM, -1, best_tile, factor, params
+        )
         return KONG_HAND_OVER
     # no bloom: the revealed tiles are the konger's discards; 杠上炮 for the first eligible seat
     for j in range(n_reveal):
@@ -407,8 +431,7 @@ def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params,
             if tile < 0 or (state.wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0):
                 continue
             give_tile(state, other, tile)
-            won = _win_features(state, other, anhua.HOW_KONG_CANNON, x_kind, y_kind, params,
-                                tables)  # fmt: skip
+            won = _win_features(state, other, anhua.HOW_KONG_CANNON, x_kind, y_kind, params, tables)
             take_tile(state, other, tile)
             if won != anhua.NO_WIN and anhua.bigs_of(won) > seat_rank:
                 seat_rank = anhua.bigs_of(won)
@@ -419,8 +442,18 @@ def open_kong(state, konger, kind, kong_type, from_seat, x_kind, y_kind, params,
             give_tile(state, other, seat_tile)
             winners[0] = other
             features[0] = seat_best
-            _finish_win(state, record, winners, features, 1, anhua.HOW_KONG_CANNON, konger,
-                        seat_tile, 1, params)  # fmt: skip
+            _finish_win(
+                state,
+                record,
+                winners,
+                features,
+                1,
+                anhua.HOW_KONG_CANNON,
+                konger,
+                seat_tile,
+                1,
+                params,
+            )
             return KONG_HAND_OVER
     locked[konger] = True  # 选择杠开后手牌不能动 (rules-spec A3.4 step 6)
     return KONG_CONTINUE
@@ -525,8 +558,19 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                     break
             if kong_kind >= 0:
                 first_turn[seat] = False
-                result = open_kong(state, seat, kong_kind, kong_type, seat, x_kind, y_kind, params,
-                                   tables, record, locked)  # fmt: skip
+                result = open_kong(
+                    state,
+                    seat,
+                    kong_kind,
+                    kong_type,
+                    seat,
+                    x_kind,
+                    y_kind,
+                    params,
+                    tables,
+                    record,
+                    locked,
+                )
                 if result == KONG_HAND_OVER:
                     break
                 seat = (seat + 1) % n_players
@@ -588,8 +632,19 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 break
         if direct_konger >= 0:
             first_turn[direct_konger] = False
-            result = open_kong(state, direct_konger, kind, MELD_DISCARD_KONG, seat, x_kind, y_kind,
-                               params, tables, record, locked)  # fmt: skip
+            result = open_kong(
+                state,
+                direct_konger,
+                kind,
+                MELD_DISCARD_KONG,
+                seat,
+                x_kind,
+                y_kind,
+                params,
+                tables,
+                record,
+                locked,
+            )
             if result == KONG_HAND_OVER:
                 break
             seat = (direct_konger + 1) % n_players
@@ -641,8 +696,9 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
 
 
 @kernel
-def play_anhua_hands(state, walls, n_players, first_dealer, hands_per_session, params, tables,
-                     records):  # fmt: skip
+def play_anhua_hands(
+    state, walls, n_players, first_dealer, hands_per_session, params, tables, records
+):
     """Play one hand per wall (walls int8 (n, 108)) into ``records`` (int64 (n, N_RECORD)), in
     sessions of ``hands_per_session`` hands: within a session the dealer of each hand is the
     one the previous hand chose; each session starts with ``first_dealer``. No validation."""
@@ -650,5 +706,6 @@ def play_anhua_hands(state, walls, n_players, first_dealer, hands_per_session, p
     for index in range(walls.shape[0]):
         if index % hands_per_session == 0:
             dealer = first_dealer
-        dealer = play_anhua_hand(state, walls[index], n_players, dealer, params, tables,
-                                 records[index])  # fmt: skip
+        dealer = play_anhua_hand(
+            state, walls[index], n_players, dealer, params, tables, records[index]
+        )

@@ -418,9 +418,16 @@ def shanten_keys_batch(keys, wilds, forms, tables, out):
             for sets in range(MAX_SETS + 1):
                 for left_sets in range(sets + 1):
                     _fold_lanes(
-                        gathered, 2 * half, left_sets, gathered, 2 * half + 1, sets - left_sets,
-                        halves[half:], sets, size,
-                    )  # fmt: skip
+                        gathered,
+                        2 * half,
+                        left_sets,
+                        gathered,
+                        2 * half + 1,
+                        sets - left_sets,
+                        halves[half:],
+                        sets,
+                        size,
+                    )
         for sets in range(MAX_SETS + 1):
             for left_sets in range(sets + 1):
                 _fold_lanes(halves, 0, left_sets, halves, 1, sets - left_sets, total, sets, size)

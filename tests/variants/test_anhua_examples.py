@@ -23,8 +23,9 @@ def concealed(text: str) -> np.ndarray:
 
 
 def scored(text, how, **options):
-    features = A.score(concealed(text), indicator=INDICATOR, how=how,
-                       options=A.AnhuaOptions(**options))  # fmt: skip
+    features = A.score(
+        concealed(text), indicator=INDICATOR, how=how, options=A.AnhuaOptions(**options)
+    )
     return features
 
 
@@ -144,8 +145,11 @@ def test_ah6_kong_cannon_paid_by_the_konger():
 
 def test_ah7_instant_four_kings():
     """AH-7: 起手四王 — 小胡 self-draw (000: 四王七王直接胡牌, 为小胡自摸)."""
-    features = A.score(concealed("1s* 1s* 1s* 1s* 2m 3m 7p 8p 9p 4s 4s 6m 6m 9m"),
-                       indicator=INDICATOR, how="instant")  # fmt: skip
+    features = A.score(
+        concealed("1s* 1s* 1s* 1s* 2m 3m 7p 8p 9p 4s 4s 6m 6m 9m"),
+        indicator=INDICATOR,
+        how="instant",
+    )
     assert A.points(features) == 2
     assert A.settle([(0, 2)], payer=None, birds=tiles("1m 6s"), dealer=0) == [16, -8, -4, -4]
     bonus = A.AnhuaOptions(dealer_bonus=True)
@@ -221,7 +225,11 @@ def test_king_as_itself_never_lowers_bigs_on_random_hands():
             continue
         for how in ("self_draw", "discard", "rob_kong"):
             off = A.score(hand, indicator=INDICATOR, how=how)
-            on = A.score(hand, indicator=INDICATOR, how=how,
-                         options=A.AnhuaOptions(king_as_itself_is_hard=True))  # fmt: skip
+            on = A.score(
+                hand,
+                indicator=INDICATOR,
+                how=how,
+                options=A.AnhuaOptions(king_as_itself_is_hard=True),
+            )
             if off is not None:
                 assert on is not None and A.bigs(on) >= A.bigs(off)

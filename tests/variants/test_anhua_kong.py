@@ -44,8 +44,9 @@ def _kong(state, konger, kind, kong_type, from_seat, **options):
     record = np.full(E.N_RECORD, -1, np.int64)
     locked = np.zeros(4, np.bool_)
     allowed = E._kong_allowed(state, konger, kind, kong_type, X, Y, params, load_tables())
-    result = E.open_kong(state, konger, kind, kong_type, from_seat, X, Y, params, load_tables(),
-                         record, locked)  # fmt: skip
+    result = E.open_kong(
+        state, konger, kind, kong_type, from_seat, X, Y, params, load_tables(), record, locked
+    )
     return allowed, result, record, locked
 
 
@@ -86,8 +87,9 @@ def test_added_kong_is_robbed_and_the_konger_pays():
     assert record[E.R_PAYER] == 1 and record[E.R_FEATURES] & K.FEATURE_ROB_KONG
     assert state.melds[1, 0, 0] == S.MELD_PONG  # the pong stays a pong
     state = _state(hands, "7m 2p 6s 6p 8m")
-    _, result, record, _ = _kong(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, 1,
-                                 allow_rob_kong=False)  # fmt: skip
+    _, result, record, _ = _kong(
+        state, 1, kind_id("4s"), S.MELD_ADDED_KONG, 1, allow_rob_kong=False
+    )
     assert record[E.R_WIN_KIND] != K.HOW_ROB_KONG
 
 
@@ -101,8 +103,9 @@ def test_bloom_takes_the_best_revealed_tile():
     assert record[E.R_FEATURES] == K.FEATURE_HARD | K.FEATURE_KONG_BLOOM
     assert record[E.R_POINTS] == 8
     state = _state(AH6, "1p 4p 6s 6p 8m")
-    _, _, doubled, _ = _kong(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, 1,
-                             kong_multi_tile_win="double")  # fmt: skip
+    _, _, doubled, _ = _kong(
+        state, 1, kind_id("4s"), S.MELD_ADDED_KONG, 1, kong_multi_tile_win="double"
+    )
     assert doubled[E.R_POINTS] == 16
 
 

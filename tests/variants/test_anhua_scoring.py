@@ -16,13 +16,27 @@ from reference import anhua as R
 from sim.variants import anhua as A
 
 OPTION_GRID = [
-    dict(zip(("king_as_itself_is_hard", "king_tier_mode", "seven_pairs_allow_quad",
-              "king_as_itself_affects_eligibility", "king_mode"), values, strict=True))
+    dict(
+        zip(
+            (
+                "king_as_itself_is_hard",
+                "king_tier_mode",
+                "seven_pairs_allow_quad",
+                "king_as_itself_affects_eligibility",
+                "king_mode",
+            ),
+            values,
+            strict=True,
+        )
+    )
     for values in itertools.product(
-        (False, True), ("identical_sets", "count"), (True, False), (True, False),
+        (False, True),
+        ("identical_sets", "count"),
+        (True, False),
+        (True, False),
         ("seven_kings", "four_kings"),
     )
-]  # fmt: skip
+]
 HOWS = ("self_draw", "discard", "rob_kong", "kong_cannon")
 
 
@@ -112,9 +126,14 @@ def _compare(rng, naturals, kings, melds, indicator, options):
 def _run(seed, n_hands, grid):
     rng = np.random.default_rng(seed)
     counts, wilds = S.near_complete_batch(
-        rng, n_hands, 14, max_wilds=7, honours=False, forms=("standard", "seven_pairs"),
+        rng,
+        n_hands,
+        14,
+        max_wilds=7,
+        honours=False,
+        forms=("standard", "seven_pairs"),
         max_changes=1,
-    )  # fmt: skip
+    )
     compared = 0
     for row, w in zip(counts, wilds, strict=True):
         options = grid[int(rng.integers(0, len(grid)))]

@@ -1,0 +1,51 @@
+"""Play hands from Python: the friendly face of the engine until the runner (issue 4) lands.
+
+>>> hands, wins = play_anhua(16, seed=1)
+>>> len(hands), int(hands[["delta_0", "delta_1", "delta_2", "delta_3"]].sum().sum())
+(16, 0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .kernels import engine
+from .kernels import state as game_state
+from .records import hands_frame, wins_frame
+from .tables import load_tables
+from .variants.anhua import AnhuaOptions
+from .wall import shuffled_walls
+
+
+def play_anhua(
+    n_hands: int,
+    seed: int = 0,
+    options: AnhuaOptions | None = None,
+    hands_per_session: int = 8,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Play ``n_hands`` Anhua hands (efficiency agent in every seat) on walls from ``seed``.
+
+    Returns ``(hands, wins)`` as described in :mod:`sim.records`. Same seed, same results.
+    """
+    options = options or AnhuaOptions()
+    if n_hands < 1:
+        raise ValueError(f"n_hands must be at least 1, not {n_hands}")
+    if hands_per_session < 1:
+        raise ValueError(f"hands_per_session must be at least 1, not {hands_per_session}")
+    walls = shuffled_walls(n_hands, 108, seed)
+    records = np.zeros((n_hands, engine.N_RECORD), np.int64)
+    engine.play_anhua_hands(
+        game_state.new_state(),
+        walls,
+        options.player_count,
+        0,
+        hands_per_session,
+        options.params(),
+        load_tables(),
+        records,
+    )
+    return (
+        hands_frame(records, options.player_count, hands_per_session),
+        wins_frame(records, options.player_count),
+    )
