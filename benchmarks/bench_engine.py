@@ -19,6 +19,7 @@ import numpy as np
 
 from sim.kernels import engine
 from sim.kernels import state as game_state
+from sim.play import first_dealers
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions
 from sim.wall import shuffled_walls
@@ -44,16 +45,24 @@ def main() -> None:
         params = options.params()
         walls = shuffled_walls(args.hands, 108, 2026)
         records = np.zeros((args.hands, engine.N_RECORD), np.int64)
+        dealers = first_dealers(args.hands, 8, options, 2026)
         start = time.perf_counter()
         engine.play_anhua_hands(
-            state, walls[:8], options.player_count, 0, 8, params, tables, records[:8]
+            state,
+            walls[:8],
+            options.player_count,
+            first_dealers(8, 8, options, 2026),
+            8,
+            params,
+            tables,
+            records[:8],
         )
         first_call = time.perf_counter() - start
         best = float("inf")
         for _ in range(args.repeat):
             start = time.perf_counter()
             engine.play_anhua_hands(
-                state, walls, options.player_count, 0, 8, params, tables, records
+                state, walls, options.player_count, dealers, 8, params, tables, records
             )
             best = min(best, time.perf_counter() - start)
         wins = (records[:, engine.R_OUTCOME] == engine.OUTCOME_WIN).mean()

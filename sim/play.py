@@ -18,6 +18,16 @@ from .variants.anhua import AnhuaOptions
 from .wall import shuffled_walls
 
 
+def first_dealers(n_hands: int, hands_per_session: int, options: AnhuaOptions, seed: int):
+    """The first dealer of each session (rules-spec A2.1, option ``first_dealer``): seat 0, the
+    room opener, or a random seat drawn from a stream of ``seed`` that the walls do not use."""
+    n_sessions = -(-n_hands // hands_per_session)
+    if options.first_dealer == "seat0":
+        return np.zeros(n_sessions, np.int64)
+    stream = np.random.SeedSequence(seed, spawn_key=(1,))
+    return np.random.default_rng(stream).integers(0, options.player_count, n_sessions)
+
+
 def play_anhua(
     n_hands: int,
     seed: int = 0,
@@ -39,7 +49,7 @@ def play_anhua(
         game_state.new_state(),
         walls,
         options.player_count,
-        0,
+        first_dealers(n_hands, hands_per_session, options, seed),
         hands_per_session,
         options.params(),
         load_tables(),

@@ -49,7 +49,7 @@ def replay_anhua(
         S.new_state(),
         walls[session_start:game],
         options.player_count,
-        first_dealer,
+        np.array([first_dealer], np.int64),
         hands_per_session,
         params,
         tables,

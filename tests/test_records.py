@@ -21,7 +21,7 @@ def played():
         S.new_state(),
         shuffled_walls(400, 108, 21),
         4,
-        0,
+        np.zeros(50, np.int64),
         8,
         options.params(),
         load_tables(),

@@ -16,7 +16,9 @@ def test_replay_reproduces_the_bulk_records_and_logs_every_move():
     options = AnhuaOptions()
     walls = shuffled_walls(40, 108, 77)
     records = np.zeros((40, E.N_RECORD), np.int64)
-    E.play_anhua_hands(S.new_state(), walls, 4, 0, 8, options.params(), load_tables(), records)
+    E.play_anhua_hands(
+        S.new_state(), walls, 4, np.zeros(5, np.int64), 8, options.params(), load_tables(), records
+    )
     kinds_seen = set()
     for game in range(40):
         record, events = replay.replay_anhua(walls, game, options)

@@ -491,6 +491,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
     allowed = np.ones(N_KINDS, np.bool_)
     first_turn = np.ones(n_players, np.bool_)
     locked = np.zeros(n_players, np.bool_)  # hand lock after an open kong
+    claimed = np.zeros(n_players, np.bool_)  # made a chi, pong or kong this hand
     seat = dealer
     last_drawer = dealer
     must_draw = False
@@ -517,7 +518,11 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
         else:
             drawn = -1
         if not just_claimed:
-            if first_turn[seat] and _holds_instant_kings(state, seat, x_kind, y_kind, params):
+            # 起手四王/七王: on the first own turn, or (option) any own turn before a claim
+            window_open = first_turn[seat] or (
+                params[anhua.P_INSTANT_WIN_WINDOW] == 1 and not claimed[seat]
+            )
+            if window_open and _holds_instant_kings(state, seat, x_kind, y_kind, params):
                 record[R_DEAL_INSTANT] |= 1 << seat
                 winners[0] = seat
                 features[0] = anhua.FEATURE_INSTANT
@@ -558,6 +563,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                     break
             if kong_kind >= 0:
                 first_turn[seat] = False
+                claimed[seat] = True
                 result = open_kong(
                     state,
                     seat,
@@ -632,6 +638,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 break
         if direct_konger >= 0:
             first_turn[direct_konger] = False
+            claimed[direct_konger] = True
             result = open_kong(
                 state,
                 direct_konger,
@@ -684,6 +691,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 add_meld(state, claimer, MELD_CHI, chi_first, seat)
                 log_event(state, EVENT_CHI, claimer, chi_first, seat)
             first_turn[claimer] = False
+            claimed[claimer] = True
             seat = claimer
             must_draw = False
             just_claimed = True
@@ -697,15 +705,16 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
 
 @kernel
 def play_anhua_hands(
-    state, walls, n_players, first_dealer, hands_per_session, params, tables, records
+    state, walls, n_players, first_dealers, hands_per_session, params, tables, records
 ):
     """Play one hand per wall (walls int8 (n, 108)) into ``records`` (int64 (n, N_RECORD)), in
-    sessions of ``hands_per_session`` hands: within a session the dealer of each hand is the
-    one the previous hand chose; each session starts with ``first_dealer``. No validation."""
-    dealer = first_dealer
+    sessions of ``hands_per_session`` hands. Session ``k`` starts with dealer
+    ``first_dealers[k]``; within a session each hand's dealer is the one the previous hand
+    chose (rules-spec A2.1). No validation."""
+    dealer = 0
     for index in range(walls.shape[0]):
         if index % hands_per_session == 0:
-            dealer = first_dealer
+            dealer = first_dealers[index // hands_per_session]
         dealer = play_anhua_hand(
             state, walls[index], n_players, dealer, params, tables, records[index]
         )

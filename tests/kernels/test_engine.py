@@ -18,6 +18,7 @@ from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
 from sim.wall import shuffled_walls
 
+SEAT0 = np.zeros(16, np.int64)  # every session starts with seat 0 dealing
 HOW_NAMES = {
     0: "self_draw",
     1: "discard",
@@ -120,7 +121,7 @@ def test_sessions_carry_the_dealer():
     state = S.new_state()
     walls = shuffled_walls(40, 108, 3)
     records = np.zeros((40, E.N_RECORD), np.int64)
-    E.play_anhua_hands(state, walls, 4, 0, 8, options.params(), load_tables(), records)
+    E.play_anhua_hands(state, walls, 4, SEAT0, 8, options.params(), load_tables(), records)
     for index in range(1, 40):
         if index % 8 == 0:
             assert records[index, E.R_DEALER] == 0
@@ -134,8 +135,8 @@ def test_same_wall_same_game():
     walls = shuffled_walls(30, 108, 8)
     first = np.zeros((30, E.N_RECORD), np.int64)
     second = np.zeros((30, E.N_RECORD), np.int64)
-    E.play_anhua_hands(state, walls, 4, 0, 8, options.params(), load_tables(), first)
-    E.play_anhua_hands(state, walls, 4, 0, 8, options.params(), load_tables(), second)
+    E.play_anhua_hands(state, walls, 4, SEAT0, 8, options.params(), load_tables(), first)
+    E.play_anhua_hands(state, walls, 4, SEAT0, 8, options.params(), load_tables(), second)
     np.testing.assert_array_equal(first, second)
 
 
