@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .agents import agent_ids
 from .kernels import engine
 from .kernels import state as game_state
+from .kernels.agents import seed_agents
 from .records import hands_frame, wins_frame
 from .tables import load_tables
 from .variants.anhua import AnhuaOptions
@@ -33,20 +35,27 @@ def play_anhua(
     seed: int = 0,
     options: AnhuaOptions | None = None,
     hands_per_session: int = 8,
+    agents: tuple[str, ...] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Play ``n_hands`` Anhua hands (efficiency agent in every seat) on walls from ``seed``.
+    """Play ``n_hands`` Anhua hands on walls from ``seed``; ``agents`` names one agent per seat
+    (default: ``efficiency`` everywhere; see :mod:`sim.agents`).
 
     Returns ``(hands, wins)`` as described in :mod:`sim.records`. Same seed, same results.
     """
     options = options or AnhuaOptions()
+    agents = agents or ("efficiency",) * options.player_count
+    if len(agents) != options.player_count:
+        raise ValueError(f"agents: {len(agents)} names for {options.player_count} players")
+    kinds = agent_ids(agents) + (0,) * (4 - len(agents))
     if n_hands < 1:
         raise ValueError(f"n_hands must be at least 1, not {n_hands}")
     if hands_per_session < 1:
         raise ValueError(f"hands_per_session must be at least 1, not {hands_per_session}")
     walls = shuffled_walls(n_hands, 108, seed)
     records = np.zeros((n_hands, engine.N_RECORD), np.int64)
+    seed_agents(seed)
     engine.play_anhua_hands(
-        game_state.new_state(),
+        game_state.new_state(agents=kinds),
         walls,
         options.player_count,
         first_dealers(n_hands, hands_per_session, options, seed),

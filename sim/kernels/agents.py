@@ -1,8 +1,12 @@
 """Agent policies (numba). Every decision of a seat is asked of its agent here.
 
-Agents are integers (``AGENT_*``) with a float64 parameter row each; ``sim.agents`` keeps the
-registry of names. Decisions read the game state (sim.kernels.state) and the evaluator tables;
-they never change the state.
+The engine asks four questions, each a function that dispatches on the seat's agent kind
+(``state.agents[seat]``, one of ``AGENT_*``; ``sim.agents`` has the names): ``choose_discard``,
+``choose_claim`` (pong, chi or pass on a discard), ``accepts_kong`` and ``accepts_win``
+(including the instant king win). Decisions read the state; what they change they restore.
+
+The random agent discards, claims and kongs uniformly at random among what is legal, from
+numba's generator (seeded per run by the engine's caller), and always takes a win.
 
 The efficiency agent (default): wins whenever allowed, keeps wilds, discards the tile that leaves
 the lowest shanten (ties: the most unseen tiles of nearby kinds that would lower it further, then
@@ -16,10 +20,15 @@ import numpy as np
 
 from ._jit import kernel
 from .hand import FORM_THIRTEEN, KIND_POWER, KIND_SUIT, N_KINDS, shanten_many
-from .state import N_TILES
+from .state import N_TILES, give_tile, take_tile
 
 AGENT_EFFICIENCY = 0
 AGENT_RANDOM = 1
+N_AGENTS = 2
+
+CLAIM_NONE = 0
+CLAIM_PONG = 1
+CLAIM_CHI = 2
 
 
 @kernel
@@ -152,3 +161,118 @@ def best_shanten_after_discard(state, seat, forms, tables):
     after = np.empty(N_KINDS, np.int64)
     _discard_shanten(state, seat, forms, tables, after)
     return after.min()
+
+
+# ---------------------------------------------------------------------------------------------
+# The four questions
+
+
+@kernel
+def _random_discard(state, seat, allowed):
+    options = 0
+    for kind in range(N_KINDS):
+        if state.hands[seat, kind] > 0 and allowed[kind]:
+            options += 1
+    pick = np.random.randint(0, options)
+    for kind in range(N_KINDS):
+        if state.hands[seat, kind] > 0 and allowed[kind]:
+            if pick == 0:
+                return kind
+            pick -= 1
+    return -1
+
+
+@kernel
+def choose_discard(state, seat, forms, allowed, tables):
+    """The kind ``seat`` discards: held, with ``allowed[kind]``."""
+    if state.agents[seat] == AGENT_RANDOM:
+        return _random_discard(state, seat, allowed)
+    return efficiency_discard(state, seat, forms, allowed, tables)
+
+
+@kernel
+def accepts_win(state, seat, features):
+    """Whether ``seat`` declares a legal win (both agents always do)."""
+    return True
+
+
+@kernel
+def accepts_kong(state, seat, kind):
+    """Whether ``seat`` makes an allowed kong of ``kind``: the efficiency agent always (a kong
+    needs a ready hand and may bloom), the random agent half of the time."""
+    if state.agents[seat] == AGENT_RANDOM:
+        return np.random.random() < 0.5
+    return True
+
+
+@kernel
+def _chi_starts(state, seat, kind):
+    """First tiles of the sequences ``seat`` could chi with a discarded ``kind`` (-1 unused)."""
+    starts = np.full(3, -1, np.int64)
+    if kind >= 27:
+        return starts
+    rank = kind % 9
+    n = 0
+    for first_rank in range(max(0, rank - 2), min(rank, 6) + 1):
+        first = kind - (rank - first_rank)
+        usable = True
+        for member in range(first, first + 3):
+            if member != kind and (state.hands[seat, member] == 0 or state.wild[member]):
+                usable = False
+        if usable:
+            starts[n] = first
+            n += 1
+    return starts
+
+
+@kernel
+def choose_claim(state, seat, discarder, kind, n_players, forms, tables):
+    """Pong (any seat holding two), chi (only the discarder's next player) or pass, as
+    (CLAIM_*, first tile of the chi). Wild kinds are never claimed (Anhua A2.3.4).
+
+    Efficiency agent: claims when the hand after the claim and its best discard is no further
+    from ready than now (pong before chi). Random agent: each legal claim with probability 1/2.
+    """
+    if state.wild[kind]:
+        return CLAIM_NONE, -1
+    can_pong = state.hands[seat, kind] >= 2
+    starts = (
+        _chi_starts(state, seat, kind)
+        if seat == (discarder + 1) % n_players
+        else np.full(3, -1, np.int64)
+    )
+    if state.agents[seat] == AGENT_RANDOM:
+        if can_pong and np.random.random() < 0.5:
+            return CLAIM_PONG, kind
+        for first in starts:
+            if first >= 0 and np.random.random() < 0.5:
+                return CLAIM_CHI, first
+        return CLAIM_NONE, -1
+    now = hand_shanten(state, seat, forms, tables)
+    if can_pong:
+        take_tile(state, seat, kind)
+        take_tile(state, seat, kind)
+        after = best_shanten_after_discard(state, seat, forms, tables)
+        give_tile(state, seat, kind)
+        give_tile(state, seat, kind)
+        if after <= now:
+            return CLAIM_PONG, kind
+    for first in starts:
+        if first < 0:
+            continue
+        for member in range(first, first + 3):
+            if member != kind:
+                take_tile(state, seat, member)
+        after = best_shanten_after_discard(state, seat, forms, tables)
+        for member in range(first, first + 3):
+            if member != kind:
+                give_tile(state, seat, member)
+        if after <= now:
+            return CLAIM_CHI, first
+    return CLAIM_NONE, -1
+
+
+@kernel
+def seed_agents(seed):
+    """Seed numba's generator, which the random agent draws from (one per process/thread)."""
+    np.random.seed(seed)

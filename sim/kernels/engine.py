@@ -18,7 +18,15 @@ import numpy as np
 
 from . import anhua
 from ._jit import kernel
-from .agents import best_shanten_after_discard, efficiency_discard, hand_shanten
+from .agents import (
+    CLAIM_CHI,
+    CLAIM_NONE,
+    CLAIM_PONG,
+    accepts_kong,
+    accepts_win,
+    choose_claim,
+    choose_discard,
+)
 from .hand import FORM_SEVEN_PAIRS, FORM_STANDARD, N_KINDS, OPTION_PAIR_258, OPTION_QUADS
 from .state import (
     DEALER,
@@ -77,10 +85,6 @@ N_RECORD = 32
 
 OUTCOME_DRAW = 0  # 荒庄
 OUTCOME_WIN = 1
-
-CLAIM_NONE = 0
-CLAIM_PONG = 1
-CLAIM_CHI = 2
 
 
 @kernel
@@ -173,44 +177,6 @@ def _finish_win(
     record[R_NEXT_DEALER] = winners[0] if n_winners == 1 else payer
 
 
-@kernel
-def _claim_choice(state, seat, discarder, kind, n_players, forms, tables):
-    """The efficiency agent's claim on a discard: pong (any seat holding two), chi (only the
-    discarder's next player); taken when the hand after the claim and its best discard is no
-    further from ready than now. Returns (claim, first tile of the chi)."""
-    if state.wild[kind]:
-        return CLAIM_NONE, -1  # kings are never claimed (rules-spec A2.3.4)
-    now = hand_shanten(state, seat, forms, tables)
-    if state.hands[seat, kind] >= 2:
-        take_tile(state, seat, kind)
-        take_tile(state, seat, kind)
-        after = best_shanten_after_discard(state, seat, forms, tables)
-        give_tile(state, seat, kind)
-        give_tile(state, seat, kind)
-        if after <= now:
-            return CLAIM_PONG, kind
-    if seat == (discarder + 1) % n_players and kind < 27:
-        rank = kind % 9
-        for first_rank in range(max(0, rank - 2), min(rank, 6) + 1):
-            first = kind - (rank - first_rank)
-            usable = True
-            for member in range(first, first + 3):
-                if member != kind and (state.hands[seat, member] == 0 or state.wild[member]):
-                    usable = False
-            if not usable:
-                continue
-            for member in range(first, first + 3):
-                if member != kind:
-                    take_tile(state, seat, member)
-            after = best_shanten_after_discard(state, seat, forms, tables)
-            for member in range(first, first + 3):
-                if member != kind:
-                    give_tile(state, seat, member)
-            if after <= now:
-                return CLAIM_CHI, first
-    return CLAIM_NONE, -1
-
-
 KONG_CONTINUE = 0  # nobody won: the konger's next player draws
 KONG_HAND_OVER = 1  # robbed, bloomed or a kong cannon: the record is filled
 
@@ -230,7 +196,7 @@ def _claim_winners(
         give_tile(state, other, tile)
         won = _win_features(state, other, how, x_kind, y_kind, params, tables)
         take_tile(state, other, tile)
-        if won != anhua.NO_WIN:
+        if won != anhua.NO_WIN and accepts_win(state, other, won):
             winners[n_winners] = other
             features[n_winners] = won
             n_winners += 1
@@ -391,7 +357,7 @@ def open_kong(
         give_tile(state, konger, tile)
         won = _win_features(state, konger, anhua.HOW_KONG_BLOOM, x_kind, y_kind, params, tables)
         take_tile(state, konger, tile)
-        if won != anhua.NO_WIN:
+        if won != anhua.NO_WIN and accepts_win(state, konger, won):
             winning_tiles += 1
             if anhua.bigs_of(won) > best_rank:
                 best_rank = anhua.bigs_of(won)
@@ -433,7 +399,11 @@ def open_kong(
             give_tile(state, other, tile)
             won = _win_features(state, other, anhua.HOW_KONG_CANNON, x_kind, y_kind, params, tables)
             take_tile(state, other, tile)
-            if won != anhua.NO_WIN and anhua.bigs_of(won) > seat_rank:
+            if (
+                won != anhua.NO_WIN
+                and anhua.bigs_of(won) > seat_rank
+                and accepts_win(state, other, won)
+            ):
                 seat_rank = anhua.bigs_of(won)
                 seat_best = won
                 seat_tile = tile
@@ -522,7 +492,11 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
             window_open = first_turn[seat] or (
                 params[anhua.P_INSTANT_WIN_WINDOW] == 1 and not claimed[seat]
             )
-            if window_open and _holds_instant_kings(state, seat, x_kind, y_kind, params):
+            if (
+                window_open
+                and _holds_instant_kings(state, seat, x_kind, y_kind, params)
+                and accepts_win(state, seat, anhua.FEATURE_INSTANT)
+            ):
                 record[R_DEAL_INSTANT] |= 1 << seat
                 winners[0] = seat
                 features[0] = anhua.FEATURE_INSTANT
@@ -531,7 +505,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 )
                 break
             won = _win_features(state, seat, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables)
-            if won != anhua.NO_WIN:
+            if won != anhua.NO_WIN and accepts_win(state, seat, won):
                 winners[0] = seat
                 features[0] = won
                 _finish_win(
@@ -561,7 +535,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                     kong_kind = candidate
                     kong_type = MELD_ADDED_KONG
                     break
-            if kong_kind >= 0:
+            if kong_kind >= 0 and accepts_kong(state, seat, kong_kind):
                 first_turn[seat] = False
                 claimed[seat] = True
                 result = open_kong(
@@ -585,25 +559,25 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
         first_turn[seat] = False
         just_claimed = False
         # a locked hand discards what it drew (rules-spec A3.4 step 6)
-        kind = drawn if locked[seat] else efficiency_discard(state, seat, forms, allowed, tables)
+        kind = drawn if locked[seat] else choose_discard(state, seat, forms, allowed, tables)
         take_tile(state, seat, kind)
         add_discard(state, seat, kind)
         log_event(state, EVENT_DISCARD, seat, kind, 0)
         # claims on the discard: wins first, in turn order from the next player
-        n_winners = 0
-        king_discard = state.wild[kind] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0
-        if not king_discard:
-            for offset in range(1, n_players):
-                other = (seat + offset) % n_players
-                give_tile(state, other, kind)
-                won = _win_features(state, other, anhua.HOW_DISCARD, x_kind, y_kind, params, tables)
-                take_tile(state, other, kind)
-                if won != anhua.NO_WIN:
-                    winners[n_winners] = other
-                    features[n_winners] = won
-                    n_winners += 1
-                    if params[anhua.P_MULTI_RON] == 0:
-                        break
+        single = params[anhua.P_MULTI_RON] == 0
+        n_winners = _claim_winners(
+            state,
+            kind,
+            seat,
+            anhua.HOW_DISCARD,
+            x_kind,
+            y_kind,
+            params,
+            tables,
+            winners,
+            features,
+            single,
+        )
         if n_winners > 0:
             for w in range(n_winners):
                 give_tile(state, winners[w], kind)
@@ -633,6 +607,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 and _kong_allowed(
                     state, other, kind, MELD_DISCARD_KONG, x_kind, y_kind, params, tables
                 )
+                and accepts_kong(state, other, kind)
             ):
                 direct_konger = other
                 break
@@ -665,7 +640,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
             other = (seat + offset) % n_players
             if locked[other]:
                 continue
-            choice, first = _claim_choice(state, other, seat, kind, n_players, forms, tables)
+            choice, first = choose_claim(state, other, seat, kind, n_players, forms, tables)
             if choice == CLAIM_PONG:
                 claimer = other
                 claim = CLAIM_PONG

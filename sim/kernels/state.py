@@ -12,6 +12,7 @@ Layout (docs/engine.md):
 * ``n_melds`` int64 (4,), ``discards`` int8 (4, 40), ``n_discards`` int64 (4,).
 * ``visible`` uint8 (34,): tiles every player can see (discards, melds, flipped tiles).
 * ``scalars`` int64 (16,): named slots ``N_TILES``, ``HEAD``, ``TAIL``, ``N_PLAYERS``, ...
+* ``agents`` int64 (4,): the agent kind of each seat (``sim.kernels.agents.AGENT_*``).
 * ``log`` int64 (capacity, 4): an event log ``(event, seat, tile, detail)`` for replays; bulk
   runs allocate no capacity and ``log_event`` then does nothing.
 
@@ -82,11 +83,14 @@ class GameState(NamedTuple):
     n_discards: np.ndarray
     visible: np.ndarray
     scalars: np.ndarray
+    agents: np.ndarray
     log: np.ndarray
 
 
-def new_state(log_capacity: int = 0) -> GameState:
-    """Allocate the arrays of one game state (reused from hand to hand with ``reset``); a
+def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
+    """Allocate the arrays of one game state (reused from hand to hand with ``reset``).
+
+    ``agents``: the agent kind of each seat (default: the efficiency agent everywhere); a
     ``log_capacity`` above 0 records up to that many events per hand (replays)."""
     return GameState(
         wall=np.zeros(WALL_CAPACITY, np.int8),
@@ -100,6 +104,7 @@ def new_state(log_capacity: int = 0) -> GameState:
         n_discards=np.zeros(MAX_SEATS, np.int64),
         visible=np.zeros(N_KINDS, np.uint8),
         scalars=np.zeros(N_SCALARS, np.int64),
+        agents=np.array(agents, np.int64),
         log=np.zeros((log_capacity, 4), np.int64),
     )
 
