@@ -10,6 +10,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference import anhua as R
 
 from sim.kernels import engine as E
@@ -189,3 +191,29 @@ def test_random_agents_keep_every_invariant_and_are_reproducible():
     np.testing.assert_array_equal(runs[0], runs[1])
     winners = runs[0][:, E.R_WINNER]
     assert set(winners[winners >= 0]) == {0, 1, 2, 3}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.sampled_from((3, 4)),
+    king_mode=st.sampled_from(("seven_kings", "four_kings")),
+    king_as_itself=st.booleans(),
+    rob=st.booleans(),
+    tier_mode=st.sampled_from(("identical_sets", "count")),
+    reveal=st.sampled_from((2, 3)),
+)
+def test_property_random_seeds_and_options(
+    seed, players, king_mode, king_as_itself, rob, tier_mode, reveal
+):
+    """Any seed, any combination of these options: every hand keeps every invariant."""
+    options = AnhuaOptions(
+        player_count=players,
+        king_mode=king_mode,
+        king_as_itself_is_hard=king_as_itself,
+        allow_rob_kong=rob,
+        king_tier_mode=tier_mode,
+        kong_reveal_count=reveal,
+    )
+    for wall, state, record in _play(options, seed, 8):
+        _check_hand(wall, state, record, options)
