@@ -248,6 +248,8 @@ def choose_claim(state, seat, discarder, kind, n_players, forms, tables):
             if first >= 0 and np.random.random() < 0.5:
                 return CLAIM_CHI, first
         return CLAIM_NONE, -1
+    if not can_pong and starts[0] < 0:
+        return CLAIM_NONE, -1  # nothing to claim: skip the shanten of the hand
     now = hand_shanten(state, seat, forms, tables)
     if can_pong:
         take_tile(state, seat, kind)
