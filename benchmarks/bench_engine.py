@@ -10,12 +10,10 @@ the efficiency agent in every seat, walls from one seed.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import subprocess
 import time
 
 import numpy as np
+from _common import print_header
 
 from sim.kernels import engine
 from sim.kernels import state as game_state
@@ -30,11 +28,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20_000, help="hands per timed run")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; best is kept")
     args = parser.parse_args()
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}")
-    print(f"date: {time.strftime('%Y-%m-%d')}, commit: {commit or '?'}")
+    print_header()
     tables = load_tables()
     state = game_state.new_state()
     for label, options in (

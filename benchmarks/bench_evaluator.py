@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from _common import print_header
 
 from sim import hand
 from sim import tables as tables_module
@@ -165,11 +164,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per case; best kept")
     args = parser.parse_args()
 
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}")
-    print(f"date: {time.strftime('%Y-%m-%d')}, commit: {commit or '?'}, hands/case: {args.hands:,}")
+    print_header()
+    print(f"hands per case: {args.hands:,}")
     built, loaded = table_times()
     print(f"tables: built in {built:.2f} s, loaded from disk in {loaded:.2f} s")
     tables = tables_module.load_tables()

@@ -185,21 +185,20 @@ def shanten(
     counts, wilds = _as_counts_and_wilds(hand, wilds)
     _check_size(int(counts.sum()) + wilds, (1, 2), "measured by shanten")
     keys = _keys(counts)
-    tables = load_tables()
-    if form is None:
-        return int(_kernels.shanten(keys[0], keys[1], keys[2], keys[3], wilds, chosen.mask, tables))
-    form_bits = {
-        "standard": _kernels.FORM_STANDARD,
-        "seven_pairs": _kernels.FORM_SEVEN_PAIRS,
-        "thirteen": _kernels.FORM_THIRTEEN,
-    }
-    if form not in form_bits:
-        raise ValueError(f"form must be one of {', '.join(form_bits)}, not {form!r}")
-    return int(
-        _kernels.shanten_of_form(
-            keys[0], keys[1], keys[2], keys[3], wilds, form_bits[form], chosen.mask, tables
-        )
-    )
+    mask = chosen.mask
+    if form is not None:
+        form_bits = {
+            "standard": _kernels.FORM_STANDARD,
+            "seven_pairs": _kernels.FORM_SEVEN_PAIRS,
+            "thirteen": _kernels.FORM_THIRTEEN,
+        }
+        if form not in form_bits:
+            raise ValueError(f"form must be one of {', '.join(form_bits)}, not {form!r}")
+        form_options = mask & (_kernels.OPTION_PAIR_258 | _kernels.OPTION_QUADS)
+        mask = form_bits[form] | form_options
+    out = np.empty(1, np.int64)
+    _kernels.shanten_many(keys.reshape(1, 4), np.array([wilds]), mask, load_tables(), out)
+    return int(out[0])
 
 
 def waits(

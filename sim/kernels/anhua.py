@@ -171,6 +171,23 @@ def bigs_of(features):
     return bigs
 
 
+@inline_kernel
+def _add_naturals(key_m, key_p, key_s, suits, kind, count):
+    """Suit keys and suit mask with ``count`` more natural tiles of ``kind`` (kings counted as
+    their own face)."""
+    if count == 0:
+        return key_m, key_p, key_s, suits
+    suit = KIND_SUIT[kind]
+    added = count * KIND_POWER[kind]
+    if suit == 0:
+        key_m += added
+    elif suit == 1:
+        key_p += added
+    else:
+        key_s += added
+    return key_m, key_p, key_s, suits | (1 << suit)
+
+
 @kernel
 def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, params, tables):
     """The best legal, eligible way to score a won hand, as feature bits; ``NO_WIN`` if none.
@@ -212,28 +229,12 @@ def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, params, tables
             klass = king_class(x_effective, y_effective, tier_mode)
             if eligibility_by_effective and not class_may_win(klass, how):
                 continue
-            key_m = base_keys[0]
-            key_p = base_keys[1]
-            key_s = base_keys[2]
-            suits = suits_present
-            if x_natural > 0:
-                suit = KIND_SUIT[x_kind]
-                suits |= 1 << suit
-                if suit == 0:
-                    key_m += x_natural * KIND_POWER[x_kind]
-                elif suit == 1:
-                    key_p += x_natural * KIND_POWER[x_kind]
-                else:
-                    key_s += x_natural * KIND_POWER[x_kind]
-            if y_natural > 0:
-                suit = KIND_SUIT[y_kind]
-                suits |= 1 << suit
-                if suit == 0:
-                    key_m += y_natural * KIND_POWER[y_kind]
-                elif suit == 1:
-                    key_p += y_natural * KIND_POWER[y_kind]
-                else:
-                    key_s += y_natural * KIND_POWER[y_kind]
+            key_m, key_p, key_s, suits = _add_naturals(
+                base_keys[0], base_keys[1], base_keys[2], suits_present, x_kind, x_natural
+            )
+            key_m, key_p, key_s, suits = _add_naturals(
+                key_m, key_p, key_s, suits, y_kind, y_natural
+            )
             wilds = x_effective + y_effective
             flush = suits == 1 or suits == 2 or suits == 4
             # 二五八将 unless 清一色 or 小七对 (乱将, rules-spec A4.2)

@@ -231,59 +231,16 @@ def is_complete(key_m, key_p, key_s, key_z, wilds, forms, tables):
     return False
 
 
-@inline_kernel
-def shanten_of_form(key_m, key_p, key_s, key_z, wilds, form, forms, tables):
-    """Shanten of one form (``FORM_*``), options taken from ``forms``; NOT_APPLICABLE if the form
-    cannot apply to this hand size. The size must be 1 or 2 mod 3 and at most 14."""
-    size = tiles_in_hand(key_m, key_p, key_s, key_z, tables) + wilds
-    if form == FORM_STANDARD:
-        to_add = standard_tiles_to_add(
-            key_m, key_p, key_s, key_z, size // 3, forms & OPTION_PAIR_258 != 0, tables
-        )
-    elif size < 13:
-        return NOT_APPLICABLE
-    elif form == FORM_SEVEN_PAIRS:
-        to_add = seven_pairs_tiles_to_add(
-            key_m, key_p, key_s, key_z, forms & OPTION_QUADS != 0, tables
-        )
-    else:
-        to_add = thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables)
-    return max(0, to_add - wilds) - 1
-
-
-@inline_kernel
-def shanten(key_m, key_p, key_s, key_z, wilds, forms, tables):
-    """Least shanten over the forms in ``forms`` (-1 complete, 0 ready).
-
-    Straight-line on purpose: a loop over a tuple of forms calling ``shanten_of_form`` measured
-    over ten times slower (376-550 ns against 30 ns for the standard form alone).
-    """
-    wilds = np.int64(wilds)
-    size = tiles_in_hand(key_m, key_p, key_s, key_z, tables) + wilds
-    best = NOT_APPLICABLE
-    if (forms & FORM_STANDARD) != 0:
-        pair_258 = (forms & OPTION_PAIR_258) != 0
-        to_add = standard_tiles_to_add(key_m, key_p, key_s, key_z, size // 3, pair_258, tables)
-        best = max(0, to_add - wilds) - 1
-    if size >= 13:
-        if (forms & FORM_SEVEN_PAIRS) != 0:
-            quads = (forms & OPTION_QUADS) != 0
-            to_add = seven_pairs_tiles_to_add(key_m, key_p, key_s, key_z, quads, tables)
-            best = min(best, max(0, to_add - wilds) - 1)
-        if (forms & FORM_THIRTEEN) != 0:
-            to_add = thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables)
-            best = min(best, max(0, to_add - wilds) - 1)
-    return best
-
-
 @kernel
 def shanten_many(keys, wilds, forms, tables, out):
-    """out[i] = shanten of hand ``keys[i]`` (suit keys) with ``wilds[i]`` wilds: the path for
-    small batches, such as the candidate discards of one decision.
+    """out[i] = least shanten over ``forms`` of hand ``keys[i]`` (suit keys) with ``wilds[i]``
+    wilds (-1 complete, 0 ready; NOT_APPLICABLE when no form in ``forms`` applies to the size).
 
-    The body repeats ``shanten`` on purpose. Reached through numba's inlining (``shanten``
-    inlined into a loop in another kernel) it measured 190 ns a hand; written in the loop, 34 ns;
-    and a call per hand would pass the tables tuple (16 arrays) by value each time.
+    The one shanten path for single hands and small batches (the candidate discards of one
+    decision); ``shanten_keys_batch`` is the vectorised one for large batches. The body stays in
+    this loop on purpose: as a function inlined by numba into a loop elsewhere it measured
+    190 ns a hand against 34 ns here, and a call per hand would pass the tables tuple (16
+    arrays) by value each time.
     """
     for i in range(keys.shape[0]):
         key_m = keys[i, 0]
