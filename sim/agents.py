@@ -7,6 +7,7 @@ from .kernels import agents as _kernels
 AGENTS = {
     "efficiency": _kernels.AGENT_EFFICIENCY,
     "random": _kernels.AGENT_RANDOM,
+    "self_draw": _kernels.AGENT_SELF_DRAW,
 }
 """Agent name -> kind id. ``efficiency`` is the default (see sim.kernels.agents)."""
 

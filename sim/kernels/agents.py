@@ -6,7 +6,10 @@ The engine asks four questions, each a function that dispatches on the seat's ag
 (including the instant king win). Decisions read the state; what they change they restore.
 
 The random agent discards, claims and kongs uniformly at random among what is legal, from
-numba's generator (seeded per run by the engine's caller), and always takes a win.
+numba's generator (seeded per run by the engine's caller); it takes a self-drawn win always and
+a win on another player's tile with probability 1/2. The self-draw agent plays like the
+efficiency agent but passes every win on another player's tile, holding out for 自摸 (its passes
+bring 漏胡 into play).
 
 The efficiency agent (default): wins whenever allowed, keeps wilds, discards the tile that leaves
 the lowest shanten (ties: the most unseen tiles of nearby kinds that would lower it further, then
@@ -24,7 +27,8 @@ from .state import N_TILES, give_tile, take_tile
 
 AGENT_EFFICIENCY = 0
 AGENT_RANDOM = 1
-N_AGENTS = 2
+AGENT_SELF_DRAW = 2  # plays like the efficiency agent, wins only by self-draw (自摸)
+N_AGENTS = 3
 
 CLAIM_NONE = 0
 CLAIM_PONG = 1
@@ -191,8 +195,14 @@ def choose_discard(state, seat, forms, allowed, tables):
 
 
 @kernel
-def accepts_win(state, seat, features):
-    """Whether ``seat`` declares a legal win (both agents always do)."""
+def accepts_win(state, seat, features, claimed_tile):
+    """Whether ``seat`` declares a legal win; ``claimed_tile`` is the discarded, robbed or
+    revealed tile it would win on, -1 for a self-draw. The efficiency agent always wins."""
+    if claimed_tile >= 0:
+        if state.agents[seat] == AGENT_RANDOM:
+            return np.random.random() < 0.5
+        if state.agents[seat] == AGENT_SELF_DRAW:
+            return False
     return True
 
 

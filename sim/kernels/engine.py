@@ -3,10 +3,9 @@
 Plays one hand (局) from a shuffled wall: deal, kings, turns of draw and discard, claims on each
 discard (win, with 一炮多响; 直杠 and pong; chi by the next player only), own-turn kongs, every
 kong an open kong 开杠 (robbing, three revealed tiles, 杠上花, 杠上炮, the hand lock), the instant
-4/7-king win, the exhaustive draw, birds and settlement; then the next dealer. Still to come:
-漏胡 (matters only for agents that pass a win), the variant dispatch for Weng'an and Anqing, and
-agents other than the efficiency agent (docs/engine.md). Records are int64 rows with the
-``R_*`` slots below.
+4/7-king win, 漏胡 after a passed win, the exhaustive draw, birds and settlement; then the next
+dealer. Still to come: the variant dispatch for Weng'an and Anqing (docs/engine.md). Records
+are int64 rows with the ``R_*`` slots below.
 
 After a hand the state shows every winner's hand *with* the winning tile: on 一炮多响 the one
 physical discard appears in each winner's hand.
@@ -38,6 +37,7 @@ from .state import (
     EVENT_EXHAUSTED,
     EVENT_INDICATOR,
     EVENT_KONG,
+    EVENT_PASS_WIN,
     EVENT_PAY,
     EVENT_PONG,
     EVENT_REVEAL,
@@ -182,6 +182,16 @@ KONG_HAND_OVER = 1  # robbed, bloomed or a kong cannon: the record is filled
 
 
 @kernel
+def _takes_claimed_win(state, seat, features, tile):
+    """Ask ``seat`` whether it wins on ``tile`` offered by another player; a pass is 漏胡."""
+    if accepts_win(state, seat, features, tile):
+        return True
+    state.passed_wins[seat] |= np.int64(1) << tile
+    log_event(state, EVENT_PASS_WIN, seat, tile, 0)
+    return False
+
+
+@kernel
 def _claim_winners(
     state, tile, from_seat, how, x_kind, y_kind, params, tables, winners, features, single
 ):
@@ -193,10 +203,14 @@ def _claim_winners(
     n_winners = 0
     for offset in range(1, n_players):
         other = (from_seat + offset) % n_players
+        if (state.passed_wins[other] >> tile) & 1:
+            continue  # 漏胡: passed a win on this kind since its last draw (rules-spec A3.7)
         give_tile(state, other, tile)
         won = _win_features(state, other, how, x_kind, y_kind, params, tables)
         take_tile(state, other, tile)
-        if won != anhua.NO_WIN and accepts_win(state, other, won):
+        if won != anhua.NO_WIN and not _takes_claimed_win(state, other, won, tile):
+            continue
+        if won != anhua.NO_WIN:
             winners[n_winners] = other
             features[n_winners] = won
             n_winners += 1
@@ -357,7 +371,7 @@ def open_kong(
         give_tile(state, konger, tile)
         won = _win_features(state, konger, anhua.HOW_KONG_BLOOM, x_kind, y_kind, params, tables)
         take_tile(state, konger, tile)
-        if won != anhua.NO_WIN and accepts_win(state, konger, won):
+        if won != anhua.NO_WIN and accepts_win(state, konger, won, -1):
             winning_tiles += 1
             if anhua.bigs_of(won) > best_rank:
                 best_rank = anhua.bigs_of(won)
@@ -396,18 +410,16 @@ def open_kong(
             tile = revealed[j]
             if tile < 0 or (state.wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0):
                 continue
+            if (state.passed_wins[other] >> tile) & 1:
+                continue  # 漏胡
             give_tile(state, other, tile)
             won = _win_features(state, other, anhua.HOW_KONG_CANNON, x_kind, y_kind, params, tables)
             take_tile(state, other, tile)
-            if (
-                won != anhua.NO_WIN
-                and anhua.bigs_of(won) > seat_rank
-                and accepts_win(state, other, won)
-            ):
+            if won != anhua.NO_WIN and anhua.bigs_of(won) > seat_rank:
                 seat_rank = anhua.bigs_of(won)
                 seat_best = won
                 seat_tile = tile
-        if seat_best != anhua.NO_WIN:
+        if seat_best != anhua.NO_WIN and _takes_claimed_win(state, other, seat_best, seat_tile):
             _remove_discard(state, konger, seat_tile)
             give_tile(state, other, seat_tile)
             winners[0] = other
@@ -481,6 +493,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                     record[R_DELTA + s] = 0
                 break
             give_tile(state, seat, tile)
+            state.passed_wins[seat] = 0  # 漏胡 ends with the next draw from the wall
             log_event(state, EVENT_DRAW, seat, tile, 0)
             state.scalars[TURNS] += 1
             drawn = tile
@@ -495,7 +508,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
             if (
                 window_open
                 and _holds_instant_kings(state, seat, x_kind, y_kind, params)
-                and accepts_win(state, seat, anhua.FEATURE_INSTANT)
+                and accepts_win(state, seat, anhua.FEATURE_INSTANT, -1)
             ):
                 record[R_DEAL_INSTANT] |= 1 << seat
                 winners[0] = seat
@@ -505,7 +518,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 )
                 break
             won = _win_features(state, seat, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables)
-            if won != anhua.NO_WIN and accepts_win(state, seat, won):
+            if won != anhua.NO_WIN and accepts_win(state, seat, won, -1):
                 winners[0] = seat
                 features[0] = won
                 _finish_win(

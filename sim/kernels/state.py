@@ -13,6 +13,8 @@ Layout (docs/engine.md):
 * ``visible`` uint8 (34,): tiles every player can see (discards, melds, flipped tiles).
 * ``scalars`` int64 (16,): named slots ``N_TILES``, ``HEAD``, ``TAIL``, ``N_PLAYERS``, ...
 * ``agents`` int64 (4,): the agent kind of each seat (``sim.kernels.agents.AGENT_*``).
+* ``passed_wins`` int64 (4,): bit k set when the seat passed a claimable win on kind k since its
+  last draw from the wall (漏胡: it may not win on that kind offered by others until it draws).
 * ``log`` int64 (capacity, 4): an event log ``(event, seat, tile, detail)`` for replays; bulk
   runs allocate no capacity and ``log_event`` then does nothing.
 
@@ -62,6 +64,7 @@ EVENT_BIRD = 10  # a bird tile; seat = where it landed for the first winner
 EVENT_PAY = 11  # seat pays ``detail`` points to ``tile`` (the receiver's seat)
 EVENT_EXHAUSTED = 12  # 荒庄
 EVENT_ROBBED = 13  # seat robs the kong of ``tile``
+EVENT_PASS_WIN = 14  # seat could win on ``tile`` offered by another player and passes (漏胡)
 
 # meld types
 MELD_CHI = 0
@@ -84,6 +87,7 @@ class GameState(NamedTuple):
     visible: np.ndarray
     scalars: np.ndarray
     agents: np.ndarray
+    passed_wins: np.ndarray
     log: np.ndarray
 
 
@@ -105,6 +109,7 @@ def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
         visible=np.zeros(N_KINDS, np.uint8),
         scalars=np.zeros(N_SCALARS, np.int64),
         agents=np.array(agents, np.int64),
+        passed_wins=np.zeros(MAX_SEATS, np.int64),
         log=np.zeros((log_capacity, 4), np.int64),
     )
 
@@ -124,6 +129,7 @@ def reset(state, wall, n_players, dealer):
     state.n_discards[:] = 0
     state.visible[:] = 0
     state.scalars[:] = 0
+    state.passed_wins[:] = 0
     state.scalars[N_TILES] = n_tiles
     state.scalars[HEAD] = 0
     state.scalars[TAIL] = n_tiles

@@ -217,3 +217,56 @@ def test_property_random_seeds_and_options(
     )
     for wall, state, record in _play(options, seed, 8):
         _check_hand(wall, state, record, options)
+
+
+def test_missed_win_blocks_that_kind_until_the_next_draw():
+    """漏胡 (000: 漏胡, 在玩家摸牌前不能胡同一张牌): after passing a win on kind T offered by
+    another player, a seat wins on no T offered by others until it draws from the wall. Seats 0
+    and 2 hold out for self-draws (passing every other win), seats 1 and 3 play efficiently and
+    random agents are not needed; the event log shows every pass and every win."""
+    from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_SELF_DRAW
+
+    options = AnhuaOptions()
+    tables = load_tables()
+    seats = (AGENT_SELF_DRAW, AGENT_EFFICIENCY, AGENT_SELF_DRAW, AGENT_EFFICIENCY)
+    state = S.new_state(log_capacity=1024, agents=seats)
+    claimed_kinds = (1, 2, 4)  # discard, rob_kong, kong_cannon
+    passes = 0
+    for index, wall in enumerate(shuffled_walls(400, 108, 12)):
+        record = np.zeros(E.N_RECORD, np.int64)
+        E.play_anhua_hand(state, wall, 4, index % 4, options.params(), tables, record)
+        _check_hand(wall, state, record, options)
+        blocked = [set() for _ in range(4)]
+        for event, seat, tile, detail in state.log[: state.scalars[S.LOG_COUNT]]:
+            if event == S.EVENT_DRAW:
+                blocked[seat].clear()
+            elif event == S.EVENT_PASS_WIN:
+                blocked[seat].add(tile)
+                passes += 1
+            elif event == S.EVENT_WIN and detail in claimed_kinds:
+                assert tile not in blocked[seat], (index, seat, tile)
+    assert passes >= 20  # 27 with these walls
+
+
+def test_a_passed_kind_cannot_be_won_on_until_a_draw():
+    """漏胡 on an exact state: seat 0 waits on 5s; with 5s marked as passed it cannot win on a
+    discarded 5s, and after clearing (a draw) it can."""
+    from sim.tiles import kind_id, parse_tiles
+
+    options = AnhuaOptions()
+    state = S.new_state()
+    S.reset(state, np.zeros(108, np.int8), 4, 0)
+    S.set_wild(state, kind_id("9s"))
+    S.set_wild(state, kind_id("1s"))
+    for kind in parse_tiles("22m 345p 678p 456m 3s 4s 7p"):
+        S.give_tile(state, 0, kind)
+    S.take_tile(state, 0, kind_id("7p"))  # 13 tiles: waits 2s / 5s
+    winners = np.zeros(4, np.int64)
+    features = np.zeros(4, np.int64)
+    x_kind, y_kind = kind_id("9s"), kind_id("1s")
+    args = (state, kind_id("5s"), 3, 1, x_kind, y_kind, options.params(), load_tables())
+    assert E._claim_winners(*args, winners, features, False) == 1
+    state.passed_wins[0] |= 1 << kind_id("5s")
+    assert E._claim_winners(*args, winners, features, False) == 0
+    state.passed_wins[0] = 0
+    assert E._claim_winners(*args, winners, features, False) == 1
