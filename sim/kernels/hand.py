@@ -94,14 +94,6 @@ def standard_wilds_needed(key_m, key_p, key_s, key_z, pair_258, tables):
 
 
 @inline_kernel
-def is_standard_complete(key_m, key_p, key_s, key_z, wilds, pair_258, tables):
-    """Whether naturals + ``wilds`` form a standard hand. Leftover wilds must make whole sets,
-    which also rejects hand sizes that are not 2 mod 3."""
-    needed = standard_wilds_needed(key_m, key_p, key_s, key_z, pair_258, tables)
-    return needed <= wilds and (wilds - needed) % 3 == 0
-
-
-@inline_kernel
 def _pair_of_suits(left_table, left_key, right_table, right_key, sets, pair_column):
     """Min-plus product of two suits' add-table rows at exactly ``sets`` sets: (no pair, pair).
 
