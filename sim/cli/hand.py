@@ -1,20 +1,12 @@
-"""The ``mjsim`` command line.
-
-    mjsim demo                       evaluate a few example hands
-    mjsim hand "123m 456p 55s 5s*"   evaluate hands given in tile notation
-
-Run ``mjsim COMMAND --help`` for each command's flags. Errors are one line on standard error and
-a non-zero exit status.
-"""
+"""``mjsim demo`` and ``mjsim hand``: the hand evaluator from the command line."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
-from . import hand as evaluator
-from .tiles import Hand, format_tiles, parse_hand
+from .. import hand as evaluator
+from ..tiles import Hand, format_tiles, parse_hand
 
 DEMO_HANDS = (
     ("123m 456m 789m 123p 55s", "a standard hand with a 2-5-8 pair (二五八将)"),
@@ -110,13 +102,8 @@ def _add_form_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--thirteen", action="store_true", help="十三烂 counts (Anqing)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mjsim",
-        description="Monte Carlo simulation and analysis for Chinese regional mahjong.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
+def register(commands) -> None:
+    """Add the ``demo`` and ``hand`` commands to the ``mjsim`` sub-parser collection."""
     demo = commands.add_parser(
         "demo",
         help="evaluate a few example hands",
@@ -143,18 +130,3 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-decompositions", type=int, default=5, help="decompositions shown per hand"
     )
     single.set_defaults(run=_command_hand)
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except ValueError as error:
-        print(f"mjsim: error: {error}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())
