@@ -21,8 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
-from .hand import FORM_THIRTEEN, KIND_POWER, KIND_SUIT, N_KINDS, shanten_many
+from ._jit import inline_kernel, kernel
+from .hand import (
+    FORM_THIRTEEN,
+    KIND_POWER,
+    KIND_SUIT,
+    N_KINDS,
+    shanten_many,
+)
 from .state import N_TILES, give_tile, take_tile
 
 AGENT_EFFICIENCY = 0
@@ -36,53 +42,39 @@ CLAIM_CHI = 2
 
 
 @kernel
-def _could_help(state, seat, kind, forms):
-    """Whether the efficiency agent counts ``kind`` as a possibly useful draw: a kind held, or
-    within two ranks of a held natural of its suit (any kind when 十三烂 counts).
+def _draw_candidates(state, seat, forms):
+    """The draws the efficiency agent weighs when breaking ties, as (kinds, unseen copies).
 
-    A heuristic, not exact: while a hand still lacks a block, even a far tile lowers its shanten
-    by starting one. Counting only near kinds is the usual 'effective tiles' count of players,
-    and is three times cheaper to compute."""
-    if (forms & FORM_THIRTEEN) != 0:
-        return True
-    if state.hands[seat, kind] > 0:
-        return True
-    if kind >= 27:
-        return False
-    rank = kind % 9
-    for offset in range(-2, 3):
-        near = rank + offset
-        if 0 <= near < 9 and state.hands[seat, kind - rank + near] > 0:
-            return True
-    return False
-
-
-@kernel
-def _useful_tiles(state, seat, keys, wilds, current, forms, tables):
-    """How many tiles unseen by ``seat``, of the kinds ``_could_help`` admits, would lower the
-    shanten of ``keys`` + ``wilds``."""
+    A kind counts when it is not wild, some copy is unseen by ``seat``, and it is held or
+    within two ranks of a held tile of its suit (any kind when 十三烂 counts). A heuristic, not
+    exact: while a hand still lacks a block, even a far tile lowers its shanten by starting one.
+    Counting only near kinds is the usual 'effective tiles' count of players, and is three
+    times cheaper to compute. The 14-tile hand decides, the same for every candidate discard.
+    """
     n_kinds = N_KINDS if state.scalars[N_TILES] == 136 else 27
-    candidates = np.empty((n_kinds, 4), np.int64)
+    hand = state.hands[seat]
+    kinds = np.empty(n_kinds, np.int64)
     unseen = np.empty(n_kinds, np.int64)
     n_candidates = 0
+    everything = (forms & FORM_THIRTEEN) != 0
     for kind in range(n_kinds):
-        if state.wild[kind] or not _could_help(state, seat, kind, forms):
+        if state.wild[kind]:
             continue
-        left = 4 - np.int64(state.visible[kind]) - np.int64(state.hands[seat, kind])
+        left = 4 - np.int64(state.visible[kind]) - np.int64(hand[kind])
         if left <= 0:
             continue
-        candidates[n_candidates] = keys
-        candidates[n_candidates, KIND_SUIT[kind]] += KIND_POWER[kind]
-        unseen[n_candidates] = left
-        n_candidates += 1
-    wild_counts = np.full(n_candidates, wilds, np.int64)
-    after = np.empty(n_candidates, np.int64)
-    shanten_many(candidates[:n_candidates], wild_counts, forms, tables, after)
-    total = 0
-    for index in range(n_candidates):
-        if after[index] < current:
-            total += unseen[index]
-    return total
+        near = everything or hand[kind] > 0
+        if not near and kind < 27:
+            rank = kind % 9
+            for offset in range(-2, 3):
+                other = rank + offset
+                if 0 <= other < 9 and hand[kind - rank + other] > 0:
+                    near = True
+        if near:
+            kinds[n_candidates] = kind
+            unseen[n_candidates] = left
+            n_candidates += 1
+    return kinds[:n_candidates], unseen[:n_candidates]
 
 
 @kernel
@@ -110,9 +102,11 @@ def _discard_shanten(state, seat, forms, tables, after):
 def efficiency_discard(state, seat, forms, allowed, tables):
     """The discard of the efficiency agent: a kind held by ``seat`` with ``allowed[kind]``.
 
-    Lowest shanten after the discard; among equals, the most useful tiles left (computed only
-    when there is a tie); then the lowest kind id. Wilds are discarded only when nothing else is
-    allowed.
+    Lowest shanten after the discard; among equals, the most useful tiles left: unseen copies
+    of the candidate draws (``_draw_candidates``) that would lower the shanten further; then the
+    lowest kind id. Wilds are discarded only when nothing else is allowed. The shanten of every
+    (tied discard, draw) pair comes from one batch call: per-call overhead (the tables tuple is
+    passed by value) would cost more than the evaluations.
     """
     after = np.empty(N_KINDS, np.int64)
     _discard_shanten(state, seat, forms, tables, after)
@@ -126,27 +120,36 @@ def efficiency_discard(state, seat, forms, allowed, tables):
             if state.hands[seat, kind] > 0 and allowed[kind]:
                 return kind
         return -1
-    tied = 0
-    only = -1
+    tied = np.empty(N_KINDS, np.int64)
+    n_tied = 0
     for kind in range(N_KINDS):
         if after[kind] == best_shanten:
-            tied += 1
-            only = kind
-    if tied == 1:
-        return only
-    keys = state.keys[seat].copy()
-    wilds = state.wild_count[seat]
+            tied[n_tied] = kind
+            n_tied += 1
+    if n_tied == 1:
+        return tied[0]
+    draw_kinds, draw_unseen = _draw_candidates(state, seat, forms)
+    n_draws = draw_kinds.shape[0]
+    candidates = np.empty((n_tied * n_draws, 4), np.int64)
+    for t in range(n_tied):
+        for d in range(n_draws):
+            row = t * n_draws + d
+            candidates[row] = state.keys[seat]
+            candidates[row, KIND_SUIT[tied[t]]] -= KIND_POWER[tied[t]]
+            candidates[row, KIND_SUIT[draw_kinds[d]]] += KIND_POWER[draw_kinds[d]]
+    wild_counts = np.full(n_tied * n_draws, state.wild_count[seat], np.int64)
+    shanten = np.empty(n_tied * n_draws, np.int64)
+    shanten_many(candidates, wild_counts, forms, tables, shanten)
     best_kind = -1
     best_useful = -1
-    for kind in range(N_KINDS):
-        if after[kind] != best_shanten:
-            continue
-        keys[KIND_SUIT[kind]] -= KIND_POWER[kind]
-        useful = _useful_tiles(state, seat, keys, wilds, best_shanten, forms, tables)
-        keys[KIND_SUIT[kind]] += KIND_POWER[kind]
+    for t in range(n_tied):
+        useful = 0
+        for d in range(n_draws):
+            if shanten[t * n_draws + d] < best_shanten:
+                useful += draw_unseen[d]
         if useful > best_useful:
             best_useful = useful
-            best_kind = kind
+            best_kind = tied[t]
     return best_kind
 
 
@@ -194,7 +197,7 @@ def choose_discard(state, seat, forms, allowed, tables):
     return efficiency_discard(state, seat, forms, allowed, tables)
 
 
-@kernel
+@inline_kernel
 def accepts_win(state, seat, features, claimed_tile):
     """Whether ``seat`` declares a legal win; ``claimed_tile`` is the discarded, robbed or
     revealed tile it would win on, -1 for a self-draw. The efficiency agent always wins."""
@@ -206,7 +209,7 @@ def accepts_win(state, seat, features, claimed_tile):
     return True
 
 
-@kernel
+@inline_kernel
 def accepts_kong(state, seat, kind):
     """Whether ``seat`` makes an allowed kong of ``kind``: the efficiency agent always (a kong
     needs a ready hand and may bloom), the random agent half of the time."""
@@ -215,7 +218,7 @@ def accepts_kong(state, seat, kind):
     return True
 
 
-@kernel
+@inline_kernel
 def _chi_starts(state, seat, kind):
     """First tiles of the sequences ``seat`` could chi with a discarded ``kind`` (-1 unused)."""
     starts = np.full(3, -1, np.int64)

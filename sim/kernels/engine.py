@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import anhua
-from ._jit import kernel
+from ._jit import inline_kernel, kernel
 from .agents import (
     CLAIM_CHI,
     CLAIM_NONE,
@@ -26,7 +26,16 @@ from .agents import (
     choose_claim,
     choose_discard,
 )
-from .hand import FORM_SEVEN_PAIRS, FORM_STANDARD, N_KINDS, OPTION_PAIR_258, OPTION_QUADS
+from .hand import (
+    FORM_SEVEN_PAIRS,
+    FORM_STANDARD,
+    KIND_POWER,
+    KIND_SUIT,
+    N_KINDS,
+    OPTION_PAIR_258,
+    OPTION_QUADS,
+    is_complete,
+)
 from .state import (
     DEALER,
     EVENT_BIRD,
@@ -86,6 +95,10 @@ N_RECORD = 32
 OUTCOME_DRAW = 0  # 荒庄
 OUTCOME_WIN = 1
 
+# Every hand anhua.best_win accepts is complete in one of these forms with all kings wild (a
+# king counted as its own face, 王代硬, is one of the things a wild may stand for).
+_ANY_FORM = FORM_STANDARD | FORM_SEVEN_PAIRS | OPTION_QUADS
+
 
 @kernel
 def _meld_suits(state, seat):
@@ -93,6 +106,30 @@ def _meld_suits(state, seat):
     for index in range(state.n_melds[seat]):
         suits |= 1 << (state.melds[seat, index, 1] // 9)
     return suits
+
+
+@inline_kernel
+def _plausible_win(keys, wilds, tile, wild, tables):
+    """Whether the concealed hand with suit keys ``keys`` (naturals) and ``wilds`` kings, plus
+    ``tile`` (-1: none), is complete in some form with every king wild. Every hand
+    anhua.best_win accepts passes (a king counted as its own face, 王代硬, is one of the things a
+    wild may stand for), and most hands the loop asks about fail: four table lookups answer
+    them without the calls and tile moves of the full check."""
+    key_m = keys[0]
+    key_p = keys[1]
+    key_s = keys[2]
+    key_z = keys[3]
+    if tile >= 0:
+        if wild[tile]:
+            wilds += 1
+        else:
+            suit = KIND_SUIT[tile]
+            power = KIND_POWER[tile]
+            key_m += power if suit == 0 else 0
+            key_p += power if suit == 1 else 0
+            key_s += power if suit == 2 else 0
+            key_z += power if suit == 3 else 0
+    return is_complete(key_m, key_p, key_s, key_z, wilds, _ANY_FORM, tables)
 
 
 @kernel
@@ -108,6 +145,28 @@ def _win_features(state, seat, how, x_kind, y_kind, params, tables):
         params,
         tables,
     )
+
+
+@inline_kernel
+def _may_claim(state, seat, discarder, kind, n_players):
+    """Whether ``seat`` has a legal pong or chi of the discarded ``kind``: agents are asked
+    only then. Kings are never claimed (rules-spec A2.3.4); chi only by the next player."""
+    if state.wild[kind]:
+        return False
+    if state.hands[seat, kind] >= 2:
+        return True
+    if kind >= 27 or seat != (discarder + 1) % n_players:
+        return False
+    rank = kind % 9
+    for first_rank in range(max(0, rank - 2), min(rank, 6) + 1):
+        usable = True
+        for member_rank in range(first_rank, first_rank + 3):
+            member = kind - rank + member_rank
+            if member != kind and (state.hands[seat, member] == 0 or state.wild[member]):
+                usable = False
+        if usable:
+            return True
+    return False
 
 
 @kernel
@@ -205,6 +264,8 @@ def _claim_winners(
         other = (from_seat + offset) % n_players
         if (state.passed_wins[other] >> tile) & 1:
             continue  # 漏胡: passed a win on this kind since its last draw (rules-spec A3.7)
+        if not _plausible_win(state.keys[other], state.wild_count[other], tile, state.wild, tables):
+            continue
         give_tile(state, other, tile)
         won = _win_features(state, other, how, x_kind, y_kind, params, tables)
         take_tile(state, other, tile)
@@ -223,8 +284,12 @@ def _claim_winners(
 def _is_ready(state, seat, x_kind, y_kind, params, tables):
     """听牌 under Anhua's rules: some tile would complete a legal hand (rules-spec 0.3: never a
     fifth copy of a kind held four times; a wait counts even if every copy is visible)."""
+    keys = state.keys[seat]
+    wilds = state.wild_count[seat]
     for kind in range(27):
-        if state.hands[seat, kind] >= 4:
+        if state.hands[seat, kind] >= 4 or not _plausible_win(
+            keys, wilds, kind, state.wild, tables
+        ):
             continue
         give_tile(state, seat, kind)
         won = _win_features(state, seat, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables)
@@ -368,6 +433,10 @@ def open_kong(
         tile = revealed[j]
         if tile < 0:
             continue
+        if not _plausible_win(
+            state.keys[konger], state.wild_count[konger], tile, state.wild, tables
+        ):
+            continue
         give_tile(state, konger, tile)
         won = _win_features(state, konger, anhua.HOW_KONG_BLOOM, x_kind, y_kind, params, tables)
         take_tile(state, konger, tile)
@@ -412,6 +481,10 @@ def open_kong(
                 continue
             if (state.passed_wins[other] >> tile) & 1:
                 continue  # 漏胡
+            if not _plausible_win(
+                state.keys[other], state.wild_count[other], tile, state.wild, tables
+            ):
+                continue
             give_tile(state, other, tile)
             won = _win_features(state, other, anhua.HOW_KONG_CANNON, x_kind, y_kind, params, tables)
             take_tile(state, other, tile)
@@ -517,7 +590,11 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                     state, record, winners, features, 1, anhua.HOW_INSTANT, -1, -1, 1, params
                 )
                 break
-            won = _win_features(state, seat, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables)
+            won = anhua.NO_WIN
+            if _plausible_win(state.keys[seat], state.wild_count[seat], -1, state.wild, tables):
+                won = _win_features(
+                    state, seat, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables
+                )
             if won != anhua.NO_WIN and accepts_win(state, seat, won, -1):
                 winners[0] = seat
                 features[0] = won
@@ -651,7 +728,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
         chi_first = -1
         for offset in range(1, n_players):
             other = (seat + offset) % n_players
-            if locked[other]:
+            if locked[other] or not _may_claim(state, other, seat, kind, n_players):
                 continue
             choice, first = choose_claim(state, other, seat, kind, n_players, forms, tables)
             if choice == CLAIM_PONG:

@@ -220,7 +220,7 @@ def deal(state, hand_size, dealer_extra):
         give_tile(state, state.scalars[DEALER], pop_front(state))
 
 
-@kernel
+@inline_kernel
 def add_discard(state, seat, kind):
     """Record ``seat`` discarding ``kind`` (already taken from the hand)."""
     state.discards[seat, state.n_discards[seat]] = kind
@@ -230,7 +230,7 @@ def add_discard(state, seat, kind):
     state.scalars[LAST_DISCARDER] = seat
 
 
-@kernel
+@inline_kernel
 def add_meld(state, seat, meld_type, first, from_seat):
     state.melds[seat, state.n_melds[seat], 0] = meld_type
     state.melds[seat, state.n_melds[seat], 1] = first
