@@ -1,0 +1,282 @@
+"""sim.plots: the bundled CJK font covers the project's Chinese and every figure draws what its
+frame holds, with no missing glyph, on a machine without CJK fonts of its own."""
+
+from __future__ import annotations
+
+import ast
+import io
+import subprocess
+import sys
+import tomllib
+import warnings
+from pathlib import Path
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib import font_manager
+from matplotlib.collections import PathCollection
+from matplotlib.figure import Figure
+from matplotlib.ft2font import FT2Font
+
+from sim import analysis, plots
+from sim.play import play_anhua
+from sim.variants import anhua
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def is_cjk(char: str) -> bool:
+    code = ord(char)
+    return 0x2E80 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF
+
+
+def all_pattern_names() -> set[str]:
+    """The name of every combination of features, and the instant win's."""
+    names = {anhua.pattern_name(features) for features in range(1 << len(anhua.FEATURES))}
+    return names | set(anhua.NAMED_PATTERNS.values()) | {anhua.pattern_name(1 << 30)}
+
+
+def render(figure: Figure, file_format: str = "png") -> bytes:
+    """Draw the figure; a missing glyph (matplotlib warns) fails the test."""
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*[Gg]lyph.*missing")
+        figure.savefig(buffer, format=file_format, dpi=60)
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def run():
+    return analysis.Run.from_frames(*play_anhua(2000, seed=3), {"n_players": 4}, label="base")
+
+
+# --------------------------------------------------------------------------- the font
+
+
+def test_the_font_is_bundled_with_its_licence_and_packaged():
+    assert plots.FONT_FILE.exists()
+    assert plots.FONT_FILE.stat().st_size < 2_000_000
+    licence = (plots.FONT_FILE.parent / "OFL.txt").read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence
+    assert "Copyright 2014-2021 Adobe" in licence
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    package_data = pyproject["tool"]["setuptools"]["package-data"]["sim"]
+    assert "fonts/*.ttf" in package_data and "fonts/OFL.txt" in package_data
+
+
+def test_the_font_covers_every_cjk_character_of_the_variants_and_labels():
+    charmap = FT2Font(str(plots.FONT_FILE)).get_charmap()
+    wanted = set()
+    for module in sorted((ROOT / "sim" / "variants").glob("*.py")):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                wanted |= {c for c in node.value if is_cjk(c)}
+    for text in [*all_pattern_names(), *anhua.TIER_NAMES, *plots.CJK_LABELS]:
+        wanted |= {c for c in text if is_cjk(c)}
+    assert len(wanted) > 30
+    missing = sorted(c for c in wanted if ord(c) not in charmap)
+    assert not missing, f"regenerate with scripts/make_cjk_font.py: {''.join(missing)}"
+
+
+def test_the_font_is_registered_as_the_fallback_family():
+    found = font_manager.findfont(
+        font_manager.FontProperties(family=plots.FONT_FAMILY), fallback_to_default=False
+    )
+    assert Path(found).resolve() == plots.FONT_FILE
+    assert mpl.rcParams["font.family"][-1] == plots.FONT_FAMILY
+    with mpl.rc_context({"font.family": ["sans-serif"]}):
+        plots.use_cjk_font()  # a reset rcParams gets the fallback back
+        assert plots.FONT_FAMILY in mpl.rcParams["font.family"]
+
+
+def test_every_pattern_name_and_label_renders_without_missing_glyphs():
+    # The chart with the text's named patterns (A5.3) and the tiers...
+    names = sorted({*anhua.NAMED_PATTERNS.values(), anhua.pattern_name(1 << 30)})
+    frame = pd.DataFrame(
+        {
+            "pattern": names,
+            "tier": [anhua.TIER_NAMES[i % 6] for i in range(len(names))],
+            "count": range(len(names), 0, -1),
+            "rate": np.linspace(0.5, 0.001, len(names)),
+        }
+    ).assign(lo=lambda f: f["rate"] * 0.8, hi=lambda f: f["rate"] * 1.2)
+    figure = plots.plot_pattern_frequency(frame, top=None)
+    render(figure)
+    labels = [t.get_text() for t in figure.axes[0].get_yticklabels()]
+    assert sorted(labels) == names
+    # ...then every name any combination of features can get, and every fixed label, as text.
+    texts = [*sorted(all_pattern_names()), *plots.CJK_LABELS]
+    figure = Figure(figsize=(12, 8))
+    for row in range(0, len(texts), 40):
+        figure.text(0.01, 1 - (row // 40 + 1) / 30, " ".join(texts[row : row + 40]), fontsize=4)
+    render(figure)
+
+
+def test_a_fresh_process_without_cjk_fonts_draws_chinese():
+    script = (
+        "import io, warnings\n"
+        "warnings.filterwarnings('error', message='.*[Gg]lyph.*missing')\n"
+        "from matplotlib.figure import Figure\n"
+        "import sim.plots\n"
+        "figure = Figure()\n"
+        "figure.suptitle('七王清一色小七对 庄闲分 抓鸟')\n"
+        "figure.savefig(io.BytesIO(), format='png')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+
+
+def test_pdf_output_embeds_the_font_as_truetype():
+    figure = plots.plot_dealer_advantage(analysis.dealer_advantage(analysis.demo_run()))
+    with mpl.rc_context({"pdf.fonttype": 42}):
+        pdf = render(figure, "pdf")
+    assert b"MjsimSansCJK" in pdf and b"FontFile2" in pdf
+
+
+# --------------------------------------------------------------------------- the figures
+
+
+def test_pattern_frequency_figure_shows_the_frame(run):
+    frame = analysis.pattern_frequency(run)
+    figure = plots.plot_pattern_frequency(frame, top=8, hands=len(run.games))
+    render(figure)
+    ax = figure.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == frame["pattern"].head(8).tolist()[::-1]  # most frequent on top
+    assert ax.get_xscale() == "log"
+    assert "2,000 hands" in ax.get_title()
+    points = next(
+        c for c in ax.collections if isinstance(c, PathCollection) and c.get_offsets().size
+    )
+    assert np.allclose(np.sort(points.get_offsets()[:, 0]), np.sort(frame["rate"].head(8)))
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[:2] == ["小胡", "大胡"]
+
+
+def test_pattern_frequency_figure_of_two_runs_marks_unseen_patterns(run):
+    other = analysis.Run.from_frames(run.games.iloc[:300], run.wins[run.wins["game"] < 300])
+    frame = analysis.pattern_frequency({"all": run, "first 300": other})
+    unseen = frame[(frame["run"] == "first 300") & (frame["count"] == 0)]
+    assert len(unseen) > 0
+    figure = plots.plot_pattern_frequency(frame, top=None)
+    render(figure)
+    ax = figure.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["all", "first 300"]
+    hollow = [c for c in ax.collections if isinstance(c, PathCollection) and c.get_offsets().size]
+    upper_bounds = np.concatenate([c.get_offsets()[:, 0] for c in hollow])
+    assert np.isin(unseen["hi"].to_numpy(), upper_bounds).all()
+
+
+@pytest.mark.parametrize("by", ["seat", "role"])
+def test_score_distribution_figure(run, by):
+    scores = analysis.seat_scores(run)
+    figure = plots.plot_score_distribution(scores, by=by)
+    render(figure)
+    cdf_ax = figure.axes[1]
+    assert len(cdf_ax.get_lines()) - 1 == (4 if by == "seat" else 2)  # and the zero line
+    for line in cdf_ax.get_lines()[:-1]:
+        assert line.get_ydata()[-1] == 1
+    legend = " ".join(t.get_text() for t in cdf_ax.get_legend().get_texts())
+    if by == "role":
+        assert "庄家" in legend and "闲家" in legend
+    else:
+        mean = run.games["delta_3"].mean()
+        assert f"seat 3 (mean {mean:+.2f})" in legend
+
+
+def test_dealer_advantage_figure(run):
+    frame = analysis.dealer_advantage({"a": run, "b": run})
+    figure = plots.plot_dealer_advantage(frame)
+    render(figure)
+    ax = figure.axes[0]
+    heights = [patch.get_height() for patch in ax.patches]
+    expected = frame["mean"].tolist()
+    assert heights == pytest.approx(expected)
+    p_value = frame.loc[frame["role"] == "difference", "p_value"].iloc[0]
+    assert any(f"p = {p_value:.2g}" in t.get_text() for t in ax.texts)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
+
+
+def test_comparison_figure_marks_significant_rows():
+    frame = pd.DataFrame(
+        {
+            "metric": ["mean_abs_score", "mean_abs_score", "draw_rate"],
+            "run": ["four birds", "one bird", "four birds"],
+            "baseline": ["two birds"] * 3,
+            "kind": ["mean", "mean", "proportion"],
+            "difference": [11.9, -3.1, 0.0],
+            "diff_lo": [11.2, -3.3, -0.002],
+            "diff_hi": [12.6, -2.9, 0.002],
+            "p_adjusted": [1e-200, 1e-100, 1.0],
+            "significant": [True, True, False],
+        }
+    )
+    figure = plots.plot_comparison(frame)
+    render(figure)
+    assert len(figure.axes) == 2
+    first, second = figure.axes
+    # the frame's first row on top
+    assert [t.get_text() for t in first.get_yticklabels()] == ["four birds", "one bird"]
+    assert first.get_yticks().tolist() == [1, 0]
+    assert "two birds" in figure.get_suptitle()
+    assert [t.get_text() for t in first.texts] == ["p < 0.001", "p < 0.001"]
+    red = mpl.colors.to_rgba("#C44E52")
+    assert all(tuple(c) == red for c in first.collections[-1].get_facecolors())
+    assert "share of hands" in second.get_title()
+
+
+@pytest.fixture
+def sweep_table():
+    rows = []
+    for i, king_mode in enumerate(["seven_kings", "four_kings"]):
+        for j, birds in enumerate([1, 2, 4]):
+            value = 5.0 * (j + 1) - i
+            rows.append(
+                {
+                    "cell": f"{king_mode}-{birds}",
+                    "king_mode": king_mode,
+                    "bird_count": birds,
+                    "hands": 1000,
+                    "mean_abs_score": value,
+                    "mean_abs_score_lo": value - 0.2,
+                    "mean_abs_score_hi": value + 0.3,
+                    "dealer_advantage": value - 8,
+                    "dealer_advantage_lo": value - 9,
+                    "dealer_advantage_hi": value - 7,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_sweep_heatmap(sweep_table):
+    figure = plots.plot_sweep_heatmap(sweep_table, "mean_abs_score", x="bird_count")
+    render(figure)
+    ax = figure.axes[0]
+    grid = ax.get_images()[0].get_array()
+    expected = sweep_table.pivot(index="king_mode", columns="bird_count", values="mean_abs_score")
+    assert np.asarray(grid) == pytest.approx(expected.loc[["seven_kings", "four_kings"]].to_numpy())
+    assert "9\n[8.8, 9.3]" in [t.get_text() for t in ax.texts]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("bird_count", "king_mode")
+    diverging = plots.plot_sweep_heatmap(sweep_table, "dealer_advantage", x="bird_count")
+    render(diverging)
+    image = diverging.axes[0].get_images()[0]
+    assert image.norm.vmin == -image.norm.vmax  # 0 in the middle of the colour scale
+
+
+def test_sweep_lines(sweep_table):
+    figure = plots.plot_sweep_lines(sweep_table, ["mean_abs_score", "dealer_advantage"])
+    render(figure)
+    top = figure.axes[0]
+    assert top.get_xlabel() == "king_mode"
+    legend = [t.get_text() for t in top.get_legend().get_texts()]
+    assert legend == ["bird_count = 1", "bird_count = 2", "bird_count = 4"]
+    by_birds = plots.plot_sweep_lines(sweep_table, "mean_abs_score", x="bird_count")
+    render(by_birds)
+    lines = [line for line in by_birds.axes[0].get_lines() if line.get_linestyle() != "None"]
+    assert len(lines) == 2
+    seven = sweep_table[sweep_table["king_mode"] == "seven_kings"]
+    assert lines[0].get_ydata() == pytest.approx(seven["mean_abs_score"].to_numpy())
+    # numeric options keep their spacing: 1, 2, 4 (shifted a little per line)
+    assert np.diff(lines[0].get_xdata()) == pytest.approx([1, 2])
