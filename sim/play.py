@@ -11,12 +11,8 @@ import numpy as np
 import pandas as pd
 
 from .agents import agent_ids
-from .kernels import engine
-from .kernels import state as game_state
-from .kernels.agents import seed_agents
 from .records import hands_frame, wins_frame
-from .tables import load_tables
-from .variants.anhua import AnhuaOptions
+from .variants.anhua import AnhuaOptions, play_records, session_first_dealers
 from .wall import shuffled_walls
 
 
@@ -24,10 +20,7 @@ def first_dealers(n_hands: int, hands_per_session: int, options: AnhuaOptions, s
     """The first dealer of each session (rules-spec A2.1, option ``first_dealer``): seat 0, the
     room opener, or a random seat drawn from a stream of ``seed`` that the walls do not use."""
     n_sessions = -(-n_hands // hands_per_session)
-    if options.first_dealer == "seat0":
-        return np.zeros(n_sessions, np.int64)
-    stream = np.random.SeedSequence(seed, spawn_key=(1,))
-    return np.random.default_rng(stream).integers(0, options.player_count, n_sessions)
+    return session_first_dealers(n_sessions, options, np.random.SeedSequence(seed, spawn_key=(1,)))
 
 
 def play_anhua(
@@ -46,24 +39,14 @@ def play_anhua(
     agents = agents or ("efficiency",) * options.player_count
     if len(agents) != options.player_count:
         raise ValueError(f"agents: {len(agents)} names for {options.player_count} players")
-    kinds = agent_ids(agents) + (0,) * (4 - len(agents))
+    kinds = agent_ids(agents)
     if n_hands < 1:
         raise ValueError(f"n_hands must be at least 1, not {n_hands}")
     if hands_per_session < 1:
         raise ValueError(f"hands_per_session must be at least 1, not {hands_per_session}")
     walls = shuffled_walls(n_hands, 108, seed)
-    records = np.zeros((n_hands, engine.N_RECORD), np.int64)
-    seed_agents(seed)
-    engine.play_anhua_hands(
-        game_state.new_state(agents=kinds),
-        walls,
-        options.player_count,
-        first_dealers(n_hands, hands_per_session, options, seed),
-        hands_per_session,
-        options.params(),
-        load_tables(),
-        records,
-    )
+    dealers = first_dealers(n_hands, hands_per_session, options, seed)
+    records = play_records(options, walls, dealers, hands_per_session, kinds, seed)
     return (
         hands_frame(records, options.player_count, hands_per_session),
         wins_frame(records, options.player_count),

@@ -9,7 +9,8 @@ a block of rows into tidy frames:
   ``indicator``, ``next_dealer``, ``instant_kings_dealt`` and ``delta_0`` ... ``delta_{n-1}``.
 * :func:`wins_frame`: one row per winner: ``game``, ``seat``, ``win_kind``, ``pattern`` (the
   text's Chinese name), ``tier``, ``bigs``, ``points`` (base points P), ``features`` (English ids
-  joined by ``+``), ``payer``, ``bird_hits`` and ``gain`` (the winner's score change).
+  joined by ``+``), ``payer``, ``bird_hits`` and ``gain`` (the winner's score change, also when
+  several seats win one discard).
 """
 
 from __future__ import annotations
@@ -76,38 +77,72 @@ def hands_frame(
     return frame
 
 
+WIN_COLUMNS = (
+    "game",
+    "seat",
+    "win_kind",
+    "pattern",
+    "tier",
+    "bigs",
+    "points",
+    "features",
+    "payer",
+    "bird_hits",
+    "gain",
+)
+
+
+def _by_unique(values: np.ndarray, function) -> np.ndarray:
+    """``function`` applied to each distinct value once (features repeat a great deal)."""
+    unique, inverse = np.unique(values, return_inverse=True)
+    return np.array([function(int(v)) for v in unique], dtype=object)[inverse]
+
+
 def wins_frame(records: np.ndarray, n_players: int, first_game: int = 0) -> pd.DataFrame:
-    """One row per winner (see the module docstring)."""
+    """One row per winner (see the module docstring), in game order then win order.
+
+    ``gain`` is the winner's score change: in Anhua winners never pay each other, so with
+    一炮多响 each winner's change is what the discarder paid him."""
     records = np.asarray(records)
-    rows = []
-    for index, row in enumerate(records):
-        n_winners = int(row[E.R_N_WINNERS])
-        if row[E.R_OUTCOME] != E.OUTCOME_WIN:
-            continue
-        birds = [int(b) for b in row[E.R_BIRD : E.R_BIRD + row[E.R_N_BIRDS]]]
-        payer = int(row[E.R_PAYER])
-        for w in range(n_winners):
-            seat = int(row[E.R_WINNER + w])
-            features = int(row[E.R_FEATURES + w])
-            landed = [anhua_kernels.bird_seat(b, seat, n_players) for b in birds]
-            hits = sum(1 for s in landed if s == seat or (payer >= 0 and s == payer))
-            rows.append(
-                {
-                    "game": first_game + index,
-                    "seat": seat,
-                    "win_kind": WIN_KINDS[int(row[E.R_WIN_KIND])],
-                    "pattern": anhua.pattern_name(features),
-                    "tier": anhua.tier_name(features),
-                    "bigs": 0 if features & anhua_kernels.FEATURE_INSTANT else anhua.bigs(features),
-                    "points": int(row[E.R_POINTS + w]),
-                    "features": "+".join(anhua.feature_names(features)),
-                    "payer": payer,
-                    "bird_hits": hits,
-                    "gain": int(row[E.R_DELTA + seat]) if n_winners == 1 else None,
-                }
-            )
-    frame = pd.DataFrame(rows)
-    if len(frame):
-        frame["win_kind"] = pd.Categorical(frame["win_kind"], categories=WIN_KIND_ORDER)
-        frame["tier"] = pd.Categorical(frame["tier"], categories=list(anhua.TIER_NAMES))
+    won = np.flatnonzero(records[:, E.R_OUTCOME] == E.OUTCOME_WIN)
+    n_winners = records[won, E.R_N_WINNERS]
+    # one row per (hand, winner index); np.repeat keeps game order, then win order
+    hand_rows = np.repeat(won, n_winners)
+    order = np.arange(len(hand_rows)) - np.repeat(np.cumsum(n_winners) - n_winners, n_winners)
+    rows = records[hand_rows]
+    seat = rows[np.arange(len(rows)), E.R_WINNER + order]
+    features = rows[np.arange(len(rows)), E.R_FEATURES + order]
+    points = rows[np.arange(len(rows)), E.R_POINTS + order]
+    payer = rows[:, E.R_PAYER]
+    # birds: rank r lands (r - 1) seats on from the winner; a hit is on the winner or the payer
+    birds = rows[:, E.R_BIRD : E.R_BIRD + 4]
+    in_use = np.arange(4)[None, :] < rows[:, E.R_N_BIRDS][:, None]
+    landed = (seat[:, None] + birds % 9) % n_players
+    hits = in_use & (
+        (landed == seat[:, None]) | ((payer[:, None] >= 0) & (landed == payer[:, None]))
+    )
+    instant = (features & anhua_kernels.FEATURE_INSTANT) != 0
+    gain = rows[np.arange(len(rows)), E.R_DELTA + seat]
+    frame = pd.DataFrame(
+        {
+            "game": first_game + hand_rows,
+            "seat": seat,
+            "win_kind": pd.Categorical(
+                [WIN_KINDS[int(k)] for k in rows[:, E.R_WIN_KIND]], categories=WIN_KIND_ORDER
+            ),
+            "pattern": _by_unique(features, anhua.pattern_name).astype(str),
+            "tier": pd.Categorical(
+                _by_unique(features, anhua.tier_name), categories=list(anhua.TIER_NAMES)
+            ),
+            "bigs": np.where(instant, 0, _by_unique(features, anhua.bigs).astype(np.int64)),
+            "points": points,
+            "features": _by_unique(features, lambda f: "+".join(anhua.feature_names(f))).astype(
+                str
+            ),
+            "payer": payer,
+            "bird_hits": hits.sum(axis=1),
+            "gain": gain,
+        },
+        columns=list(WIN_COLUMNS),
+    )
     return frame

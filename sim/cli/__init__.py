@@ -16,7 +16,7 @@ import importlib
 import sys
 
 # In the order ``mjsim --help`` lists them.
-COMMAND_MODULES = ("hand",)
+COMMAND_MODULES = ("run", "hand", "exact")
 
 
 def build_parser() -> argparse.ArgumentParser:

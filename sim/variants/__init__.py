@@ -1,1 +1,71 @@
-"""Rule variants: options, pattern names and a Python face on each variant's kernels."""
+"""Rule variants and the registry the runner, configs and CLI use.
+
+A variant is options plus kernels plus names. What the generic layers (``sim.config``,
+``sim.runner``, ``sim.cli``) need of one is a :class:`Variant`: its options class (a frozen
+dataclass whose annotations say what each option accepts, see :mod:`sim.options`), a line per
+option for configs and reports, the tile set, and three functions: play hands from walls into
+int64 records, and turn records into the games and wins frames (:mod:`sim.records`). Weng'an and
+Anqing join by adding an entry to :data:`VARIANTS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    title: str
+    options_class: type
+    option_titles: dict[str, str]
+    n_tiles: int
+    play: Callable[..., np.ndarray]
+    """``play(options, walls, first_dealers, hands_per_session, agent_kinds, agent_seed)`` ->
+    int64 records, one row per wall; ``first_dealers`` has one seat per session."""
+    games_frame: Callable[..., pd.DataFrame]
+    """``games_frame(records, options, hands_per_session, first_game)``"""
+    wins_frame: Callable[..., pd.DataFrame]
+    """``wins_frame(records, options, first_game)``"""
+    first_dealers: Callable[..., np.ndarray]
+    """``first_dealers(n_sessions, options, seed)``: the first dealer of each session."""
+
+    def player_count(self, options: Any) -> int:
+        return options.player_count
+
+
+def _anhua() -> Variant:
+    from ..records import hands_frame, wins_frame
+    from . import anhua
+
+    return Variant(
+        name="anhua",
+        title="安化七王麻将 Anhua Seven Kings",
+        options_class=anhua.AnhuaOptions,
+        option_titles=anhua.OPTION_TITLES,
+        n_tiles=108,
+        play=anhua.play_records,
+        games_frame=lambda records, options, hands_per_session, first_game: hands_frame(
+            records, options.player_count, hands_per_session, first_game
+        ),
+        wins_frame=lambda records, options, first_game: wins_frame(
+            records, options.player_count, first_game
+        ),
+        first_dealers=anhua.session_first_dealers,
+    )
+
+
+_FACTORIES: dict[str, Callable[[], Variant]] = {"anhua": _anhua}
+VARIANT_NAMES = tuple(_FACTORIES)
+
+
+def get_variant(name: str) -> Variant:
+    """The registered variant ``name``; a one-line error naming the known ones."""
+    if name not in _FACTORIES:
+        raise ValueError(f"variant: unknown variant {name!r}; allowed: {', '.join(_FACTORIES)}")
+    return _FACTORIES[name]()

@@ -7,12 +7,13 @@ in :mod:`sim.kernels.anhua`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 import numpy as np
 
 from ..kernels import anhua as kernels
+from ..options import check_options
 from ..tables import load_tables
 
 # Feature bits: (bit, Chinese name, English id), in the order used to name combinations the
@@ -112,12 +113,20 @@ class AnhuaOptions:
     instant_king_win_window: Literal["first_turn", "until_first_claim"] = "first_turn"  # 起手四王
     kong_reveal_count: Literal[2, 3] = 3  # 开杠 tiles revealed
     kong_multi_tile_win: Literal["best_only", "double"] = "best_only"  # several revealed tiles win
-    kong_min_wall: int = 4  # 余牌数 for 杠开
+    kong_min_wall: int = field(default=4, metadata={"minimum": 1})  # 余牌数 for 杠开
     seven_pairs_allow_quad: bool = True  # 小七对 with four of a kind
     dealer_bonus_timing: Literal["after_birds", "before_birds"] = "after_birds"
     first_dealer: Literal["seat0", "random"] = "seat0"  # 开房玩家坐庄
     discarded_king_claimable_for_win: bool = False
     allow_rob_direct_kong: bool = True  # 直杠 can be robbed
+
+    def __post_init__(self) -> None:
+        check_options(self)
+        if self.kong_min_wall < self.kong_reveal_count + 1:
+            raise ValueError(
+                f"kong_min_wall: {self.kong_min_wall} is below kong_reveal_count + 1 = "
+                f"{self.kong_reveal_count + 1} (rules-spec A6 #13)"
+            )
 
     def params(self) -> np.ndarray:
         """The int64 array the kernels read (indices ``sim.kernels.anhua.P_*``)."""
@@ -148,6 +157,28 @@ class AnhuaOptions:
 
 
 OPTION_NAMES = tuple(f.name for f in fields(AnhuaOptions))
+
+OPTION_TITLES = {
+    "player_count": "人数 — players: 4 (四人玩) or 3 (三人玩)",
+    "king_mode": "七王 / 四王 — seven kings (flipped kind X and next rank Y) or four (Y only)",
+    "king_as_itself_is_hard": "王代硬 — a king standing for its own face may count as hard",
+    "allow_rob_kong": "可抢杠胡 — a 明杠 can be robbed",
+    "multi_ron": "一炮多响 — several players may win on one discard",
+    "dealer_bonus": "庄闲分 — one extra point on every payment with the dealer",
+    "bird_count": "抓鸟 — birds flipped after a win: 1, 2 or 4",
+    "king_tier_mode": "单王/三王/四王/六王/七王 — tiers by identical sets, or by king count",
+    "king_as_itself_affects_eligibility": "王代硬 also decides who may win on discards",
+    "instant_king_win_window": "起手四王/七王 — window of the instant win",
+    "kong_reveal_count": "开杠 — tiles revealed by an open kong: 3 or 2",
+    "kong_multi_tile_win": "开杠 — several revealed tiles win: best only, or double points",
+    "kong_min_wall": "开杠 — tiles that must be left in the wall to kong (at least reveal + 1)",
+    "seven_pairs_allow_quad": "小七对 — four identical tiles count as two pairs",
+    "dealer_bonus_timing": "庄闲分 — added after or before the birds double",
+    "first_dealer": "开房玩家坐庄 — first dealer of a session: seat 0 or random",
+    "discarded_king_claimable_for_win": "a discarded or revealed king can be won on",
+    "allow_rob_direct_kong": "抢杠 — a 直杠 (kong on a discard) can also be robbed",
+}
+"""Option -> its Chinese rule name and meaning (configs, reports, ``--help``)."""
 
 
 def kings_of(indicator: int, king_mode: str = "seven_kings") -> tuple[int, int]:
@@ -251,3 +282,43 @@ def settle(
 def points(features: int) -> int:
     """Base points P of a scored win (rules-spec A5.2)."""
     return int(kernels.base_points(features))
+
+
+def session_first_dealers(n_sessions: int, options: AnhuaOptions, seed) -> np.ndarray:
+    """The first dealer of each session (rules-spec A2.1, option ``first_dealer``): seat 0, the
+    room opener, or a uniformly random seat from ``seed`` (an int or a SeedSequence)."""
+    if options.first_dealer == "seat0":
+        return np.zeros(n_sessions, np.int64)
+    return np.random.default_rng(seed).integers(0, options.player_count, n_sessions)
+
+
+def play_records(
+    options: AnhuaOptions,
+    walls: np.ndarray,
+    first_dealers: np.ndarray,
+    hands_per_session: int,
+    agent_kinds: tuple[int, ...],
+    agent_seed: int,
+) -> np.ndarray:
+    """Play one hand per wall, in sessions, into int64 records (``sim.kernels.engine.R_*``).
+
+    ``agent_kinds``: one agent id per seat (``sim.agents``); ``agent_seed`` seeds the generator
+    the random agent draws from (numba's, one per process)."""
+    from ..kernels import engine
+    from ..kernels import state as game_state
+    from ..kernels.agents import seed_agents
+
+    records = np.zeros((len(walls), engine.N_RECORD), np.int64)
+    kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
+    seed_agents(agent_seed)
+    engine.play_anhua_hands(
+        game_state.new_state(agents=kinds),
+        walls,
+        options.player_count,
+        np.asarray(first_dealers, np.int64),
+        hands_per_session,
+        options.params(),
+        load_tables(),
+        records,
+    )
+    return records

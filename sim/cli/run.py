@@ -1,0 +1,128 @@
+"""``mjsim run``: play a config into a run directory and print a short summary."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from ..config import load_config
+from ..runner import run
+
+
+def _percent(rate: float, low: float, high: float) -> str:
+    return f"{100 * rate:.2f}% [{100 * low:.2f}, {100 * high:.2f}]"
+
+
+def summary_lines(path: Path) -> list[str]:
+    """The summary ``mjsim run`` prints, from the run directory (numbers from sim.analysis)."""
+    from .. import analysis
+
+    result = analysis.load_run(path)
+    lines = []
+    draws = analysis.draw_rate(result).iloc[0]
+    lines.append(f"  exhaustive draws (荒庄)  {_percent(draws['rate'], draws['lo'], draws['hi'])}")
+    kinds = analysis.win_kinds(result)
+    shown = [f"{row.win_kind} {100 * row.rate:.2f}%" for row in kinds.itertuples() if row.hands > 0]
+    lines.append(f"  win kinds (per hand)    {', '.join(shown)}")
+    seats = analysis.win_rate_by_seat(result)
+    dealer = seats[seats["role"] == "dealer"].iloc[0]
+    other = seats[seats["role"] == "non_dealer"].iloc[0]
+    lines.append(
+        f"  dealer wins             {_percent(dealer['rate'], dealer['lo'], dealer['hi'])} "
+        f"of hands; a non-dealer seat {_percent(other['rate'], other['lo'], other['hi'])}"
+    )
+    advantage = analysis.dealer_advantage(result).set_index("role").loc["difference"]
+    lines.append(
+        f"  dealer advantage        {advantage['mean']:+.2f} points per hand "
+        f"[{advantage['lo']:+.2f}, {advantage['hi']:+.2f}] over a non-dealer seat"
+    )
+    patterns = analysis.pattern_frequency(result).head(5)
+    lines.append("  top patterns (per hand, 95% Wilson interval, mean base points):")
+    for row in patterns.itertuples():
+        lines.append(
+            f"    {row.pattern:<10} {_percent(row.rate, row.lo, row.hi):<26} P={row.mean_points:g}"
+        )
+    scores = analysis.score_distribution(result)
+    pooled = scores[scores["seat"].isna() & (scores["role"] == "all")].iloc[0]
+    lines.append(
+        f"  score per seat per hand mean |Δ| {pooled['mean_abs']:.2f}, "
+        f"5%-95% [{pooled['q05']:g}, {pooled['q95']:g}], range [{pooled['min']:g}, "
+        f"{pooled['max']:g}]"
+    )
+    return lines
+
+
+def _command_run(args: argparse.Namespace) -> int:
+    overrides = list(args.set or [])
+    if args.games is not None:
+        overrides.append(f"run.games={args.games}")
+    if args.seed is not None:
+        overrides.append(f"run.seed={args.seed}")
+    config = load_config(args.config, overrides)  # every error before any output
+    out = Path(args.out) if args.out else Path("runs") / config.label
+    command = "mjsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+    start = time.perf_counter()
+    run(config, out, jobs=args.jobs, progress=None if not args.quiet else False, command=command)
+    seconds = time.perf_counter() - start
+    print(
+        f"{config.label}: {config.games:,} hands in {seconds:.1f} s "
+        f"({config.games / seconds:,.0f} hands/s, jobs {args.jobs}) -> {out}"
+    )
+    agents = ", ".join(config.agents)
+    print(f"  config hash {config.hash()[:16]}, seed {config.seed}, agents {agents}")
+    print("\n".join(summary_lines(out)))
+    print(f"  tables: {out}/games.parquet, {out}/wins.parquet; report: mjsim report {out}")
+    return 0
+
+
+def register(commands) -> None:
+    """Add ``run`` to the ``mjsim`` sub-parser collection."""
+    parser = commands.add_parser(
+        "run",
+        help="play hands under a config and summarise them",
+        description=(
+            "Play the hands a config file describes (configs/*.toml) with the engine, write "
+            "games.parquet, wins.parquet and manifest.json into a run directory, and print a "
+            "summary with 95%% intervals. Same seed and config give identical tables for any "
+            "--jobs."
+        ),
+        epilog=(
+            "examples:\n"
+            "  mjsim run configs/anhua-seven-kings.toml\n"
+            "  mjsim run configs/anhua-four-kings.toml --games 100000 --jobs 2 --out runs/fk\n"
+            "  mjsim run configs/anhua-seven-kings.toml --set bird_count=4 --set "
+            "king_as_itself_is_hard=true"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "config", metavar="CONFIG", help="a config file, e.g. configs/anhua-seven-kings.toml"
+    )
+    parser.add_argument(
+        "--games", type=int, metavar="N", help="hands to play (overrides run.games)"
+    )
+    parser.add_argument("--seed", type=int, metavar="S", help="root seed (overrides run.seed)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="worker processes, -1 for one per core (default 1); results do not depend on it",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="run directory to write (default runs/<label>); a previous run there is replaced",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override an option or run setting, e.g. --set king_mode=four_kings or "
+        "--set run.hands_per_session=4 (repeatable)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=_command_run)

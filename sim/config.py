@@ -1,0 +1,189 @@
+"""Run configurations: TOML files in ``configs/`` -> a frozen, checked :class:`RunConfig`.
+
+A config file names the variant, a label, the run settings and every option::
+
+    variant = "anhua"
+    label = "anhua-seven-kings"
+
+    [run]
+    games = 20000              # hands (局) to play
+    seed = 2026                # root seed; same seed, same results, whatever the jobs
+    hands_per_session = 8      # hands per room; the dealer carries across a session
+    agents = ["efficiency", "efficiency", "efficiency", "efficiency"]   # one per seat
+    chunk_hands = 10000        # hands per unit of work (with the seed, fixes the results)
+
+    [options]
+    king_mode = "seven_kings"  # 七王 / 四王
+    ...
+
+Unknown keys, wrong types and out-of-range values are errors naming the key and what is
+allowed. Options left out keep the spec's defaults. ``--set KEY=VALUE`` overrides use the same
+names: ``king_mode=four_kings``, ``options.bird_count=4``, ``run.games=5000``, ``label=x``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .agents import AGENTS
+from .options import options_from_mapping
+from .variants import VARIANT_NAMES, Variant, get_variant
+
+RUN_DEFAULTS: dict[str, Any] = {
+    "games": 20_000,
+    "seed": 0,
+    "hands_per_session": 8,
+    "agents": None,  # the efficiency agent in every seat
+    "chunk_hands": 10_000,
+}
+RUN_MINIMUM = {"games": 1, "seed": 0, "hands_per_session": 1, "chunk_hands": 1}
+TOP_LEVEL_KEYS = ("variant", "label", "run", "options")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that fixes a run's results (``jobs`` and the output folder do not)."""
+
+    variant: str
+    label: str
+    options: Any
+    games: int
+    seed: int
+    hands_per_session: int
+    agents: tuple[str, ...]
+    chunk_hands: int
+
+    @property
+    def spec(self) -> Variant:
+        return get_variant(self.variant)
+
+    @property
+    def n_players(self) -> int:
+        return self.options.player_count
+
+    def resolved(self) -> dict[str, Any]:
+        """The whole configuration with every default filled in, as plain JSON values."""
+        return {
+            "variant": self.variant,
+            "label": self.label,
+            "run": {
+                "games": self.games,
+                "seed": self.seed,
+                "hands_per_session": self.hands_per_session,
+                "agents": list(self.agents),
+                "chunk_hands": self.chunk_hands,
+            },
+            "options": dataclasses.asdict(self.options),
+        }
+
+    def hash(self) -> str:
+        """sha256 of the resolved configuration without the label (a name does not change
+        results): two runs with equal hashes play the same hands."""
+        resolved = self.resolved()
+        del resolved["label"]
+        text = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def with_overrides(self, overrides: Iterable[str]) -> RunConfig:
+        """A copy with ``KEY=VALUE`` overrides applied (see the module docstring)."""
+        return build_config(apply_overrides(self.resolved(), overrides))
+
+
+def parse_value(text: str) -> Any:
+    """A ``--set`` value: a TOML value (``4``, ``true``, ``"x"``, ``[1, 2]``), or else the bare
+    text as a string (``four_kings``)."""
+    try:
+        return tomllib.loads(f"value = {text}")["value"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def apply_overrides(document: dict[str, Any], overrides: Iterable[str]) -> dict[str, Any]:
+    """A copy of a config document with ``KEY=VALUE`` overrides applied."""
+    document = json.loads(json.dumps(document))  # a deep copy of plain values
+    for override in overrides:
+        key, separator, text = override.partition("=")
+        key = key.strip()
+        if not separator or not key:
+            raise ValueError(f"--set {override!r}: expected KEY=VALUE, e.g. king_mode=four_kings")
+        value = parse_value(text.strip())
+        if key in ("variant", "label"):
+            document[key] = value
+            continue
+        section, dot, name = key.partition(".")
+        if not dot:
+            section, name = ("run", key) if key in RUN_DEFAULTS else ("options", key)
+        if section not in ("run", "options"):
+            raise ValueError(f"--set {key}: unknown section {section!r}; allowed: run, options")
+        document.setdefault(section, {})[name] = value
+    return document
+
+
+def _check_run(run: Mapping[str, Any], n_players: int) -> dict[str, Any]:
+    settings = dict(RUN_DEFAULTS)
+    for key, value in run.items():
+        if key not in RUN_DEFAULTS:
+            raise ValueError(f"run.{key}: unknown setting; allowed: {', '.join(RUN_DEFAULTS)}")
+        settings[key] = value
+    for key, minimum in RUN_MINIMUM.items():
+        value = settings[key]
+        if type(value) is not int:
+            raise ValueError(f"run.{key}: expected an integer, got {value!r}")
+        if value < minimum:
+            raise ValueError(f"run.{key}: {value} is below the minimum {minimum}")
+    agents = settings["agents"]
+    if agents is None:
+        agents = ["efficiency"] * n_players
+    if not isinstance(agents, list | tuple) or not all(isinstance(a, str) for a in agents):
+        raise ValueError(f"run.agents: expected a list of agent names, got {agents!r}")
+    if len(agents) != n_players:
+        raise ValueError(f"run.agents: {len(agents)} names for {n_players} players")
+    for seat, name in enumerate(agents):
+        if name not in AGENTS:
+            raise ValueError(
+                f"run.agents[{seat}]: unknown agent {name!r}; allowed: {', '.join(AGENTS)}"
+            )
+    settings["agents"] = tuple(agents)
+    return settings
+
+
+def build_config(document: Mapping[str, Any]) -> RunConfig:
+    """A checked :class:`RunConfig` from a parsed config document."""
+    for key in document:
+        if key not in TOP_LEVEL_KEYS:
+            raise ValueError(f"{key}: unknown key; allowed: {', '.join(TOP_LEVEL_KEYS)}")
+    variant_name = document.get("variant")
+    if variant_name is None:
+        raise ValueError(f"variant: missing; allowed: {', '.join(VARIANT_NAMES)}")
+    variant = get_variant(variant_name)
+    label = document.get("label", variant.name)
+    if not isinstance(label, str) or not label or any(c in label for c in "/\\"):
+        raise ValueError(f"label: expected a non-empty name without slashes, got {label!r}")
+    for section in ("run", "options"):
+        if not isinstance(document.get(section, {}), Mapping):
+            raise ValueError(f"{section}: expected a table of settings")
+    options = options_from_mapping(variant.options_class, document.get("options", {}))
+    settings = _check_run(document.get("run", {}), variant.player_count(options))
+    return RunConfig(variant=variant.name, label=label, options=options, **settings)
+
+
+def load_config(path: str | Path, overrides: Iterable[str] = ()) -> RunConfig:
+    """Read a config file and apply ``KEY=VALUE`` overrides; errors name the file and key."""
+    path = Path(path)
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such config file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path}: not valid TOML: {error}") from None
+    try:
+        return build_config(apply_overrides(document, overrides))
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None

@@ -1,0 +1,262 @@
+"""The runner: a config -> a run directory of Parquet tables and a manifest.
+
+    run(load_config("configs/anhua-seven-kings.toml"), "results/anhua-seven-kings", jobs=2)
+
+N hands are split into chunks of whole sessions (``run.chunk_hands``). Chunk ``i`` plays on
+seeds spawned from the root seed as child ``i`` (walls, first dealers and the random agent's
+generator each from their own grandchild), so the hands do not depend on how many jobs play
+them: same seed and config, bit-identical tables for any ``jobs``. Chunks run in parallel with
+joblib (processes); each writes its rows to ``parts/`` as soon as it is done, and the parts are
+then streamed into the final tables, so memory stays flat however many hands are played.
+
+A run directory::
+
+    manifest.json    resolved config, its hash, seed, package version and commit, counts, timings
+    games.parquet    one row per hand (局): sim.records.hands_frame columns
+    wins.parquet     one row per winner: sim.records.wins_frame columns
+
+The directory is built under a temporary name beside the target and renamed when complete: an
+error or an interrupt leaves no partial output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from joblib import Parallel, delayed
+
+from . import __version__
+from .agents import agent_ids
+from .config import RunConfig
+from .wall import shuffled_walls, spawn_seeds
+
+MANIFEST = "manifest.json"
+GAMES = "games.parquet"
+WINS = "wins.parquet"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    index: int
+    first_game: int  # number of the chunk's first hand in the run
+    n_games: int
+    first_session: int
+
+
+def plan_chunks(config: RunConfig) -> list[Chunk]:
+    """Whole sessions per chunk (the last session and chunk may be short)."""
+    per_session = config.hands_per_session
+    sessions_per_chunk = max(1, config.chunk_hands // per_session)
+    hands_per_chunk = sessions_per_chunk * per_session
+    chunks = []
+    for index, first in enumerate(range(0, config.games, hands_per_chunk)):
+        n_games = min(hands_per_chunk, config.games - first)
+        chunks.append(Chunk(index, first, n_games, first // per_session))
+    return chunks
+
+
+def _chunk_tables(config: RunConfig, chunk: Chunk):
+    """Play one chunk; its games and wins frames, numbered within the whole run."""
+    variant = config.spec
+    chunk_seed = spawn_seeds(config.seed, chunk.index + 1)[chunk.index]
+    walls_seed, dealers_seed, agents_seed = spawn_seeds(chunk_seed, 3)
+    walls = shuffled_walls(chunk.n_games, variant.n_tiles, walls_seed)
+    n_sessions = -(-chunk.n_games // config.hands_per_session)
+    dealers = variant.first_dealers(n_sessions, config.options, dealers_seed)
+    agent_seed = int(agents_seed.generate_state(1)[0])
+    records = variant.play(
+        config.options,
+        walls,
+        dealers,
+        config.hands_per_session,
+        agent_ids(config.agents),
+        agent_seed,
+    )
+    games = variant.games_frame(records, config.options, config.hands_per_session, 0)
+    # session numbers count from the run's first session (chunks hold whole sessions)
+    games["game"] += chunk.first_game
+    games["session"] += chunk.first_session
+    wins = variant.wins_frame(records, config.options, chunk.first_game)
+    return games, wins
+
+
+def _write_atomic(table: pa.Table, path: Path) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    pq.write_table(table, temporary)
+    os.replace(temporary, path)
+
+
+def _play_chunk(config: RunConfig, chunk: Chunk, parts: Path) -> dict:
+    start = time.perf_counter()
+    games, wins = _chunk_tables(config, chunk)
+    for name, frame in (("games", games), ("wins", wins)):
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        _write_atomic(table, parts / f"{name}-{chunk.index:05d}.parquet")
+    return {
+        "index": chunk.index,
+        "games": len(games),
+        "wins": len(wins),
+        "draws": int((games["outcome"] == "draw").sum()),
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def _merge(parts: list[Path], target: Path) -> None:
+    """Stream the parts, in order, into one Parquet file (one part in memory at a time)."""
+    writer = None
+    try:
+        for part in parts:
+            table = pq.read_table(part)
+            if writer is None:
+                schema = table.schema
+                writer = pq.ParquetWriter(target, schema)
+            else:
+                # per-chunk categoricals (e.g. the indicator) may differ in their categories
+                table = table.cast(schema) if table.schema != schema else table
+            writer.write_table(table)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def git_commit() -> str | None:
+    """The commit of the source tree the package runs from, when it is a git checkout."""
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return result.stdout.strip() or None if result.returncode == 0 else None
+
+
+def _progress_bar(total: int, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        unit=" hands",
+        unit_scale=True,
+        disable=not enabled,
+        dynamic_ncols=True,
+        desc="playing",
+        file=sys.stderr,
+    )
+
+
+def _prepare_target(out: Path, replace: bool) -> None:
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise ValueError(f"--out {out}: exists and is not a directory")
+    if any(out.iterdir()) and not (out / MANIFEST).exists():
+        raise ValueError(f"--out {out}: exists, is not empty and is not a run directory")
+    if (out / MANIFEST).exists() and not replace:
+        raise ValueError(f"--out {out}: holds a run already; pass --replace to overwrite it")
+
+
+def run(
+    config: RunConfig,
+    out: str | Path,
+    *,
+    jobs: int = 1,
+    progress: bool | None = None,
+    replace: bool = True,
+    command: str | None = None,
+    on_chunk: Callable[[dict], None] | None = None,
+) -> Path:
+    """Play ``config`` into the run directory ``out`` and return its path.
+
+    ``jobs``: worker processes (-1: one per core); results do not depend on it. ``progress``:
+    a progress bar with rate and ETA on standard error (default: when it is a terminal).
+    ``replace``: whether a previous run directory at ``out`` may be overwritten.
+    """
+    if type(jobs) is not int or jobs == 0 or jobs < -1:
+        raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
+    out = Path(out)
+    _prepare_target(out, replace)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    building = out.with_name(f".{out.name}.building-{os.getpid()}")
+    shutil.rmtree(building, ignore_errors=True)
+    parts_dir = building / "parts"
+    parts_dir.mkdir(parents=True)
+    started = time.perf_counter()
+    chunks = plan_chunks(config)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    try:
+        results = []
+        with _progress_bar(config.games, progress) as bar:
+            tasks = (delayed(_play_chunk)(config, chunk, parts_dir) for chunk in chunks)
+            workers = min(jobs if jobs > 0 else os.cpu_count() or 1, len(chunks))
+            parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
+            for result in parallel(tasks):
+                results.append(result)
+                bar.update(result["games"])
+                if on_chunk is not None:
+                    on_chunk(result)
+        play_seconds = time.perf_counter() - started
+        results.sort(key=lambda result: result["index"])
+        for name, target in (("games", GAMES), ("wins", WINS)):
+            parts = [parts_dir / f"{name}-{chunk.index:05d}.parquet" for chunk in chunks]
+            _merge(parts, building / target)
+        shutil.rmtree(parts_dir)
+        counts = {
+            "games": sum(r["games"] for r in results),
+            "wins": sum(r["wins"] for r in results),
+            "draws": sum(r["draws"] for r in results),
+        }
+        manifest = {
+            **config.resolved(),
+            "n_players": config.n_players,
+            "config_hash": config.hash(),
+            "version": __version__,
+            "commit": git_commit(),
+            "command": command,
+            "jobs": workers,
+            "chunks": len(chunks),
+            "counts": counts,
+            "timings": {
+                "play_seconds": round(play_seconds, 3),
+                "chunk_seconds": round(sum(r["seconds"] for r in results), 3),
+                "total_seconds": round(time.perf_counter() - started, 3),
+            },
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "platform": {
+                "python": platform.python_version(),
+                "numpy": np.__version__,
+                "machine": platform.machine(),
+            },
+        }
+        (building / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(building, out)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return out
+
+
+def read_manifest(path: str | Path) -> dict:
+    path = Path(path)
+    try:
+        return json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: not a run directory (no {MANIFEST})") from None
