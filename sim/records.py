@@ -6,7 +6,10 @@ a block of rows into tidy frames:
 * :func:`hands_frame`: one row per hand (局): ``game``, ``session``, ``hand``, ``dealer``,
   ``streak`` (hands in a row this dealer has dealt, 1 for a new dealer), ``outcome``
   (``win`` / ``draw``), ``win_kind``, ``n_winners``, ``payer``, ``turns``, ``tiles_left``,
-  ``indicator``, ``next_dealer``, ``instant_kings_dealt`` and ``delta_0`` ... ``delta_{n-1}``.
+  ``indicator``, ``next_dealer``, ``instant_kings_dealt`` (some seat held 四王/七王 at its first
+  turn), the deal events ``dealer_complete_dealt`` (the dealer's 14 dealt tiles are a legal
+  win) and ``kings_dealt_0`` ... (kings each seat was dealt), and ``delta_0`` ...
+  ``delta_{n-1}``.
 * :func:`wins_frame`: one row per winner: ``game``, ``seat``, ``win_kind``, ``pattern`` (the
   text's Chinese name), ``tier``, ``bigs``, ``points`` (base points P), ``features`` (English ids
   joined by ``+``), ``payer``, ``bird_hits`` and ``gain`` (the winner's score change, also when
@@ -70,8 +73,11 @@ def hands_frame(
             "indicator": pd.Categorical([kind_name(int(k)) for k in records[:, E.R_INDICATOR]]),
             "next_dealer": records[:, E.R_NEXT_DEALER],
             "instant_kings_dealt": records[:, E.R_DEAL_INSTANT] != 0,
+            "dealer_complete_dealt": records[:, E.R_DEALER_COMPLETE] == 1,
         }
     )
+    for seat in range(n_players):
+        frame[f"kings_dealt_{seat}"] = records[:, E.R_KINGS_DEALT + seat]
     for seat in range(n_players):
         frame[f"delta_{seat}"] = records[:, E.R_DELTA + seat]
     return frame

@@ -90,7 +90,10 @@ R_INDICATOR = 28  # the flipped tile that chose the kings
 R_NEXT_DEALER = 29
 R_DEAL_INSTANT = 30  # bit s: seat s held 四王/七王 at its first turn (a deal event)
 R_WINNING_TILE = 31  # -1 when the dealer wins on his dealt tiles (no tile drawn)
-N_RECORD = 32
+# Deal events (fixed at the deal, whatever the agents then do; sim.exact gives their exact odds)
+R_DEALER_COMPLETE = 32  # 1 when the dealer's 14 dealt tiles are a legal self-drawn win
+R_KINGS_DEALT = 33  # 4 slots: king tiles each seat was dealt (13, the dealer 14); -1 unused
+N_RECORD = 37
 
 OUTCOME_DRAW = 0  # 荒庄
 OUTCOME_WIN = 1
@@ -539,6 +542,12 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
     log_event(state, EVENT_WILD, -1, y_kind, 0)
     record[R_DEALER] = dealer
     record[R_INDICATOR] = indicator
+    for seat in range(n_players):
+        record[R_KINGS_DEALT + seat] = state.wild_count[seat]
+    record[R_DEALER_COMPLETE] = (
+        _win_features(state, dealer, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables)
+        != anhua.NO_WIN
+    )
     # what the agents steer by: 2-5-8 standard hands and seven pairs
     forms = FORM_STANDARD | OPTION_PAIR_258 | FORM_SEVEN_PAIRS
     if params[anhua.P_SEVEN_PAIRS_ALLOW_QUAD] != 0:
