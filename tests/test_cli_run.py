@@ -1,0 +1,78 @@
+"""``mjsim run``: the summary reports what the tables hold; bad input exits 2 with no output."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from sim.cli import main
+
+
+def _wilson_text(hits: int, trials: int) -> str:
+    from sim.analysis import wilson_interval
+
+    low, high = wilson_interval(hits, trials)
+    return f"{100 * hits / trials:.2f}% [{100 * float(low):.2f}, {100 * float(high):.2f}]"
+
+
+def test_run_writes_tables_and_a_summary_of_them(tmp_path, capsys):
+    out = tmp_path / "run"
+    status = main(
+        [
+            "run",
+            "configs/anhua-four-kings.toml",
+            "--games",
+            "800",
+            "--seed",
+            "4",
+            "--out",
+            str(out),
+            "--set",
+            "run.chunk_hands=400",
+            "--quiet",
+        ]
+    )
+    assert status == 0
+    text = capsys.readouterr().out
+    games = pd.read_parquet(out / "games.parquet")
+    wins = pd.read_parquet(out / "wins.parquet")
+    assert len(games) == 800
+    assert "anhua-four-kings: 800 hands" in text
+    draws = int((games["outcome"] == "draw").sum())
+    assert f"exhaustive draws (荒庄)  {_wilson_text(draws, 800)}" in text
+    dealer_wins = int(
+        sum(
+            (wins["game"] == game) & (wins["seat"] == dealer)
+            for game, dealer in zip(games["game"], games["dealer"], strict=True)
+        ).sum()
+    )
+    assert f"dealer wins             {_wilson_text(dealer_wins, 800)}" in text
+    top = wins["pattern"].value_counts().index[0]
+    hands_with_top = wins.loc[wins["pattern"] == top, "game"].nunique()
+    assert re.search(rf"{top}\s+{re.escape(_wilson_text(hands_with_top, 800))}", text)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "configs/nope.toml"], "no such config file"),
+        (["run", "configs/anhua-seven-kings.toml", "--set", "bird_count=3"], "bird_count"),
+        (["run", "configs/anhua-seven-kings.toml", "--games", "0"], "run.games"),
+        (["run", "configs/anhua-seven-kings.toml", "--jobs", "0"], "jobs"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_and_no_output(tmp_path, argv, message):
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, "-m", "sim.cli", *argv, "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert not out.exists() and list(tmp_path.iterdir()) == []

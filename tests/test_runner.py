@@ -1,0 +1,107 @@
+"""sim.runner: whole sessions per chunk, identical tables for any number of jobs, counts in the
+manifest equal to the tables, and no partial output when a run fails."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim import runner
+from sim.config import load_config
+from sim.kernels import engine as E
+from sim.variants.anhua import play_records, session_first_dealers
+from sim.wall import shuffled_walls, spawn_seeds
+
+
+@pytest.fixture(scope="module")
+def config():
+    return load_config(
+        "configs/anhua-seven-kings.toml",
+        ["run.games=1000", "run.chunk_hands=240", "run.seed=11", "bird_count=4"],
+    )
+
+
+@pytest.fixture(scope="module")
+def runs(config, tmp_path_factory):
+    base = tmp_path_factory.mktemp("runs")
+    return {jobs: runner.run(config, base / f"jobs{jobs}", jobs=jobs) for jobs in (1, 2)}
+
+
+def test_chunks_hold_whole_sessions(config):
+    chunks = runner.plan_chunks(config)
+    assert [c.n_games for c in chunks] == [240, 240, 240, 240, 40]
+    assert all(c.first_game % config.hands_per_session == 0 for c in chunks)
+    assert [c.first_session for c in chunks] == [0, 30, 60, 90, 120]
+
+
+def test_tables_are_identical_for_any_number_of_jobs(runs):
+    for name in (runner.GAMES, runner.WINS):
+        assert (runs[1] / name).read_bytes() == (runs[2] / name).read_bytes()
+
+
+def test_manifest_and_tables_agree(runs, config):
+    games = pd.read_parquet(runs[2] / runner.GAMES)
+    wins = pd.read_parquet(runs[2] / runner.WINS)
+    manifest = json.loads((runs[2] / runner.MANIFEST).read_text())
+    assert manifest["config_hash"] == config.hash()
+    assert manifest["options"]["bird_count"] == 4 and manifest["run"]["seed"] == 11
+    assert manifest["counts"] == {
+        "games": len(games),
+        "wins": len(wins),
+        "draws": int((games["outcome"] == "draw").sum()),
+    }
+    np.testing.assert_array_equal(games["game"], np.arange(1000))
+    np.testing.assert_array_equal(games["session"], np.arange(1000) // 8)
+    assert set(wins["game"]) <= set(games["game"])
+    assert len(wins) == games.loc[games["outcome"] == "win", "n_winners"].sum()
+    deltas = games[[f"delta_{seat}" for seat in range(4)]]
+    assert (deltas.sum(axis=1) == 0).all()
+    # the dealer carries through a session: each hand's dealer is the previous hand's choice
+    same_session = games["session"].to_numpy()[1:] == games["session"].to_numpy()[:-1]
+    np.testing.assert_array_equal(
+        games["dealer"].to_numpy()[1:][same_session],
+        games["next_dealer"].to_numpy()[:-1][same_session],
+    )
+    assert not (runs[2] / "parts").exists()
+
+
+def test_chunk_seeds_are_children_of_the_root_seed(config, runs):
+    """Chunk 2's rows are the hands the engine plays on the walls of the root seed's child 2
+    (its own children: walls, first dealers, agents), numbered from the chunk's first hand."""
+    chunk = runner.plan_chunks(config)[2]
+    walls_seed, dealers_seed, agents_seed = spawn_seeds(spawn_seeds(11, 3)[2], 3)
+    walls = shuffled_walls(chunk.n_games, 108, walls_seed)
+    dealers = session_first_dealers(chunk.n_games // 8, config.options, dealers_seed)
+    records = play_records(
+        config.options, walls, dealers, 8, (0,) * 4, int(agents_seed.generate_state(1)[0])
+    )
+    stored = pd.read_parquet(runs[1] / runner.GAMES)
+    stored = stored[stored["game"] >= chunk.first_game].iloc[: chunk.n_games]
+    np.testing.assert_array_equal(stored["dealer"], records[:, E.R_DEALER])
+    np.testing.assert_array_equal(stored["turns"], records[:, E.R_TURNS])
+    for seat in range(4):
+        np.testing.assert_array_equal(stored[f"delta_{seat}"], records[:, E.R_DELTA + seat])
+
+
+def test_a_failing_run_leaves_nothing(config, tmp_path, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine failure")
+
+    monkeypatch.setattr(runner, "_chunk_tables", broken)
+    with pytest.raises(RuntimeError, match="engine failure"):
+        runner.run(config, tmp_path / "out", jobs=1)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_refuses_to_overwrite_what_is_not_a_run(config, tmp_path):
+    keep = tmp_path / "notes"
+    keep.mkdir()
+    (keep / "thesis.txt").write_text("precious")
+    with pytest.raises(ValueError, match="not empty and is not a run directory"):
+        runner.run(config, keep)
+    assert (keep / "thesis.txt").read_text() == "precious"
+    with pytest.raises(ValueError, match="jobs: expected a positive integer or -1"):
+        runner.run(config, tmp_path / "x", jobs=0)
