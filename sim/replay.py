@@ -106,3 +106,42 @@ def describe(events: np.ndarray, record: np.ndarray, n_players: int) -> list[str
     deltas = ", ".join(f"seat {s} {int(record[E.R_DELTA + s]):+d}" for s in range(n_players))
     lines.append(f"result: {deltas}")
     return lines
+
+
+def replay_run(path, game: int) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Replay hand ``game`` of a run directory (``sim.runner``): the chunk's walls, dealers and
+    agent seed are made again from the manifest's seed, the hand is played with the log on, and
+    its record is checked against the stored row. Returns (lines, record, events)."""
+    import pandas as pd
+
+    from .agents import agent_ids
+    from .runner import GAMES, chunk_inputs, chunk_of, config_of_run
+
+    config = config_of_run(path)
+    chunk = chunk_of(config, game)
+    walls, dealers, agent_seed = chunk_inputs(config, chunk)
+    variant = config.spec
+    record, events = variant.replay(
+        config.options,
+        walls,
+        dealers,
+        config.hands_per_session,
+        agent_ids(config.agents),
+        agent_seed,
+        game - chunk.first_game,
+    )
+    stored = pd.read_parquet(f"{path}/{GAMES}", filters=[("game", "==", game)])
+    n_players = config.n_players
+    replayed = [int(record[E.R_DELTA + seat]) for seat in range(n_players)]
+    kept = [int(stored[f"delta_{seat}"].iloc[0]) for seat in range(n_players)]
+    if replayed != kept or int(record[E.R_DEALER]) != int(stored["dealer"].iloc[0]):
+        raise ValueError(
+            f"{path}: the replay of hand {game} differs from the stored row (score changes "
+            f"{replayed} against {kept}); was the run made by another version of the engine?"
+        )
+    header = [
+        f"{config.label}, hand {game} (session {game // config.hands_per_session}, hand "
+        f"{game % config.hands_per_session} of it), dealer seat {int(record[E.R_DEALER])}, "
+        f"agents {', '.join(config.agents)}"
+    ]
+    return header + variant.describe(events, record, n_players), record, events

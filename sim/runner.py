@@ -39,7 +39,7 @@ from joblib import Parallel, delayed
 
 from . import __version__
 from .agents import agent_ids
-from .config import RunConfig
+from .config import RunConfig, build_config
 from .wall import shuffled_walls, spawn_seeds
 
 MANIFEST = "manifest.json"
@@ -67,15 +67,32 @@ def plan_chunks(config: RunConfig) -> list[Chunk]:
     return chunks
 
 
-def _chunk_tables(config: RunConfig, chunk: Chunk):
-    """Play one chunk; its games and wins frames, numbered within the whole run."""
+def chunk_inputs(config: RunConfig, chunk: Chunk):
+    """What chunk ``chunk`` plays with: its walls, the first dealer of each of its sessions, and
+    the seed of the random agent's generator, all from the root seed's child ``chunk.index``."""
     variant = config.spec
     chunk_seed = spawn_seeds(config.seed, chunk.index + 1)[chunk.index]
     walls_seed, dealers_seed, agents_seed = spawn_seeds(chunk_seed, 3)
     walls = shuffled_walls(chunk.n_games, variant.n_tiles, walls_seed)
     n_sessions = -(-chunk.n_games // config.hands_per_session)
     dealers = variant.first_dealers(n_sessions, config.options, dealers_seed)
-    agent_seed = int(agents_seed.generate_state(1)[0])
+    return walls, dealers, int(agents_seed.generate_state(1)[0])
+
+
+def chunk_of(config: RunConfig, game: int) -> Chunk:
+    """The chunk that plays hand ``game`` of the run."""
+    if not 0 <= game < config.games:
+        raise ValueError(f"--game: {game} is not a hand of this run; allowed: 0-{config.games - 1}")
+    for chunk in plan_chunks(config):
+        if chunk.first_game <= game < chunk.first_game + chunk.n_games:
+            return chunk
+    raise AssertionError("the chunks cover every hand")
+
+
+def _chunk_tables(config: RunConfig, chunk: Chunk):
+    """Play one chunk; its games and wins frames, numbered within the whole run."""
+    variant = config.spec
+    walls, dealers, agent_seed = chunk_inputs(config, chunk)
     records = variant.play(
         config.options,
         walls,
@@ -260,3 +277,12 @@ def read_manifest(path: str | Path) -> dict:
         return json.loads((path / MANIFEST).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ValueError(f"{path}: not a run directory (no {MANIFEST})") from None
+    except json.JSONDecodeError:
+        raise ValueError(f"{path / MANIFEST}: not valid JSON") from None
+
+
+def config_of_run(path: str | Path) -> RunConfig:
+    """The configuration a run directory was played with (from its manifest)."""
+    manifest = read_manifest(path)
+    document = {key: manifest[key] for key in ("variant", "label", "run", "options")}
+    return build_config(document)

@@ -1,5 +1,12 @@
 """The ``mjsim`` command line.
 
+    mjsim run CONFIG                 play a config into a run directory, print a summary
+    mjsim report DIR                 an HTML report of a run or a sweep
+    mjsim sweep SWEEP.toml           a config over a grid of option values, compared
+    mjsim replay DIR --game ID       one hand of a run, move by move
+    mjsim bench                      evaluator and engine throughput
+    mjsim exact VARIANT              exact probabilities of dealt-hand events
+    mjsim deal VARIANT --hands N     dealt-hand Monte Carlo beside the exact values
     mjsim demo                       evaluate a few example hands
     mjsim hand "123m 456p 55s 5s*"   evaluate hands given in tile notation
 
@@ -16,7 +23,7 @@ import importlib
 import sys
 
 # In the order ``mjsim --help`` lists them.
-COMMAND_MODULES = ("run", "hand", "exact")
+COMMAND_MODULES = ("run", "sweep", "report", "replay", "bench", "hand", "exact")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,3 +45,6 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"mjsim: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into a reader that stopped early, e.g. `| head`
+        sys.stderr.close()
+        return 0

@@ -34,6 +34,11 @@ class Variant:
     """``wins_frame(records, options, first_game)``"""
     first_dealers: Callable[..., np.ndarray]
     """``first_dealers(n_sessions, options, seed)``: the first dealer of each session."""
+    replay: Callable[..., tuple[np.ndarray, np.ndarray]]
+    """``replay(options, walls, first_dealers, hands_per_session, agent_kinds, agent_seed,
+    index)`` -> (record, events): hand ``index`` of ``play``'s block again, with the log on."""
+    describe: Callable[..., list[str]]
+    """``describe(events, record, n_players)``: the event log as lines of text."""
 
     def player_count(self, options: Any) -> int:
         return options.player_count
@@ -41,6 +46,7 @@ class Variant:
 
 def _anhua() -> Variant:
     from ..records import hands_frame, wins_frame
+    from ..replay import describe
     from . import anhua
 
     return Variant(
@@ -57,6 +63,8 @@ def _anhua() -> Variant:
             records, options.player_count, first_game
         ),
         first_dealers=anhua.session_first_dealers,
+        replay=anhua.replay_hand,
+        describe=describe,
     )
 
 

@@ -322,3 +322,47 @@ def play_records(
         records,
     )
     return records
+
+
+def replay_hand(
+    options: AnhuaOptions,
+    walls: np.ndarray,
+    first_dealers: np.ndarray,
+    hands_per_session: int,
+    agent_kinds: tuple[int, ...],
+    agent_seed: int,
+    index: int,
+    log_capacity: int = 1024,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Hand ``index`` of a block of walls played as ``play_records`` plays it, with the event
+    log on: the hands before it are played first, with the same agent seed, so the dealer and
+    the random agent's generator are where they were. Returns (record, events)."""
+    from ..kernels import engine
+    from ..kernels import state as game_state
+    from ..kernels.agents import seed_agents
+
+    kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
+    params = options.params()
+    tables = load_tables()
+    records = np.zeros((index + 1, engine.N_RECORD), np.int64)
+    seed_agents(agent_seed)
+    dealers = np.asarray(first_dealers, np.int64)
+    engine.play_anhua_hands(
+        game_state.new_state(agents=kinds),
+        walls[:index],
+        options.player_count,
+        dealers,
+        hands_per_session,
+        params,
+        tables,
+        records[:index],
+    )
+    if index % hands_per_session == 0:
+        dealer = int(dealers[index // hands_per_session])
+    else:
+        dealer = int(records[index - 1, engine.R_NEXT_DEALER])
+    state = game_state.new_state(log_capacity, agents=kinds)
+    engine.play_anhua_hand(
+        state, walls[index], options.player_count, dealer, params, tables, records[index]
+    )
+    return records[index], state.log[: state.scalars[game_state.LOG_COUNT]].copy()

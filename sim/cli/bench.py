@@ -1,0 +1,49 @@
+"""``mjsim bench``: evaluator and engine throughput on this machine."""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import bench
+
+
+def _command_bench(args: argparse.Namespace) -> int:
+    if args.hands < 100 or args.evaluations < 1000:
+        raise ValueError("--hands must be at least 100 and --evaluations at least 1000")
+    print(bench.header())
+    print("evaluator (one core, 108-tile hands with 0-3 wilds, 2-5-8 pair or seven pairs):")
+    for row in bench.evaluator_throughput(args.evaluations):
+        print(f"  {row['query']:<10} {row['per_second'] / 1e6:8.1f} M evaluations/s")
+    print("engine (one core, efficiency agent in every seat, sessions of 8 hands):")
+    for row in bench.engine_throughput(args.hands):
+        print(
+            f"  {row['rule set']:<22} {row['hands_per_second']:9,.0f} hands/s   "
+            f"{row['turns_per_hand']:5.1f} draws per hand   first call "
+            f"{row['first_call_seconds']:5.2f} s (compilation or cache load)"
+        )
+    return 0
+
+
+def register(commands) -> None:
+    """Add ``bench`` to the ``mjsim`` sub-parser collection."""
+    parser = commands.add_parser(
+        "bench",
+        help="print evaluator and engine throughput",
+        description=(
+            "Measure evaluations per second of the hand evaluator and complete hands per second "
+            "of the engine on one core. The first engine call (numba compilation, or loading "
+            "its disk cache) is timed separately. Fuller benchmarks: benchmarks/."
+        ),
+        epilog="example: mjsim bench --hands 20000",
+    )
+    parser.add_argument(
+        "--hands", type=int, default=10_000, metavar="N", help="hands per engine measurement"
+    )
+    parser.add_argument(
+        "--evaluations",
+        type=int,
+        default=200_000,
+        metavar="N",
+        help="hands per evaluator measurement",
+    )
+    parser.set_defaults(run=_command_bench)
