@@ -846,7 +846,9 @@ def tier_summary(run: Run, confidence: float = 0.95) -> pd.DataFrame:
                 "share_of_score": chosen["score"].sum() / total_score if total_score else math.nan,
             }
         )
-    frame = pd.DataFrame(rows)
+    columns = ["tier", "winners", "hands_with", "mean_points", "mean_score", "score_per_hand",
+               "score_lo", "score_hi", "share_of_score"]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=columns)  # the columns also when no hand was won
     rates = pd.DataFrame(_interval_columns(frame["hands_with"], hands, confidence))
     frame = pd.concat([frame.iloc[:, :3], rates, frame.iloc[:, 3:]], axis=1)
     return frame

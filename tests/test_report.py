@@ -1,0 +1,495 @@
+"""sim.report and ``mjsim report``: the numbers printed in the HTML, recomputed with plain pandas
+from the raw frames of a played run; embedding, escaping, atomic writing, errors, sweeps."""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import os
+import statistics
+from dataclasses import asdict
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim import report
+from sim.cli import main
+from sim.play import play_anhua
+from sim.variants.anhua import NAMED_PATTERNS, AnhuaOptions
+
+N_HANDS = 3000
+EXTRA_DRAWS = 40  # Anhua with efficiency agents almost never ends in a draw: add some
+SEATS = range(4)
+LABEL = 'anhua <script>alert("x")</script> & co'
+Z95 = statistics.NormalDist().inv_cdf(0.975)
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def with_draws(games: pd.DataFrame, count: int) -> pd.DataFrame:
+    """``games`` followed by ``count`` exhaustive draws (nobody wins, nobody pays)."""
+    extra = games.tail(count).copy()
+    first = int(games["game"].max()) + 1
+    extra["game"] = np.arange(first, first + count)
+    extra["session"], extra["hand"] = extra["game"] // 8, extra["game"] % 8
+    extra["outcome"] = pd.Categorical(["draw"] * count, games["outcome"].cat.categories)
+    extra["win_kind"] = pd.Categorical(["none"] * count, games["win_kind"].cat.categories)
+    extra["n_winners"], extra["payer"] = 0, -1
+    for seat in SEATS:
+        extra[f"delta_{seat}"] = 0
+    return pd.concat([games, extra], ignore_index=True)
+
+
+def write_run(
+    directory: Path, games, wins, options: AnhuaOptions, seed: int, label: str, extra_options=None
+):
+    directory.mkdir(parents=True)
+    games.to_parquet(directory / "games.parquet")
+    wins.to_parquet(directory / "wins.parquet")
+    manifest = {
+        "variant": "anhua",
+        "label": label,
+        "n_players": 4,
+        "options": {**asdict(options), **(extra_options or {})},
+        "run": {
+            "games": len(games),
+            "seed": seed,
+            "hands_per_session": 8,
+            "agents": ["efficiency"] * 4,
+            "jobs": 2,
+            "chunk_hands": 1000,
+        },
+        "config_hash": "0123abcd" * 8,
+        "version": "0.1.0",
+        "commit": None,
+        "counts": {
+            "games": len(games),
+            "wins": len(wins),
+            "draws": int((games["outcome"] == "draw").sum()),
+        },
+        "timings": {"play_seconds": 1.5, "total_seconds": 2.0},
+        "command": f"mjsim run configs/{label}.toml --games {len(games)}",
+    }
+    (directory / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+class Page(HTMLParser):
+    """Tables (by id: rows of cell texts, the header first), images, links and the text."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.tables: dict[str, list[list[str]]] = {}
+        self.images: list[dict] = []
+        self.links: list[str] = []
+        self.texts: list[str] = []
+        self._table = self._row = self._cell = None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self._table = self.tables.setdefault(attrs.get("id", f"#{len(self.tables)}"), [])
+        elif tag == "tr" and self._table is not None:
+            self._row = []
+            self._table.append(self._row)
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+        elif tag == "img":
+            self.images.append(attrs)
+        elif tag == "a":
+            self.links.append(attrs["href"])
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row.append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "table":
+            self._table = self._row = None
+
+    def handle_data(self, data):
+        self.texts.append(data)
+        if self._cell is not None:
+            self._cell.append(data)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.texts)
+
+    def rows(self, table: str) -> dict[str, dict[str, str]]:
+        """First cell -> {column header: cell} (a repeated header keeps its first column)."""
+        header, *body = self.tables[table]
+        result = {}
+        for row in body:
+            cells = {}
+            for name, value in zip(header, row, strict=True):
+                cells.setdefault(name, value)
+            cells["_cells"] = row
+            result[row[0]] = cells
+        return result
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """3,000 played hands (dealer bonus and 4 birds, so every point source shows) and 40
+    draws, as a run directory with a hostile label; its report, parsed."""
+    options = AnhuaOptions(bird_count=4, dealer_bonus=True)
+    games, wins = play_anhua(N_HANDS, seed=11, options=options)
+    games = with_draws(games, EXTRA_DRAWS)
+    directory = tmp_path_factory.mktemp("report") / "run"
+    write_run(directory, games, wins, options, 11, LABEL, {"note": "<img src=x onerror=alert(1)>"})
+    path = report.write_report(directory)
+    text = path.read_text(encoding="utf-8")
+    return directory, games, wins, text, Page(text)
+
+
+def pct(value: float) -> str:
+    return f"{value * 100:.2f}%"
+
+
+def wilson(x: int, n: int) -> tuple[float, float]:
+    p = x / n
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return (0.0 if x == 0 else centre - half), (1.0 if x == n else centre + half)
+
+
+# --------------------------------------------------------------------------- the run report
+
+
+def test_report_is_written_beside_the_results_with_every_figure_embedded(played):
+    directory, _, _, text, page = played
+    assert (directory / "report.html").is_file()
+    files = sorted(p.name for p in (directory / "figures").iterdir())
+    assert files == ["dealer_advantage.png", "pattern_frequency.png", "score_distribution.png"]
+    embedded = {}
+    for image in page.images:
+        prefix = "data:image/png;base64,"
+        assert image["src"].startswith(prefix)  # nothing to fetch
+        embedded[image["data-file"]] = base64.b64decode(image["src"].removeprefix(prefix))
+    for name in files:
+        assert embedded[f"figures/{name}"] == (directory / "figures" / name).read_bytes()
+        assert embedded[f"figures/{name}"].startswith(b"\x89PNG")
+    assert "<style>" in text and "<link" not in text and "<script" not in text.lower()
+    assert not [p for p in directory.rglob("*.tmp")]
+
+
+def test_draw_rate_and_win_kinds(played):
+    _, games, wins, _, page = played
+    kinds = page.rows("win-kinds")
+    draws = int((games["outcome"] == "draw").sum())
+    assert draws == EXTRA_DRAWS
+    row = kinds["exhaustive draw 荒庄"]
+    assert row["hands"] == f"{draws:,}"
+    assert row["share of hands"] == pct(draws / len(games))
+    lo, hi = wilson(draws, len(games))
+    assert row["95% interval"] == f"[{pct(lo)}, {pct(hi)}]"
+    self_draws = games["win_kind"].astype(str) == "self_draw"
+    row = kinds["self-draw 自摸"]
+    assert row["hands"] == f"{int(self_draws.sum()):,}"
+    winners = wins[wins["win_kind"].astype(str) == "self_draw"]
+    assert row["winners"] == f"{len(winners):,}"
+    assert row["mean base points"] == f"{winners['points'].mean():.2f}"
+    assert f"{draws} of {len(games):,} hands" in page.text
+
+
+def test_pattern_counts_shares_and_names(played):
+    _, games, wins, _, page = played
+    patterns = page.rows("patterns")
+    counts = wins["pattern"].value_counts()
+    assert set(patterns) == set(counts.index)
+    for name, count in counts.items():
+        hands_with = wins.loc[wins["pattern"] == name, "game"].nunique()
+        row = patterns[name]
+        assert row["winners"] == f"{count:,}", name
+        assert row["hands with it"] == f"{hands_with:,}", name
+        assert row["share of hands"] == pct(hands_with / len(games)), name
+        assert row["share of wins"] == pct(count / len(wins)), name
+    # listed most frequent first
+    shown = [int(r["winners"].replace(",", "")) for r in patterns.values()]
+    assert shown == sorted(shown, reverse=True)
+    unseen = [name for name in NAMED_PATTERNS.values() if name not in set(counts.index)]
+    assert unseen and all(name in page.text for name in unseen)
+
+
+def test_win_rate_by_seat_and_dealer(played):
+    _, games, wins, _, page = played
+    seats = page.rows("win-rate")
+    winners = wins.drop_duplicates(["game", "seat"])
+    for seat in SEATS:
+        won = int((winners["seat"] == seat).sum())
+        assert seats[f"seat {seat}"]["wins"] == f"{won:,}"
+        assert seats[f"seat {seat}"]["win rate"] == pct(won / len(games))
+    dealer_of = games.set_index("game")["dealer"]
+    dealer_wins = int((winners["seat"].to_numpy() == dealer_of[winners["game"]].to_numpy()).sum())
+    row = seats["dealer 庄家 (pooled)"]
+    assert row["wins"] == f"{dealer_wins:,}"
+    assert row["win rate"] == pct(dealer_wins / len(games))
+    lo, hi = wilson(dealer_wins, len(games))
+    assert row["95% interval"] == f"[{pct(lo)}, {pct(hi)}]"
+    row = seats["non-dealer 闲家 (pooled)"]
+    assert row["wins"] == f"{len(winners) - dealer_wins:,}"
+    assert row["seat-hands"] == f"{3 * len(games):,}"
+
+
+def test_scores_per_seat(played):
+    _, games, _, _, page = played
+    scores = page.rows("scores")
+    for seat in SEATS:
+        delta = games[f"delta_{seat}"]
+        row = scores[f"seat {seat}"]
+        assert row["mean score"] == f"{delta.mean():+.2f}"
+        assert row["std"] == f"{delta.std():.2f}"
+        assert row["max"] == f"{delta.max():,}"
+        assert row["min"] == f"{delta.min():,}"
+        assert row["median"] == f"{delta.median():g}"
+        assert row["P(|score| ≥ 16)"] == pct((delta.abs() >= 16).mean())
+        half = statistics.NormalDist().inv_cdf(0.975) * delta.std() / math.sqrt(len(delta))
+        lo, hi = (float(x) for x in row["95% interval"].strip("[]").split(", "))
+        # t and normal quantiles differ in the 4th digit at n = 3,040
+        assert lo == pytest.approx(delta.mean() - half, abs=0.011)
+        assert hi == pytest.approx(delta.mean() + half, abs=0.011)
+    assert scores["all seats 全体 (pooled)"]["mean score"] == "+0.00"
+
+
+def test_dealer_advantage(played):
+    _, games, _, _, page = played
+    deltas = games[[f"delta_{s}" for s in SEATS]].to_numpy(dtype=float)
+    dealer = deltas[np.arange(len(games)), games["dealer"].to_numpy()]
+    non_dealer = (deltas.sum(axis=1) - dealer) / 3
+    difference = dealer - non_dealer
+    rows = page.rows("dealer-advantage")
+    assert rows["dealer 庄家"]["mean score per hand"] == f"{dealer.mean():+.2f}"
+    assert rows["non-dealer 闲家"]["mean score per hand"] == f"{non_dealer.mean():+.2f}"
+    assert rows["difference 差"]["mean score per hand"] == f"{difference.mean():+.2f}"
+    t = difference.mean() / (difference.std(ddof=1) / math.sqrt(len(difference)))
+    assert f"t = {t:.2f}, df = {len(difference) - 1:,}" in page.text
+
+
+def test_points_sources(played):
+    _, games, wins, _, page = played
+    payers = np.where(wins["payer"] < 0, 3, 1)
+    pattern = float((wins["points"] * payers).sum())
+    deltas = games[[f"delta_{s}" for s in SEATS]]
+    moved = float(deltas.clip(lower=0).to_numpy().sum())
+    rows = page.rows("points")
+    assert rows["pattern points 牌型分"]["points (total)"] == f"{pattern:,.0f}"
+    bonus = float(rows["dealer bonus 庄闲分"]["points (total)"].replace(",", ""))
+    assert bonus > 0
+    birds = moved - pattern - bonus
+    assert rows["birds 抓鸟"]["points (total)"] == f"{birds:,.0f}"
+    assert rows["birds 抓鸟"]["share"] == pct(birds / moved)
+    assert rows["birds 抓鸟"]["per hand"] == f"{birds / len(games):.3f}"
+
+
+def test_header_options_and_how_to_read(played):
+    directory, games, _, _, page = played
+    facts = {row[0]: row[1] for row in page.tables["run-facts"]}
+    assert facts["label"] == LABEL
+    assert facts["hands 局"] == f"{len(games):,}"
+    assert facts["seed"] == "11"
+    assert facts["config hash"] == "0123abcd" * 8
+    assert facts["run command"].startswith("mjsim run configs/")
+    assert facts["report command"] == f"mjsim report {directory}"
+    assert "play 1.5 s" in facts["timings"]
+    options = page.rows("options")
+    assert options["bird_count"]["_cells"][1:] == ["抓鸟", "4", "2"]
+    assert options["dealer_bonus"]["rule 规则"] == "庄闲分"
+    assert "How to read this" in page.text and "Wilson" in page.text
+
+
+def test_every_value_is_escaped(played):
+    _, _, _, text, page = played
+    assert "<script" not in text.lower()
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co" in text
+    assert "<img src=x" not in text
+    assert page.rows("options")["note"]["value"] == "<img src=x onerror=alert(1)>"
+    assert sum(1 for _ in page.images) == 3  # the hostile option value made no image
+
+
+def test_number_formats():
+    assert report.fmt_pct(0.123456) == "12.35%"
+    assert report.fmt_pct(0.00001234) == "0.0012%"  # not 0.00%
+    assert report.fmt_pct(0.0) == "0.00%"
+    assert report.fmt_interval(0.1, 0.25, report.fmt_pct) == "[10.00%, 25.00%]"
+    assert report.fmt_num(-1.234, sign=True) == "-1.23"
+    assert report.fmt_p(0.0004) == "< 0.001" and report.fmt_p_phrase(0.0123) == "p = 0.012"
+    assert report.fmt_points(4.5) == "4.5" and report.fmt_points(-8.0) == "-8"
+    assert report.fmt_num(float("nan")) == "–"
+    assert report.esc('<a href="x">') == "&lt;a href=&quot;x&quot;&gt;"
+
+
+# --------------------------------------------------------------------------- CLI and errors
+
+
+def test_cli_prints_the_path(played, capsys):
+    directory = played[0]
+    assert main(["report", str(directory)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == str(directory / "report.html")
+    assert captured.err == ""
+
+
+def test_help_explains_every_flag_with_an_example(capsys):
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    out = capsys.readouterr().out
+    for flag in ("DIR", "--baseline", "--open"):
+        assert flag in out
+    assert out.count("example") >= 4
+
+
+@pytest.mark.parametrize("kind", ["missing", "empty", "bad manifest", "bad parquet", "no frames"])
+def test_bad_directory_is_a_one_line_error_and_writes_nothing(tmp_path, capsys, kind):
+    directory = tmp_path / "run"
+    if kind != "missing":
+        directory.mkdir()
+    if kind in ("bad manifest", "bad parquet", "no frames"):
+        manifest = "{not json" if kind == "bad manifest" else '{"label": "x", "n_players": 4}'
+        (directory / "manifest.json").write_text(manifest)
+    if kind in ("bad manifest", "bad parquet"):
+        for name in ("games.parquet", "wins.parquet"):
+            (directory / name).write_bytes(b"PAR1 this is not parquet")
+    assert main(["report", str(directory)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("mjsim: error: ") and captured.err.count("\n") == 1
+    assert str(directory) in captured.err
+    if directory.exists():
+        assert not (directory / "report.html").exists()
+        assert not (directory / "figures").exists()
+        assert not list(directory.glob(".*"))
+
+
+def test_failed_rewrite_keeps_the_old_report(played, tmp_path, capsys):
+    source = played[0]
+    directory = tmp_path / "copy"
+    directory.mkdir()
+    for name in ("manifest.json", "games.parquet", "wins.parquet", "report.html"):
+        (directory / name).write_bytes((source / name).read_bytes())
+    before = (directory / "report.html").read_bytes()
+    (directory / "wins.parquet").write_bytes(b"truncated")
+    assert main(["report", str(directory)]) == 2
+    assert "cannot read parquet" in capsys.readouterr().err
+    assert (directory / "report.html").read_bytes() == before
+    assert sorted(p.name for p in directory.iterdir()) == [
+        "games.parquet",
+        "manifest.json",
+        "report.html",
+        "wins.parquet",
+    ]
+
+
+def test_atomic_write_leaves_no_partial_file(tmp_path, monkeypatch):
+    target = tmp_path / "report.html"
+    target.write_text("old")
+
+    def broken_fsync(descriptor):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError, match="disk full"):
+        report._write_atomic(target, b"new" * 1000)
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+# --------------------------------------------------------------------------- sweeps
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    """Two cells on the same walls (seed 5): 1 bird against 4 birds, 400 hands each."""
+    root = tmp_path_factory.mktemp("sweep") / "birds"
+    cells, frames = [], {}
+    for birds in (1, 4):
+        name = f"birds-{birds}"
+        options = AnhuaOptions(bird_count=birds)
+        games, wins = play_anhua(400, seed=5, options=options)
+        write_run(root / "cells" / name, games, wins, options, 5, name)
+        cells.append({"name": name, "options": {"bird_count": birds}, "dir": f"cells/{name}"})
+        frames[name] = games, wins
+    spec = {
+        "label": "birds <sweep>",
+        "base": "configs/anhua-seven-kings.toml",
+        "axes": {"bird_count": [1, 4]},
+        "cells": cells,
+    }
+    (root / "sweep.json").write_text(json.dumps(spec))
+    path = report.write_report(root)
+    return root, frames, Page(path.read_text(encoding="utf-8"))
+
+
+def test_sweep_report_links_every_cell_report(sweep):
+    root, frames, page = sweep
+    for name in frames:
+        href = f"cells/{name}/report.html"
+        assert href in page.links
+        cell = Page((root / href).read_text(encoding="utf-8"))
+        assert "../../report.html" in cell.links  # back to the sweep
+        assert cell.rows("win-rate")  # a full run report
+    assert (root / "report.html").is_file()
+    files = sorted(p.name for p in (root / "figures").iterdir())
+    # sweep_ names: the sweep writer's own figures (heatmap_*.png, lines.png, ...) stay
+    assert files == ["sweep_comparison.png", "sweep_lines.png"]
+    assert sorted(i["data-file"] for i in page.images) == [f"figures/{f}" for f in files]
+    assert "birds &lt;sweep&gt;" not in page.text and "birds <sweep>" in page.text
+
+
+def test_sweep_table_numbers(sweep):
+    _, frames, page = sweep
+    outcomes = page.rows("sweep-outcomes")
+    for name, (games, wins) in frames.items():
+        row = outcomes[name]
+        winners = wins.drop_duplicates(["game", "seat"])
+        dealer_of = games.set_index("game")["dealer"]
+        won = winners["seat"].to_numpy() == dealer_of[winners["game"]].to_numpy()
+        dealer_hands = winners.loc[won, "game"].nunique()
+        assert row["dealer win rate"].startswith(pct(dealer_hands / len(games)) + " [")
+        mean_abs = games[[f"delta_{s}" for s in SEATS]].abs().mean(axis=1).mean()
+        assert row["mean |score| of a seat"].startswith(f"{mean_abs:.2f} [")
+        assert row["bird_count"] == name.removeprefix("birds-")
+
+
+def test_sweep_compares_cells_with_the_first_one_hand_by_hand(sweep):
+    _, frames, page = sweep
+    comparison = page.tables["comparison"]
+    header, body = comparison[0], comparison[1:]
+    rows = [dict(zip(header, row, strict=True)) for row in body]
+    assert {row["cell"] for row in rows} == {"birds-4"}
+    assert {row["test"] for row in rows} == {"paired t"}
+    swing = next(row for row in rows if row["metric"] == "mean |score| of a seat")
+    means = {
+        name: games[[f"delta_{s}" for s in SEATS]].abs().mean(axis=1).mean()
+        for name, (games, _) in frames.items()
+    }
+    difference = means["birds-4"] - means["birds-1"]
+    assert swing["difference [95% interval]"].startswith(f"{difference:+.2f} [")
+    assert swing["significant"] == "yes"
+    assert swing["changed options"] == "bird_count=4"
+    # the same walls and play: only the scoring differs, so the patterns cannot
+    pattern_rows = [row for row in rows if row["metric"].startswith("hands with")]
+    assert pattern_rows and all(row["significant"] == "no" for row in pattern_rows)
+
+
+def test_sweep_with_unknown_baseline_is_an_error(sweep, capsys):
+    root = sweep[0]
+    before = (root / "report.html").read_bytes()
+    assert main(["report", str(root), "--baseline", "nope"]) == 2
+    assert "no sweep cell named 'nope'" in capsys.readouterr().err
+    assert (root / "report.html").read_bytes() == before
+
+
+def test_a_run_without_a_win_still_gets_a_report(tmp_path):
+    games, _ = play_anhua(8, seed=1)
+    games = with_draws(games, 5).tail(5).reset_index(drop=True)
+    directory = tmp_path / "draws"
+    write_run(directory, games, pd.DataFrame(), AnhuaOptions(), 1, "all draws")
+    page = Page(report.write_report(directory).read_text(encoding="utf-8"))
+    assert page.rows("win-kinds")["exhaustive draw 荒庄"]["share of hands"] == "100.00%"
+    assert "No hand of the run was won." in page.text
+    assert len(page.images) == 2  # no pattern figure
