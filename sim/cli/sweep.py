@@ -1,0 +1,313 @@
+"""``mjsim sweep``: play a base config over a grid of option values and compare the cells."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import sys
+import time
+import unicodedata
+from pathlib import Path
+
+from ..sweep import (
+    ALPHA,
+    COMPARISON,
+    FIGURES,
+    SIGNIFICANCE,
+    SWEEP_JSON,
+    load_sweep_spec,
+    run_sweep,
+)
+
+TABLE_PATTERNS = 3
+"""Patterns shown in the printed table (comparison.csv has more)."""
+
+
+def _width(text: str) -> int:
+    """Columns a terminal gives ``text``: Chinese characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    fill = " " * max(0, width - _width(text))
+    return fill + text if right else text + fill
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _rate(value, lo, hi) -> str:
+    """A share as percent with its interval: ``26.1 (24.9–27.3)``."""
+    if _missing(value):
+        return "–"
+    digits = 1 if 100 * value >= 10 else 2
+    if _missing(lo) or _missing(hi):
+        return f"{100 * value:.{digits}f}"
+    return f"{100 * value:.{digits}f} ({100 * lo:.{digits}f}–{100 * hi:.{digits}f})"
+
+
+def _mean(value, lo, hi, sign: bool = False) -> str:
+    """A mean with its interval: ``+0.41 ±0.52``, or ``1.20 (0.00–2.61)`` when it is not
+    symmetric (an interval cut at 0)."""
+    if _missing(value):
+        return "–"
+    text = f"{value:+.2f}" if sign else f"{value:.2f}"
+    if _missing(lo) or _missing(hi):
+        return text
+    above, below = hi - value, value - lo
+    if abs(above - below) <= 1e-9 * max(1.0, abs(value)):
+        return f"{text} ±{above:.2f}"
+    low, high = (f"{lo:+.2f}", f"{hi:+.2f}") if sign else (f"{lo:.2f}", f"{hi:.2f}")
+    return f"{text} ({low}–{high})"
+
+
+def _value_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    return str(value)
+
+
+def _render(title: str, header: list[str], rows: list[list[str]], numeric_from: int) -> list[str]:
+    widths = [max(_width(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = [title]
+    for row in [header, *rows]:
+        cells = [_pad(text, widths[i], right=i >= numeric_from) for i, text in enumerate(row)]
+        lines.append("  " + "  ".join(cells).rstrip())
+    return lines
+
+
+def table_lines(directory: Path) -> list[str]:
+    """The comparison tables ``mjsim sweep`` prints, read back from the sweep directory's
+    ``sweep.json``, ``comparison.csv`` and ``significance.csv``."""
+    import pandas as pd
+
+    spec = json.loads((directory / SWEEP_JSON).read_text(encoding="utf-8"))
+    table = pd.read_csv(directory / COMPARISON, dtype={"cell": str}).set_index("cell")
+    significance = pd.read_csv(directory / SIGNIFICANCE, dtype={"run": str, "metric": str})
+    significant = {
+        (row.metric, row.run): bool(row.significant) for row in significance.itertuples()
+    }
+    axes = list(spec["axes"])
+    baseline = spec.get("baseline")
+    cells = spec["cells"]
+
+    def mark(metric: str | None, cell: str) -> str:
+        if cell == baseline or metric is None:
+            return " "
+        return "*" if significant.get((metric, cell)) else " "
+
+    def block(title: str, columns: list[tuple[str, str, str | None, callable]]) -> list[str]:
+        header = ["", *axes, *(name for name, _, _, _ in columns)]
+        rows = []
+        for cell in cells:
+            name = cell["name"]
+            line = table.loc[name]
+            row = ["base" if name == baseline else ""]
+            row += [_value_text(cell["options"].get(axis)) for axis in axes]
+            for _, column, metric, formatter in columns:
+                text = formatter(line[column], line[f"{column}_lo"], line[f"{column}_hi"])
+                row.append(text + mark(metric, name))
+            rows.append(row)
+        return _render(title, header, rows, 1 + len(axes))
+
+    lines = []
+    lines += block(
+        "outcomes (95% intervals)",
+        [
+            ("draw rate %", "draw_rate", "draw_rate", _rate),
+            ("dealer wins %", "dealer_win_rate", "dealer_win_rate", _rate),
+            (
+                "dealer advantage",
+                "dealer_advantage",
+                "dealer_advantage",
+                lambda v, lo, hi: _mean(v, lo, hi, sign=True),
+            ),
+            ("mean |score|", "mean_abs_score", "mean_abs_score", _mean),
+        ],
+    )
+    sources = [
+        c.removeprefix("points_")
+        for c in table.columns
+        if c.startswith("points_") and not c.endswith(("_lo", "_hi"))
+    ]
+    columns = [(f"{s} points", f"points_{s}", f"points:{s}", _mean) for s in sources]
+    columns += [
+        (f"{s} % of points", f"share_{s}", None, _rate)
+        for s in sources
+        if s != "pattern" and f"share_{s}" in table.columns
+    ]
+    lines += ["", *block("points per hand (pattern: base points × payers; birds: 抓鸟)", columns)]
+    tiers = [
+        c.removeprefix("tier_score_")
+        for c in table.columns
+        if c.startswith("tier_score_") and not c.endswith(("_lo", "_hi"))
+    ]
+    if tiers:
+        columns = [(tier, f"tier_score_{tier}", f"tier_score:{tier}", _mean) for tier in tiers]
+        lines += ["", *block("winners' score per hand by tier", columns)]
+    patterns = [
+        c.removeprefix("pattern_")
+        for c in table.columns
+        if c.startswith("pattern_") and not c.endswith(("_lo", "_hi"))
+    ][:TABLE_PATTERNS]
+    if patterns:
+        columns = [(p, f"pattern_{p}", f"pattern:{p}", _rate) for p in patterns]
+        lines += ["", *block("patterns (% of hands with one)", columns)]
+    return lines
+
+
+def _command_sweep(args: argparse.Namespace) -> int:
+    overrides = list(args.set or [])
+    if args.games is not None:
+        overrides.append(f"run.games={args.games}")
+    if args.seed is not None:
+        overrides.append(f"run.seed={args.seed}")
+    spec = load_sweep_spec(args.sweep, overrides)  # every cell checked before any output
+    out = Path(args.out) if args.out else Path("runs") / spec.label
+    if args.report:
+        try:
+            from ..report import write_report
+        except ImportError:
+            raise ValueError("--report: sim.report is not available in this version") from None
+    command = "mjsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+    start = time.perf_counter()
+    run_sweep(spec, out, jobs=args.jobs, progress=False if args.quiet else None, command=command)
+    seconds = time.perf_counter() - start
+    first = spec.cells[0].config
+    document = json.loads((out / SWEEP_JSON).read_text(encoding="utf-8"))
+    if all(cell.config.games == first.games for cell in spec.cells):
+        size = f"{len(spec.cells)} cells × {first.games:,} hands"
+    else:
+        size = f"{len(spec.cells)} cells ({spec.total_games:,} hands)"
+    print(
+        f"{spec.label}: {size} in {seconds:.1f} s "
+        f"({spec.total_games / seconds:,.0f} hands/s, jobs {args.jobs}) -> {out}"
+    )
+    axes = " × ".join(f"{axis} ({len(values)})" for axis, values in spec.axes.items())
+    print(f"  base {document['base']}, axes {axes}, seed {first.seed}")
+    significance_rows = sum(1 for _ in (out / SIGNIFICANCE).open(encoding="utf-8")) - 1
+    if spec.paired:
+        how = "every cell plays the same walls, so cells are compared hand by hand (paired t)"
+    else:
+        how = (
+            "cells play different walls (an axis changes the seed, hands or chunks), so they "
+            "are compared as independent samples"
+        )
+    print(f"  {how}")
+    if len(spec.cells) > 1:
+        print(
+            f"  base = baseline cell {spec.baseline}; * = differs from it (Holm-adjusted p < "
+            f"{ALPHA:g} over {significance_rows} tests)"
+        )
+    print()
+    print("\n".join(table_lines(out)))
+    print()
+    figures = document["files"]["figures"]
+    print(f"  tables: {out / COMPARISON}, {out / SIGNIFICANCE}")
+    print(f"  figures: {out / FIGURES}/ ({', '.join(Path(f).name for f in figures)})")
+    print(f"  cells: {out}/cells/<cell>/ (run directories; mjsim report {out}/cells/<cell>)")
+    if args.report:
+        print(f"  report: {write_report(out)}")
+    else:
+        print(f"  report: mjsim report {out}")
+    return 0
+
+
+DESCRIPTION = """\
+Play the base config of a sweep file once per cell of its grid of option values, every cell
+on the same seed (so on the same walls: paired comparisons), and write a sweep directory:
+
+  sweep.json          the grid, the cells, the baseline cell, the command
+  cells/<cell>/       one run directory per cell (as mjsim run writes)
+  comparison.csv      one row per cell: draw rate, dealer win rate, dealer advantage,
+                      mean |score|, points per hand and share of points by source (birds),
+                      winners' score per hand by tier, top pattern rates; 95% intervals
+  significance.csv    every cell against the baseline cell on those metrics: paired tests,
+                      Holm-adjusted p-values, a significant flag
+  figures/*.png       heat maps (2 axes) or line plots (1 axis, or 3 and more), pattern
+                      frequencies of every cell, differences from the baseline
+
+and print the comparison tables; * marks a significant difference from the baseline cell (the
+cell with the base config's own values, else the first). Every cell's config is checked before
+anything is played; errors are one line, and a failure leaves no output.
+"""
+
+EXAMPLE = """\
+sweep file (configs/sweeps/*.toml; the grid is the product of the axes):
+  label = "kings-by-birds"              # name of the sweep (default: the file's stem)
+  base = "../anhua-seven-kings.toml"    # base config, relative to the sweep file
+  [run]                                 # optional: run settings changed in every cell
+  games = 20000
+  [options]                             # optional: options changed in every cell
+  dealer_bonus = false
+  [axes]                                # option or run setting -> values
+  king_mode = ["seven_kings", "four_kings"]
+  bird_count = [1, 2, 4]
+
+examples:
+  mjsim sweep configs/sweeps/anhua-kings-birds.toml
+  mjsim sweep configs/sweeps/anhua-kings-birds.toml --games 5000 --jobs 2 --out runs/kb
+  mjsim sweep configs/sweeps/anhua-king-as-hard.toml --set dealer_bonus=true --report
+"""
+
+
+def register(commands) -> None:
+    """Add ``sweep`` to the ``mjsim`` sub-parser collection."""
+    parser = commands.add_parser(
+        "sweep",
+        help="play a config over a grid of option values and compare the cells",
+        description=DESCRIPTION,
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "sweep",
+        metavar="SWEEP.toml",
+        help="a sweep file, e.g. configs/sweeps/anhua-kings-birds.toml",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="hands per cell (overrides run.games of the base and the sweep file), "
+        "e.g. --games 5000",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="root seed of every cell (overrides run.seed), e.g. --seed 7",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="worker processes, -1 for one per core (default 1); results do not depend on it. "
+        "Cells smaller than J chunks are played side by side, e.g. --jobs 2",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="sweep directory to write (default runs/<label>); a previous sweep there is "
+        "replaced, e.g. --out runs/kings-by-birds",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="change an option or run setting of the base in every cell (not an axis), e.g. "
+        "--set dealer_bonus=true or --set run.hands_per_session=4 (repeatable)",
+    )
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="also write DIR/report.html (mjsim report DIR), e.g. --report",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, e.g. --quiet")
+    parser.set_defaults(run=_command_sweep)

@@ -1,0 +1,392 @@
+"""``mjsim sweep``: sweep files checked before anything runs, the sweep directory, its tables
+recomputed independently from each cell's parquet files, and results independent of --jobs."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import statistics
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim import analysis
+from sim.cli import main
+from sim.config import load_config
+from sim.sweep import load_sweep_spec, run_sweep
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = ROOT / "configs" / "anhua-seven-kings.toml"
+Z95 = statistics.NormalDist().inv_cdf(0.975)
+GAMES = 400
+CELLS = ["seven_kings-2", "seven_kings-4", "four_kings-2", "four_kings-4"]
+
+
+def write_sweep(directory: Path, body: str, name: str = "sweep.toml") -> Path:
+    path = directory / name
+    path.write_text(f'base = "{BASE.as_posix()}"\n{body}', encoding="utf-8")
+    return path
+
+
+GRID = """\
+label = "kings-birds"
+[run]
+games = 400
+chunk_hands = 200          # two chunks per cell
+[axes]
+king_mode = ["seven_kings", "four_kings"]
+bird_count = [2, 4]
+"""
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    """The 2 x 2 sweep played with --jobs 1 through the command line, and what it printed."""
+    root = tmp_path_factory.mktemp("sweep")
+    path = write_sweep(root, GRID)
+    out = root / "out"
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        status = main(["sweep", str(path), "--out", str(out), "--quiet"])
+    assert status == 0
+    return path, out, stdout.getvalue()
+
+
+def winner_scores(games: pd.DataFrame, wins: pd.DataFrame) -> pd.Series:
+    deltas = games.set_index("game")
+    pairs = zip(wins["game"], wins["seat"], strict=True)
+    from_deltas = [deltas.at[game, f"delta_{seat}"] for game, seat in pairs]
+    return wins["gain"].astype(float).fillna(pd.Series(from_deltas, index=wins.index))
+
+
+def wilson(x: int, n: int) -> tuple[float, float]:
+    p = x / n
+    center = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
+    half = Z95 / (1 + Z95 * Z95 / n) * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+# --------------------------------------------------------------------------- the directory
+
+
+def test_sweep_json_cells_match_the_grid(swept):
+    _, out, _ = swept
+    spec = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+    assert spec["label"] == "kings-birds"
+    assert spec["axes"] == {"king_mode": ["seven_kings", "four_kings"], "bird_count": [2, 4]}
+    assert [cell["name"] for cell in spec["cells"]] == CELLS
+    for cell in spec["cells"]:
+        king_mode, birds = cell["name"].split("-")
+        assert cell["options"] == {"king_mode": king_mode, "bird_count": int(birds)}
+        assert cell["dir"] == f"cells/{cell['name']}"
+        assert (out / cell["dir"] / "games.parquet").is_file()
+    assert spec["paired"] is True
+    assert spec["baseline"] == "seven_kings-2"  # the base config's own values
+    assert Path(spec["base"]).resolve() == BASE
+    assert sorted(p.name for p in (out / "cells").iterdir()) == sorted(CELLS)
+    assert not list(out.parent.glob(".out.*"))  # no temporary directory left beside it
+    sweep = analysis.load_sweep(out)
+    assert list(sweep.runs) == CELLS
+
+
+def test_each_cell_manifest_has_exactly_the_cell_values(swept):
+    _, out, _ = swept
+    base = load_config(BASE, ["run.games=400", "run.chunk_hands=200"]).resolved()
+    spec = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+    hashes = set()
+    for cell in spec["cells"]:
+        manifest = json.loads((out / cell["dir"] / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["options"] == {**base["options"], **cell["options"]}
+        assert manifest["run"] == base["run"]  # same seed, hands and chunks: the same walls
+        assert manifest["label"] == cell["name"]
+        assert manifest["counts"]["games"] == GAMES
+        assert manifest["config_hash"] == cell["config_hash"]
+        hashes.add(manifest["config_hash"])
+    assert len(hashes) == len(CELLS)
+    games = [pd.read_parquet(out / c["dir"] / "games.parquet") for c in spec["cells"]]
+    # same walls: the flipped tile of every hand is the same in every cell
+    for frame in games[1:]:
+        assert (frame["indicator"].astype(str) == games[0]["indicator"].astype(str)).all()
+
+
+def test_comparison_table_equals_pandas_from_the_parquet_files(swept):
+    _, out, _ = swept
+    table = pd.read_csv(out / "comparison.csv").set_index("cell")
+    assert list(table.index) == CELLS
+    assert list(table.columns[:3]) == ["king_mode", "bird_count", "hands"]
+    patterns = [c.removeprefix("pattern_") for c in table.columns
+                if c.startswith("pattern_") and not c.endswith(("_lo", "_hi"))]  # fmt: skip
+    tiers = [c.removeprefix("tier_score_") for c in table.columns
+             if c.startswith("tier_score_") and not c.endswith(("_lo", "_hi"))]  # fmt: skip
+    assert patterns and "平胡" in patterns and tiers and "小胡" in tiers
+    all_patterns = pd.Series(dtype=object)
+    for name in CELLS:
+        games = pd.read_parquet(out / "cells" / name / "games.parquet")
+        wins = pd.read_parquet(out / "cells" / name / "wins.parquet")
+        all_patterns = pd.concat([all_patterns, wins["pattern"].astype(str)])
+        row = table.loc[name]
+        n = len(games)
+        deltas = games[[f"delta_{s}" for s in range(4)]].to_numpy(dtype=float)
+        assert row["hands"] == n == GAMES
+        assert row["king_mode"] == name.split("-")[0]
+        assert row["bird_count"] == int(name.split("-")[1])
+        draws = int((games["outcome"].astype(str) == "draw").sum())
+        assert row["draw_rate"] == pytest.approx(draws / n)
+        assert (row["draw_rate_lo"], row["draw_rate_hi"]) == pytest.approx(wilson(draws, n))
+        dealer_of = games.set_index("game")["dealer"]
+        dealer_games = wins.loc[wins["seat"].to_numpy() == dealer_of[wins["game"]].to_numpy(),
+                                "game"].nunique()  # fmt: skip
+        assert row["dealer_win_rate"] == pytest.approx(dealer_games / n)
+        per_hand_abs = np.abs(deltas).mean(axis=1)
+        assert row["mean_abs_score"] == pytest.approx(per_hand_abs.mean())
+        half = statistics.stdev(per_hand_abs) / math.sqrt(n) * 1.9659  # t(0.975, 399)
+        assert row["mean_abs_score_hi"] - row["mean_abs_score"] == pytest.approx(half, rel=1e-3)
+        dealer = deltas[np.arange(n), games["dealer"].to_numpy()]
+        advantage = dealer - (deltas.sum(axis=1) - dealer) / 3
+        assert row["dealer_advantage"] == pytest.approx(advantage.mean())
+        for pattern in patterns:
+            hands_with = wins.loc[wins["pattern"].astype(str) == pattern, "game"].nunique()
+            assert row[f"pattern_{pattern}"] == pytest.approx(hands_with / n)
+            lo, hi = wilson(hands_with, n)
+            assert row[f"pattern_{pattern}_lo"] == pytest.approx(lo)
+            assert row[f"pattern_{pattern}_hi"] == pytest.approx(hi)
+        # points: base points x payers; birds = points moved - base points (no dealer bonus)
+        payers = np.where(wins["payer"].to_numpy() < 0, 3, 1)
+        base_points = (wins["points"] * payers).groupby(wins["game"]).sum()
+        base_points = base_points.reindex(games["game"], fill_value=0).to_numpy(dtype=float)
+        moved = np.where(deltas > 0, deltas, 0).sum(axis=1)
+        assert row["points_pattern"] == pytest.approx(base_points.mean())
+        assert row["points_birds"] == pytest.approx((moved - base_points).mean())
+        assert row["share_birds"] == pytest.approx((moved - base_points).sum() / moved.sum())
+        assert row["share_birds_lo"] < row["share_birds"] < row["share_birds_hi"]
+        scores = winner_scores(games, wins)
+        for tier in tiers:
+            chosen = scores[wins["tier"].astype(str) == tier]
+            assert row[f"tier_score_{tier}"] == pytest.approx(chosen.sum() / n)
+    # the patterns shown are the most frequent over the whole sweep
+    counts = all_patterns.value_counts()
+    assert set(patterns) == set(counts.index[: len(patterns)])
+
+
+def test_significance_rows_for_every_non_base_cell(swept):
+    _, out, _ = swept
+    frame = pd.read_csv(out / "significance.csv")
+    table = pd.read_csv(out / "comparison.csv")
+    assert set(frame["baseline"]) == {"seven_kings-2"}
+    assert set(frame["test"]) == {"paired t"}
+    metrics = ["draw_rate", "dealer_win_rate", "dealer_advantage", "mean_abs_score",
+               "points:pattern", "points:birds", "tier_score:小胡"]  # fmt: skip
+    metrics += [f"pattern:{c.removeprefix('pattern_')}" for c in table.columns
+                if c.startswith("pattern_") and not c.endswith(("_lo", "_hi"))]  # fmt: skip
+    for cell in CELLS[1:]:
+        rows = frame[frame["run"] == cell]
+        assert set(metrics) <= set(rows["metric"])
+        assert rows["metric"].is_unique
+    assert "seven_kings-2" not in set(frame["run"])
+    assert frame["p_adjusted"].to_numpy() == pytest.approx(
+        analysis.adjust_p_values(frame["p_value"], "holm"), nan_ok=True
+    )
+    assert (frame["significant"] == (frame["p_adjusted"] < 0.05)).all()
+    # four birds instead of two moves far more bird points: surely significant
+    birds = frame[(frame["metric"] == "points:birds") & (frame["run"] == "seven_kings-4")]
+    assert birds["significant"].item() and birds["difference"].item() > 0
+    # the estimate of a row is the cell's figure in the comparison table
+    mean_abs = frame[frame["metric"] == "mean_abs_score"].set_index("run")["estimate"]
+    expected = table.set_index("cell")["mean_abs_score"]
+    assert mean_abs.to_numpy() == pytest.approx(expected[mean_abs.index].to_numpy())
+
+
+def test_figures_are_written(swept):
+    _, out, _ = swept
+    names = {p.name for p in (out / "figures").iterdir()}
+    heatmaps = {f"heatmap_{m}.png" for m in ("draw_rate", "dealer_advantage", "mean_abs_score",
+                                              "points_birds")}  # fmt: skip
+    assert names == heatmaps | {"patterns.png", "differences.png"}
+    for name in names:
+        assert (out / "figures" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    spec = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+    assert sorted(spec["files"]["figures"]) == sorted(f"figures/{n}" for n in names)
+
+
+def test_printed_tables(swept):
+    _, out, printed = swept
+    lines = printed.splitlines()
+    assert lines[0].startswith(f"kings-birds: 4 cells × {GAMES} hands in ")
+    assert "paired t" in printed and "baseline cell seven_kings-2" in printed
+    table = pd.read_csv(out / "comparison.csv").set_index("cell")
+    frame = pd.read_csv(out / "significance.csv")
+    outcome = lines.index("outcomes (95% intervals)")
+    header = lines[outcome + 1]
+    assert "king_mode" in header and "draw rate %" in header and "mean |score|" in header
+    rows = lines[outcome + 2 : outcome + 2 + len(CELLS)]
+    for cell, line in zip(CELLS, rows, strict=True):
+        tokens = line.split()
+        if cell == "seven_kings-2":
+            assert tokens.pop(0) == "base"
+        assert tokens[:2] == cell.split("-")
+        value = table.loc[cell, "mean_abs_score"]
+        significant = frame[(frame["run"] == cell) & (frame["metric"] == "mean_abs_score")]
+        marker = "*" if len(significant) and significant["significant"].item() else ""
+        assert line.rstrip().endswith(
+            f"{value:.2f} ±{table.loc[cell, 'mean_abs_score_hi'] - value:.2f}{marker}"
+        )
+    for title in ("points per hand", "winners' score per hand by tier", "patterns (% of hands"):
+        assert any(line.startswith(title) for line in lines)
+    assert f"{out / 'comparison.csv'}" in printed and f"{out / 'significance.csv'}" in printed
+    assert f"{out / 'figures'}/" in printed and f"mjsim report {out}" in printed
+
+
+def test_results_do_not_depend_on_jobs(swept, tmp_path):
+    path, out, _ = swept
+    spec = load_sweep_spec(path)
+    again = run_sweep(spec, tmp_path / "jobs2", jobs=2, progress=False, figures=False)
+    for name in ("comparison.csv", "significance.csv"):
+        pd.testing.assert_frame_equal(pd.read_csv(out / name), pd.read_csv(again / name))
+    for cell in CELLS:
+        for table in ("games.parquet", "wins.parquet"):
+            pd.testing.assert_frame_equal(
+                pd.read_parquet(out / "cells" / cell / table),
+                pd.read_parquet(again / "cells" / cell / table),
+            )
+    timings = json.loads((again / "sweep.json").read_text(encoding="utf-8"))["timings"]
+    assert timings["jobs"] == 2
+
+
+def test_cells_side_by_side_give_the_same_results(swept, tmp_path):
+    """One chunk per cell and two workers: the cells are played in parallel, one per worker."""
+    path, _, _ = swept
+    spec = load_sweep_spec(path, ["run.chunk_hands=400", "run.games=200"])
+    one = run_sweep(spec, tmp_path / "one", jobs=1, progress=False, figures=False)
+    two = run_sweep(spec, tmp_path / "two", jobs=2, progress=False, figures=False)
+    timings = json.loads((two / "sweep.json").read_text(encoding="utf-8"))["timings"]
+    assert timings["cells_side_by_side"] is True
+    for name in ("comparison.csv", "significance.csv"):
+        pd.testing.assert_frame_equal(pd.read_csv(one / name), pd.read_csv(two / name))
+
+
+# --------------------------------------------------------------------------- checking
+
+
+@pytest.mark.parametrize(
+    ("body", "argv", "message"),
+    [
+        (GRID.replace("king_mode = [", "kings = ["), [], "axes.kings: not an option or run"),
+        (
+            GRID.replace("[2, 4]", "[2, 3]"),
+            [],
+            "axes.bird_count: 3 is not allowed; allowed: 1, 2, 4",
+        ),
+        (GRID.replace("[2, 4]", '[2, "4"]'), [], "axes.bird_count: '4' is not allowed"),
+        (GRID.replace("[2, 4]", "[2, 2]"), [], "axes.bird_count: the value 2 appears twice"),
+        (GRID.replace("[2, 4]", "[]"), [], "axes.bird_count: expected a non-empty list"),
+        (GRID.replace("[run]", "[runs]"), [], "runs: unknown key; allowed: label, base, run"),
+        (GRID.replace("games = 400", "gamez = 400"), [], "run.gamez: unknown setting"),
+        (GRID, ["--set", "bird_count=4"], "--set bird_count: bird_count is an axis"),
+        (GRID, ["--games", "0"], "run.games: 0 is below the minimum 1"),
+        (GRID.replace("[axes]", "[axes]\nplayer_count = [3]"), [], "run.agents: 4 names for 3"),
+        (GRID.split("[axes]")[0], [], "axes: missing"),
+    ],
+)
+def test_bad_sweep_files_fail_in_one_line_with_no_output(tmp_path, capsys, body, argv, message):
+    path = write_sweep(tmp_path, body)
+    out = tmp_path / "out"
+    assert main(["sweep", str(path), "--out", str(out), *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("mjsim: error: ")
+    assert message in captured.err
+    assert str(path) in captured.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sweep.toml"]
+
+
+def test_missing_base(tmp_path, capsys):
+    path = tmp_path / "sweep.toml"
+    path.write_text("[axes]\nbird_count = [1, 2]\n", encoding="utf-8")
+    assert main(["sweep", str(path), "--out", str(tmp_path / "out")]) == 2
+    assert "base: missing" in capsys.readouterr().err
+    path.write_text('base = "nowhere.toml"\n[axes]\nbird_count = [1, 2]\n', encoding="utf-8")
+    assert main(["sweep", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "base: no config file at" in err and err.count("\n") == 1
+    assert main(["sweep", str(tmp_path / "none.toml")]) == 2
+    assert "no such sweep file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sweep.toml"]
+
+
+def test_spec_names_baseline_and_pairing(tmp_path):
+    path = write_sweep(tmp_path, "[axes]\nking_as_itself_is_hard = [true, false]\n"
+                       '"options.king_mode" = ["four_kings", "seven_kings"]\n')  # fmt: skip
+    spec = load_sweep_spec(path)
+    assert spec.label == "sweep"  # the file's stem
+    assert [c.name for c in spec.cells] == [
+        "king_as_itself_is_hard-four_kings", "king_as_itself_is_hard-seven_kings",
+        "no_king_as_itself_is_hard-four_kings", "no_king_as_itself_is_hard-seven_kings",
+    ]  # fmt: skip
+    assert spec.baseline == "no_king_as_itself_is_hard-seven_kings"
+    assert spec.paired
+    assert spec.cells[0].config.options.king_as_itself_is_hard is True
+    numbers = load_sweep_spec(write_sweep(tmp_path, "[axes]\nbird_count = [1, 4]\n", "n.toml"))
+    assert [c.name for c in numbers.cells] == ["bird_count=1", "bird_count=4"]
+    assert numbers.baseline == "bird_count=1"  # no cell has the base's 2: the first cell
+    seeds = load_sweep_spec(write_sweep(tmp_path, '[axes]\n"run.seed" = [1, 2]\n', "s.toml"))
+    assert not seeds.paired and seeds.cells[1].config.seed == 2
+    sessions = load_sweep_spec(
+        write_sweep(tmp_path, "[axes]\nhands_per_session = [4, 8]\n", "h.toml"), ["seed=5"]
+    )
+    assert [c.config.hands_per_session for c in sessions.cells] == [4, 8]
+    assert {c.config.seed for c in sessions.cells} == {5}
+
+
+def test_a_failure_leaves_nothing(swept, tmp_path, monkeypatch):
+    import sim.runner
+
+    path, _, _ = swept
+    spec = load_sweep_spec(path, ["run.games=16", "run.chunk_hands=8"])
+    real_run, calls = sim.runner.run, []
+
+    def failing_run(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("disk full")
+        return real_run(*args, **kwargs)
+
+    monkeypatch.setattr(sim.runner, "run", failing_run)
+    with pytest.raises(RuntimeError, match="disk full"):
+        run_sweep(spec, tmp_path / "out", progress=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_output_directory_rules(swept, tmp_path):
+    path, _, _ = swept
+    spec = load_sweep_spec(path, ["run.games=16", "run.chunk_hands=8"])
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    with pytest.raises(ValueError, match="not empty and is not a sweep directory"):
+        run_sweep(spec, other, progress=False, figures=False)
+    out = run_sweep(spec, tmp_path / "out", progress=False, figures=False)
+    (out / "stale.txt").write_text("from the previous sweep")
+    run_sweep(spec, out, progress=False, figures=False)  # a previous sweep is replaced
+    assert not (out / "stale.txt").exists() and (out / "sweep.json").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "out"]
+
+
+def test_help_explains_every_flag(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["sweep", "--help"])
+    assert stopped.value.code == 0
+    text = capsys.readouterr().out
+    for flag in ("--games N", "--seed S", "--jobs J", "--out DIR", "--set KEY=VALUE", "--report"):
+        assert flag in text
+    assert "mjsim sweep configs/sweeps/anhua-kings-birds.toml" in text
+
+
+@pytest.mark.parametrize("name", ["anhua-kings-birds.toml", "anhua-king-as-hard.toml"])
+def test_shipped_sweep_files_are_valid(name):
+    spec = load_sweep_spec(ROOT / "configs" / "sweeps" / name)
+    assert len(spec.cells) == math.prod(len(v) for v in spec.axes.values())
+    assert spec.paired and spec.baseline in {c.name for c in spec.cells}
