@@ -42,7 +42,7 @@ CLAIM_CHI = 2
 
 
 @kernel
-def _draw_candidates(state, seat, forms):
+def _draw_candidates(hand, wild, visible, n_kinds, forms):
     """The draws the efficiency agent weighs when breaking ties, as (kinds, unseen copies).
 
     A kind counts when it is not wild, some copy is unseen by ``seat``, and it is held or
@@ -51,16 +51,14 @@ def _draw_candidates(state, seat, forms):
     Counting only near kinds is the usual 'effective tiles' count of players, and is three
     times cheaper to compute. The 14-tile hand decides, the same for every candidate discard.
     """
-    n_kinds = N_KINDS if state.scalars[N_TILES] == 136 else 27
-    hand = state.hands[seat]
     kinds = np.empty(n_kinds, np.int64)
     unseen = np.empty(n_kinds, np.int64)
     n_candidates = 0
     everything = (forms & FORM_THIRTEEN) != 0
     for kind in range(n_kinds):
-        if state.wild[kind]:
+        if wild[kind]:
             continue
-        left = 4 - np.int64(state.visible[kind]) - np.int64(hand[kind])
+        left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
         if left <= 0:
             continue
         near = everything or hand[kind] > 0
@@ -78,20 +76,21 @@ def _draw_candidates(state, seat, forms):
 
 
 @kernel
-def _discard_shanten(state, seat, forms, tables, after):
-    """after[kind] = shanten once a natural ``kind`` is discarded; 1000 where it cannot be."""
+def _discard_shanten(hand, keys, wilds, wild, forms, tables, after):
+    """after[kind] = shanten once a natural ``kind`` is discarded from the hand with counts
+    ``hand``, natural suit keys ``keys`` and ``wilds`` wilds; 1000 where it cannot be."""
     candidates = np.empty((N_KINDS, 4), np.int64)
     kinds = np.empty(N_KINDS, np.int64)
     n_candidates = 0
     for kind in range(N_KINDS):
         after[kind] = 1_000
-        if state.hands[seat, kind] == 0 or state.wild[kind]:
+        if hand[kind] == 0 or wild[kind]:
             continue
-        candidates[n_candidates] = state.keys[seat]
+        candidates[n_candidates] = keys
         candidates[n_candidates, KIND_SUIT[kind]] -= KIND_POWER[kind]
         kinds[n_candidates] = kind
         n_candidates += 1
-    wild_counts = np.full(n_candidates, state.wild_count[seat], np.int64)
+    wild_counts = np.full(n_candidates, wilds, np.int64)
     values = np.empty(n_candidates, np.int64)
     shanten_many(candidates[:n_candidates], wild_counts, forms, tables, values)
     for index in range(n_candidates):
@@ -108,8 +107,14 @@ def efficiency_discard(state, seat, forms, allowed, tables):
     (tied discard, draw) pair comes from one batch call: per-call overhead (the tables tuple is
     passed by value) would cost more than the evaluations.
     """
+    # the seat's arrays once: each call that passes the state tuple costs a reference count per
+    # array in it
+    hand = state.hands[seat]
+    keys = state.keys[seat]
+    wilds = state.wild_count[seat]
+    wild = state.wild
     after = np.empty(N_KINDS, np.int64)
-    _discard_shanten(state, seat, forms, tables, after)
+    _discard_shanten(hand, keys, wilds, wild, forms, tables, after)
     best_shanten = 1_000
     for kind in range(N_KINDS):
         if not allowed[kind]:
@@ -117,7 +122,7 @@ def efficiency_discard(state, seat, forms, allowed, tables):
         best_shanten = min(best_shanten, after[kind])
     if best_shanten == 1_000:  # nothing but wilds may go
         for kind in range(N_KINDS):
-            if state.hands[seat, kind] > 0 and allowed[kind]:
+            if hand[kind] > 0 and allowed[kind]:
                 return kind
         return -1
     tied = np.empty(N_KINDS, np.int64)
@@ -128,16 +133,17 @@ def efficiency_discard(state, seat, forms, allowed, tables):
             n_tied += 1
     if n_tied == 1:
         return tied[0]
-    draw_kinds, draw_unseen = _draw_candidates(state, seat, forms)
+    n_kinds = N_KINDS if state.scalars[N_TILES] == 136 else 27
+    draw_kinds, draw_unseen = _draw_candidates(hand, wild, state.visible, n_kinds, forms)
     n_draws = draw_kinds.shape[0]
     candidates = np.empty((n_tied * n_draws, 4), np.int64)
     for t in range(n_tied):
         for d in range(n_draws):
             row = t * n_draws + d
-            candidates[row] = state.keys[seat]
+            candidates[row] = keys
             candidates[row, KIND_SUIT[tied[t]]] -= KIND_POWER[tied[t]]
             candidates[row, KIND_SUIT[draw_kinds[d]]] += KIND_POWER[draw_kinds[d]]
-    wild_counts = np.full(n_tied * n_draws, state.wild_count[seat], np.int64)
+    wild_counts = np.full(n_tied * n_draws, wilds, np.int64)
     shanten = np.empty(n_tied * n_draws, np.int64)
     shanten_many(candidates, wild_counts, forms, tables, shanten)
     best_kind = -1
@@ -166,7 +172,10 @@ def hand_shanten(state, seat, forms, tables):
 def best_shanten_after_discard(state, seat, forms, tables):
     """The least shanten ``seat`` can reach by discarding one natural tile (after a claim)."""
     after = np.empty(N_KINDS, np.int64)
-    _discard_shanten(state, seat, forms, tables, after)
+    hand = state.hands[seat]
+    _discard_shanten(
+        hand, state.keys[seat], state.wild_count[seat], state.wild, forms, tables, after
+    )
     return after.min()
 
 

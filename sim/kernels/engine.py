@@ -151,21 +151,22 @@ def _win_features(state, seat, how, x_kind, y_kind, params, tables):
 
 
 @inline_kernel
-def _may_claim(state, seat, discarder, kind, n_players):
-    """Whether ``seat`` has a legal pong or chi of the discarded ``kind``: agents are asked
-    only then. Kings are never claimed (rules-spec A2.3.4); chi only by the next player."""
-    if state.wild[kind]:
+def _may_claim(hand, wild, is_next, kind):
+    """Whether a seat with concealed ``hand`` has a legal pong or chi of the discarded ``kind``
+    (chi only when it is the discarder's next player, ``is_next``): agents are asked only then.
+    Kings are never claimed (rules-spec A2.3.4)."""
+    if wild[kind]:
         return False
-    if state.hands[seat, kind] >= 2:
+    if hand[kind] >= 2:
         return True
-    if kind >= 27 or seat != (discarder + 1) % n_players:
+    if kind >= 27 or not is_next:
         return False
     rank = kind % 9
     for first_rank in range(max(0, rank - 2), min(rank, 6) + 1):
         usable = True
         for member_rank in range(first_rank, first_rank + 3):
             member = kind - rank + member_rank
-            if member != kind and (state.hands[seat, member] == 0 or state.wild[member]):
+            if member != kind and (hand[member] == 0 or wild[member]):
                 usable = False
         if usable:
             return True
@@ -615,6 +616,11 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
             # locked konger may only kong with the tile just drawn (自己摸到的杠可以继续杠).
             kong_kind = -1
             kong_type = -1
+            # kinds this seat has a pong of, once: the loop below may not call out per kind
+            ponged = np.zeros(27, np.bool_)
+            for index in range(state.n_melds[seat]):
+                if state.melds[seat, index, 0] == MELD_PONG:
+                    ponged[state.melds[seat, index, 1]] = True
             for candidate in range(27):
                 if locked[seat] and candidate != drawn:
                     continue
@@ -625,8 +631,8 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                     kong_type = MELD_CONCEALED_KONG
                     break
                 if (
-                    state.hands[seat, candidate] >= 1
-                    and _meld_index(state, seat, MELD_PONG, candidate) >= 0
+                    ponged[candidate]
+                    and state.hands[seat, candidate] >= 1
                     and _kong_allowed(
                         state, seat, candidate, MELD_ADDED_KONG, x_kind, y_kind, params, tables
                     )
@@ -737,7 +743,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
         chi_first = -1
         for offset in range(1, n_players):
             other = (seat + offset) % n_players
-            if locked[other] or not _may_claim(state, other, seat, kind, n_players):
+            if locked[other] or not _may_claim(state.hands[other], state.wild, offset == 1, kind):
                 continue
             choice, first = choose_claim(state, other, seat, kind, n_players, forms, tables)
             if choice == CLAIM_PONG:

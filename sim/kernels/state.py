@@ -15,8 +15,9 @@ Layout (docs/engine.md):
 * ``agents`` int64 (4,): the agent kind of each seat (``sim.kernels.agents.AGENT_*``).
 * ``passed_wins`` int64 (4,): bit k set when the seat passed a claimable win on kind k since its
   last draw from the wall (漏胡: it may not win on that kind offered by others until it draws).
-* ``log`` int64 (capacity, 4): an event log ``(event, seat, tile, detail)`` for replays; bulk
-  runs allocate no capacity and ``log_event`` then does nothing.
+* ``log`` int64 (capacity + 1, 4): an event log ``(event, seat, tile, detail)`` for replays. The
+  last row is a sink that events past the capacity are written to (and not counted), so that
+  ``log_event`` has no branch; bulk runs have capacity 0: every event goes to the sink.
 
 Every tile move goes through ``give_tile`` / ``take_tile`` so ``keys`` and ``wild_count`` stay in
 step with ``hands``: the evaluator then answers from four table lookups. No validation here.
@@ -110,7 +111,7 @@ def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
         scalars=np.zeros(N_SCALARS, np.int64),
         agents=np.array(agents, np.int64),
         passed_wins=np.zeros(MAX_SEATS, np.int64),
-        log=np.zeros((log_capacity, 4), np.int64),
+        log=np.zeros((log_capacity + 1, 4), np.int64),
     )
 
 
@@ -140,36 +141,42 @@ def reset(state, wall, n_players, dealer):
     state.scalars[LAST_DISCARDER] = -1
 
 
+# The helpers below take the whole state and are inlined into hot loops. They stay free of
+# branches on purpose: numba binds the state tuple (one reference count per array in it) at each
+# inlined call, and only in straight-line code can its reference-count pruning remove that
+# again; with a branch, each call costs about 60 ns of atomic increments and decrements.
+
+
 @inline_kernel
 def log_event(state, event, seat, tile, detail):
-    """Append an event to the replay log (nothing when the state has no log capacity)."""
+    """Append an event to the replay log (past the capacity it goes to the sink row)."""
     count = state.scalars[LOG_COUNT]
-    if count < state.log.shape[0]:
-        state.log[count, 0] = event
-        state.log[count, 1] = seat
-        state.log[count, 2] = tile
-        state.log[count, 3] = detail
-        state.scalars[LOG_COUNT] = count + 1
+    capacity = state.log.shape[0] - 1
+    room = np.int64(count < capacity)
+    row = min(count, capacity)
+    state.log[row, 0] = event
+    state.log[row, 1] = seat
+    state.log[row, 2] = tile
+    state.log[row, 3] = detail
+    state.scalars[LOG_COUNT] = count + room
 
 
 @inline_kernel
 def give_tile(state, seat, kind):
     """Put a tile of ``kind`` into ``seat``'s concealed hand."""
+    wild = np.int64(state.wild[kind])
     state.hands[seat, kind] += 1
-    if state.wild[kind]:
-        state.wild_count[seat] += 1
-    else:
-        state.keys[seat, KIND_SUIT[kind]] += KIND_POWER[kind]
+    state.wild_count[seat] += wild
+    state.keys[seat, KIND_SUIT[kind]] += KIND_POWER[kind] * (1 - wild)
 
 
 @inline_kernel
 def take_tile(state, seat, kind):
     """Take a tile of ``kind`` out of ``seat``'s concealed hand (the caller knows it is there)."""
+    wild = np.int64(state.wild[kind])
     state.hands[seat, kind] -= 1
-    if state.wild[kind]:
-        state.wild_count[seat] -= 1
-    else:
-        state.keys[seat, KIND_SUIT[kind]] -= KIND_POWER[kind]
+    state.wild_count[seat] -= wild
+    state.keys[seat, KIND_SUIT[kind]] -= KIND_POWER[kind] * (1 - wild)
 
 
 @kernel
@@ -192,20 +199,21 @@ def tiles_left(state):
 @inline_kernel
 def pop_front(state):
     """The next tile from the head of the wall, or -1 when the wall is empty."""
-    if state.scalars[HEAD] >= state.scalars[TAIL]:
-        return -1
-    kind = np.int64(state.wall[state.scalars[HEAD]])
-    state.scalars[HEAD] += 1
-    return kind
+    head = state.scalars[HEAD]
+    empty = np.int64(head >= state.scalars[TAIL])
+    kind = np.int64(state.wall[min(head, state.wall.shape[0] - 1)])
+    state.scalars[HEAD] = head + 1 - empty
+    return kind - empty * (kind + 1)
 
 
 @inline_kernel
 def pop_back(state):
     """The last tile of the wall (kong replacements in some variants), or -1 when empty."""
-    if state.scalars[HEAD] >= state.scalars[TAIL]:
-        return -1
-    state.scalars[TAIL] -= 1
-    return np.int64(state.wall[state.scalars[TAIL]])
+    empty = np.int64(state.scalars[HEAD] >= state.scalars[TAIL])
+    tail = state.scalars[TAIL] - 1 + empty
+    state.scalars[TAIL] = tail
+    kind = np.int64(state.wall[min(max(tail, 0), state.wall.shape[0] - 1)])
+    return kind - empty * (kind + 1)
 
 
 @kernel
