@@ -118,20 +118,17 @@ def _plausible_win(keys, wilds, tile, wild, tables):
     anhua.best_win accepts passes (a king counted as its own face, 王代硬, is one of the things a
     wild may stand for), and most hands the loop asks about fail: four table lookups answer
     them without the calls and tile moves of the full check."""
-    key_m = keys[0]
-    key_p = keys[1]
-    key_s = keys[2]
-    key_z = keys[3]
-    if tile >= 0:
-        if wild[tile]:
-            wilds += 1
-        else:
-            suit = KIND_SUIT[tile]
-            power = KIND_POWER[tile]
-            key_m += power if suit == 0 else 0
-            key_p += power if suit == 1 else 0
-            key_s += power if suit == 2 else 0
-            key_z += power if suit == 3 else 0
+    # no branches: numba can then drop the reference counts of the tables it binds per call
+    kind = max(tile, 0)
+    present = np.int64(tile >= 0)
+    as_wild = present * np.int64(wild[kind])
+    power = KIND_POWER[kind] * (present - as_wild)
+    suit = KIND_SUIT[kind]
+    key_m = keys[0] + power * (suit == 0)
+    key_p = keys[1] + power * (suit == 1)
+    key_s = keys[2] + power * (suit == 2)
+    key_z = keys[3] + power * (suit == 3)
+    wilds = wilds + as_wild
     return is_complete(key_m, key_p, key_s, key_z, wilds, _ANY_FORM, tables)
 
 
