@@ -23,6 +23,7 @@ names: ``king_mode=four_kings``, ``options.bird_count=4``, ``run.games=5000``, `
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -107,7 +108,7 @@ def parse_value(text: str) -> Any:
 
 def apply_overrides(document: dict[str, Any], overrides: Iterable[str]) -> dict[str, Any]:
     """A copy of a config document with ``KEY=VALUE`` overrides applied."""
-    document = json.loads(json.dumps(document))  # a deep copy of plain values
+    document = copy.deepcopy(dict(document))
     for override in overrides:
         key, separator, text = override.partition("=")
         key = key.strip()

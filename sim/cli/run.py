@@ -84,10 +84,10 @@ def register(commands) -> None:
         "run",
         help="play hands under a config and summarise them",
         description=(
-            "Play the hands a config file describes (configs/*.toml) with the engine, write "
-            "games.parquet, wins.parquet and manifest.json into a run directory, and print a "
-            "summary with 95%% intervals. Same seed and config give identical tables for any "
-            "--jobs."
+            "Play the hands a config file describes (configs/*.toml) with the engine, write\n"
+            "games.parquet, wins.parquet and manifest.json into a run directory, and print a\n"
+            "summary with 95% intervals. Same seed and config give identical tables for any\n"
+            "--jobs. Errors are one line and leave no output."
         ),
         epilog=(
             "examples:\n"
