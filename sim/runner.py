@@ -109,6 +109,15 @@ def _chunk_tables(config: RunConfig, chunk: Chunk):
     return games, wins
 
 
+def warm_up(config: RunConfig) -> None:
+    """Play one hand on a throwaway wall: the first call in a process compiles the engine (about
+    a minute on a cold cache) or loads it from numba's disk cache (a fraction of a second)."""
+    variant = config.spec
+    walls = shuffled_walls(1, variant.n_tiles, 0)
+    dealers = np.zeros(1, np.int64)
+    variant.play(config.options, walls, dealers, 1, agent_ids(config.agents), 0)
+
+
 def _write_atomic(table: pa.Table, path: Path) -> None:
     temporary = path.with_name(path.name + ".tmp")
     pq.write_table(table, temporary)
@@ -214,6 +223,8 @@ def run(
     parts_dir = building / "parts"
     parts_dir.mkdir(parents=True)
     started = time.perf_counter()
+    warm_up(config)  # compiles, or loads numba's cache, once here rather than in every worker
+    warmup_seconds = time.perf_counter() - started
     chunks = plan_chunks(config)
     if progress is None:
         progress = sys.stderr.isatty()
@@ -228,7 +239,7 @@ def run(
                 bar.update(result["games"])
                 if on_chunk is not None:
                     on_chunk(result)
-        play_seconds = time.perf_counter() - started
+        play_seconds = time.perf_counter() - started - warmup_seconds
         results.sort(key=lambda result: result["index"])
         for name, target in (("games", GAMES), ("wins", WINS)):
             parts = [parts_dir / f"{name}-{chunk.index:05d}.parquet" for chunk in chunks]
@@ -250,6 +261,7 @@ def run(
             "chunks": len(chunks),
             "counts": counts,
             "timings": {
+                "warmup_seconds": round(warmup_seconds, 3),
                 "play_seconds": round(play_seconds, 3),
                 "chunk_seconds": round(sum(r["seconds"] for r in results), 3),
                 "total_seconds": round(time.perf_counter() - started, 3),

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from ..config import load_config
-from ..runner import run
+from ..runner import read_manifest, run
 
 
 def _percent(rate: float, low: float, high: float) -> str:
@@ -67,9 +67,13 @@ def _command_run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     run(config, out, jobs=args.jobs, progress=None if not args.quiet else False, command=command)
     seconds = time.perf_counter() - start
+    timings = read_manifest(out)["timings"]
+    warmup = timings["warmup_seconds"]
+    compiled = f", {warmup:.0f} s of it compiling the engine" if warmup > 5 else ""
     print(
-        f"{config.label}: {config.games:,} hands in {seconds:.1f} s "
-        f"({config.games / seconds:,.0f} hands/s, jobs {args.jobs}) -> {out}"
+        f"{config.label}: {config.games:,} hands in {seconds:.1f} s{compiled} "
+        f"({config.games / timings['play_seconds']:,.0f} hands/s playing, jobs {args.jobs}) "
+        f"-> {out}"
     )
     agents = ", ".join(config.agents)
     print(f"  config hash {config.hash()[:16]}, seed {config.seed}, agents {agents}")
