@@ -27,6 +27,7 @@ from .hand import (
     KIND_POWER,
     KIND_SUIT,
     N_KINDS,
+    shanten_after_swaps,
     shanten_many,
 )
 from .state import N_TILES, give_tile, take_tile
@@ -104,8 +105,8 @@ def efficiency_discard(state, seat, forms, allowed, tables):
     Lowest shanten after the discard; among equals, the most useful tiles left: unseen copies
     of the candidate draws (``_draw_candidates``) that would lower the shanten further; then the
     lowest kind id. Wilds are discarded only when nothing else is allowed. The shanten of every
-    (tied discard, draw) pair comes from one batch call: per-call overhead (the tables tuple is
-    passed by value) would cost more than the evaluations.
+    (tied discard, draw) pair comes from one call of ``shanten_after_swaps``, which reuses what
+    the pairs share.
     """
     # the seat's arrays once: each call that passes the state tuple costs a reference count per
     # array in it
@@ -136,22 +137,25 @@ def efficiency_discard(state, seat, forms, allowed, tables):
     n_kinds = N_KINDS if state.scalars[N_TILES] == 136 else 27
     draw_kinds, draw_unseen = _draw_candidates(hand, wild, state.visible, n_kinds, forms)
     n_draws = draw_kinds.shape[0]
-    candidates = np.empty((n_tied * n_draws, 4), np.int64)
-    for t in range(n_tied):
-        for d in range(n_draws):
-            row = t * n_draws + d
-            candidates[row] = keys
-            candidates[row, KIND_SUIT[tied[t]]] -= KIND_POWER[tied[t]]
-            candidates[row, KIND_SUIT[draw_kinds[d]]] += KIND_POWER[draw_kinds[d]]
-    wild_counts = np.full(n_tied * n_draws, wilds, np.int64)
-    shanten = np.empty(n_tied * n_draws, np.int64)
-    shanten_many(candidates, wild_counts, forms, tables, shanten)
+    shanten = np.empty((n_tied, n_draws), np.int64)
+    if (forms & FORM_THIRTEEN) != 0:  # the swap kernel has no 十三烂: each pair in full
+        candidates = np.empty((n_tied * n_draws, 4), np.int64)
+        for t in range(n_tied):
+            for d in range(n_draws):
+                row = t * n_draws + d
+                candidates[row] = keys
+                candidates[row, KIND_SUIT[tied[t]]] -= KIND_POWER[tied[t]]
+                candidates[row, KIND_SUIT[draw_kinds[d]]] += KIND_POWER[draw_kinds[d]]
+        wild_counts = np.full(n_tied * n_draws, wilds, np.int64)
+        shanten_many(candidates, wild_counts, forms, tables, shanten.reshape(-1))
+    else:
+        shanten_after_swaps(keys, wilds, forms, tied[:n_tied], draw_kinds, tables, shanten)
     best_kind = -1
     best_useful = -1
     for t in range(n_tied):
         useful = 0
         for d in range(n_draws):
-            if shanten[t * n_draws + d] < best_shanten:
+            if shanten[t, d] < best_shanten:
                 useful += draw_unseen[d]
         if useful > best_useful:
             best_useful = useful

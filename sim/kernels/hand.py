@@ -257,6 +257,103 @@ def shanten_many(keys, wilds, forms, tables, out):
         out[i] = best
 
 
+@inline_kernel
+def _add_row(table, key, pair_column, row):
+    """row[c, 0] / row[c, 1]: tiles to add to one suit for exactly c sets, without / with the
+    pair (a row of the add table)."""
+    for sets in range(MAX_SETS + 1):
+        row[sets, 0] = table[key, sets * N_PAIR_COLUMNS]
+        row[sets, 1] = table[key, sets * N_PAIR_COLUMNS + pair_column]
+
+
+@inline_kernel
+def _fold_rows(left, right, out):
+    """Min-plus product of two suits' rows: the sets split between them, the pair in either."""
+    for sets in range(MAX_SETS + 1):
+        no_pair = _FAR
+        with_pair = _FAR
+        for left_sets in range(sets + 1):
+            right_sets = sets - left_sets
+            no_pair = min(no_pair, left[left_sets, 0] + right[right_sets, 0])
+            with_pair = min(
+                with_pair,
+                left[left_sets, 1] + right[right_sets, 0],
+                left[left_sets, 0] + right[right_sets, 1],
+            )
+        out[sets, 0] = no_pair
+        out[sets, 1] = with_pair
+
+
+@kernel
+def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
+    """out[i, j] = shanten over ``forms`` of the hand ``keys`` + ``wilds`` after one natural
+    tile of kind ``removed[i]`` leaves it and one of kind ``added[j]`` joins it: the same
+    answers as ``shanten_many`` on those hands (at most 14 tiles; 十三烂 is not supported here).
+
+    This is the efficiency agent's tie-break (each tied discard against each useful draw). A
+    swap changes at most two suits. For each discard the product of the other suits' rows is
+    made once per suit, so each draw adds only its own suit's row to it.
+    """
+    pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
+    quads = (forms & OPTION_QUADS) != 0
+    pairs_suit = tables.suit_pairs_quads if quads else tables.suit_pairs_distinct
+    pairs_honour = tables.honour_pairs_quads if quads else tables.honour_pairs_distinct
+    n_wilds = np.int64(wilds)
+    size = tiles_in_hand(keys[0], keys[1], keys[2], keys[3], tables) + n_wilds
+    sets = min(size // 3, MAX_SETS)
+    rows = np.empty((4, MAX_SETS + 1, 2), np.int64)
+    rest = np.empty((4, MAX_SETS + 1, 2), np.int64)
+    folded = np.empty((MAX_SETS + 1, 2), np.int64)
+    new_row = np.empty((MAX_SETS + 1, 2), np.int64)
+    base = np.empty(4, np.int64)
+    pair_bytes = np.empty(4, np.int64)
+    needed = np.zeros(4, np.bool_)  # suits some added kind is in
+    for j in range(added.shape[0]):
+        needed[KIND_SUIT[added[j]]] = True
+    for i in range(removed.shape[0]):
+        for suit in range(4):
+            base[suit] = keys[suit]
+        base[KIND_SUIT[removed[i]]] -= KIND_POWER[removed[i]]
+        for suit in range(4):
+            table = tables.honour_add if suit == 3 else tables.suit_add
+            _add_row(table, base[suit], pair_column, rows[suit])
+            pair_bytes[suit] = pairs_honour[base[suit]] if suit == 3 else pairs_suit[base[suit]]
+        for suit in range(4):
+            if not needed[suit]:
+                continue
+            first = 1 if suit == 0 else 0
+            rest[suit] = rows[first]
+            for other in range(first + 1, 4):
+                if other != suit:
+                    _fold_rows(rest[suit], rows[other], folded)
+                    rest[suit] = folded
+        for j in range(added.shape[0]):
+            suit = KIND_SUIT[added[j]]
+            key = base[suit] + KIND_POWER[added[j]]
+            best = NOT_APPLICABLE
+            if (forms & FORM_STANDARD) != 0:
+                table = tables.honour_add if suit == 3 else tables.suit_add
+                _add_row(table, key, pair_column, new_row)
+                to_add = _FAR
+                for own_sets in range(sets + 1):
+                    to_add = min(
+                        to_add,
+                        rest[suit, sets - own_sets, 0] + new_row[own_sets, 1],
+                        rest[suit, sets - own_sets, 1] + new_row[own_sets, 0],
+                    )
+                best = max(0, to_add - n_wilds) - 1
+            if size >= 13 and (forms & FORM_SEVEN_PAIRS) != 0:
+                changed = np.int64(pairs_honour[key] if suit == 3 else pairs_suit[key])
+                packed = pair_bytes[suit]
+                pair_bytes[suit] = changed
+                to_add = _seven_pairs_tiles_to_add_from(
+                    pair_bytes[0], pair_bytes[1], pair_bytes[2], pair_bytes[3]
+                )
+                pair_bytes[suit] = packed
+                best = min(best, max(0, to_add - n_wilds) - 1)
+            out[i, j] = best
+
+
 @kernel
 def waits_mask(keys, wilds, forms, allowed_kinds, tables):
     """Bitmask over the 34 kinds of the waits of a hand of size 1 mod 3 (bit k = kind k).
