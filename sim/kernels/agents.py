@@ -30,7 +30,7 @@ from .hand import (
     shanten_after_swaps,
     shanten_many,
 )
-from .state import N_TILES, give_tile, take_tile
+from .state import N_TILES
 
 AGENT_EFFICIENCY = 0
 AGENT_RANDOM = 1
@@ -163,26 +163,6 @@ def efficiency_discard(state, seat, forms, allowed, tables):
     return best_kind
 
 
-@kernel
-def hand_shanten(state, seat, forms, tables):
-    """Shanten of ``seat``'s concealed hand as it is."""
-    out = np.empty(1, np.int64)
-    wilds = np.full(1, state.wild_count[seat], np.int64)
-    shanten_many(state.keys[seat : seat + 1], wilds, forms, tables, out)
-    return out[0]
-
-
-@kernel
-def best_shanten_after_discard(state, seat, forms, tables):
-    """The least shanten ``seat`` can reach by discarding one natural tile (after a claim)."""
-    after = np.empty(N_KINDS, np.int64)
-    hand = state.hands[seat]
-    _discard_shanten(
-        hand, state.keys[seat], state.wild_count[seat], state.wild, forms, tables, after
-    )
-    return after.min()
-
-
 # ---------------------------------------------------------------------------------------------
 # The four questions
 
@@ -232,8 +212,8 @@ def accepts_kong(state, seat, kind):
 
 
 @inline_kernel
-def _chi_starts(state, seat, kind):
-    """First tiles of the sequences ``seat`` could chi with a discarded ``kind`` (-1 unused)."""
+def _chi_starts(hand, wild, kind):
+    """First tiles of the sequences a hand could chi with a discarded ``kind`` (-1 unused)."""
     starts = np.full(3, -1, np.int64)
     if kind >= 27:
         return starts
@@ -243,12 +223,55 @@ def _chi_starts(state, seat, kind):
         first = kind - (rank - first_rank)
         usable = True
         for member in range(first, first + 3):
-            if member != kind and (state.hands[seat, member] == 0 or state.wild[member]):
+            if member != kind and (hand[member] == 0 or wild[member]):
                 usable = False
         if usable:
             starts[n] = first
             n += 1
     return starts
+
+
+@kernel
+def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables):
+    """Shanten of the hand now, and the least shanten after each claim and its best discard:
+    (now, after the pong, after the chi from each of ``starts``), from one batch call."""
+    rows = np.empty((1 + 4 * N_KINDS, 4), np.int64)
+    option_of = np.empty(1 + 4 * N_KINDS, np.int64)  # -1: the hand now; 0: pong; 1-3: chi
+    rows[0] = keys
+    option_of[0] = -1
+    n_rows = 1
+    counts = np.empty(N_KINDS, np.int64)
+    for option in range(4):
+        if option == 0 and not can_pong:
+            continue
+        if option > 0 and starts[option - 1] < 0:
+            continue
+        for k in range(N_KINDS):
+            counts[k] = hand[k]
+        claimed_keys = keys.copy()
+        if option == 0:
+            taken_first, taken_count = kind, 2
+        else:
+            taken_first, taken_count = starts[option - 1], 3
+        for member in range(taken_first, taken_first + taken_count):
+            taken = kind if option == 0 else member
+            if option > 0 and member == kind:
+                continue  # the discard itself completes the chi
+            counts[taken] -= 1
+            claimed_keys[KIND_SUIT[taken]] -= KIND_POWER[taken]
+        for k in range(N_KINDS):
+            if counts[k] == 0 or wild[k]:
+                continue
+            rows[n_rows] = claimed_keys
+            rows[n_rows, KIND_SUIT[k]] -= KIND_POWER[k]
+            option_of[n_rows] = option
+            n_rows += 1
+    values = np.empty(n_rows, np.int64)
+    shanten_many(rows[:n_rows], np.full(n_rows, wilds, np.int64), forms, tables, values)
+    best = np.full(4, 1_000, np.int64)
+    for row in range(1, n_rows):
+        best[option_of[row]] = min(best[option_of[row]], values[row])
+    return values[0], best
 
 
 @kernel
@@ -259,11 +282,12 @@ def choose_claim(state, seat, discarder, kind, n_players, forms, tables):
     Efficiency agent: claims when the hand after the claim and its best discard is no further
     from ready than now (pong before chi). Random agent: each legal claim with probability 1/2.
     """
+    hand = state.hands[seat]
     if state.wild[kind]:
         return CLAIM_NONE, -1
-    can_pong = state.hands[seat, kind] >= 2
+    can_pong = hand[kind] >= 2
     starts = (
-        _chi_starts(state, seat, kind)
+        _chi_starts(hand, state.wild, kind)
         if seat == (discarder + 1) % n_players
         else np.full(3, -1, np.int64)
     )
@@ -276,27 +300,15 @@ def choose_claim(state, seat, discarder, kind, n_players, forms, tables):
         return CLAIM_NONE, -1
     if not can_pong and starts[0] < 0:
         return CLAIM_NONE, -1  # nothing to claim: skip the shanten of the hand
-    now = hand_shanten(state, seat, forms, tables)
-    if can_pong:
-        take_tile(state, seat, kind)
-        take_tile(state, seat, kind)
-        after = best_shanten_after_discard(state, seat, forms, tables)
-        give_tile(state, seat, kind)
-        give_tile(state, seat, kind)
-        if after <= now:
-            return CLAIM_PONG, kind
-    for first in starts:
-        if first < 0:
-            continue
-        for member in range(first, first + 3):
-            if member != kind:
-                take_tile(state, seat, member)
-        after = best_shanten_after_discard(state, seat, forms, tables)
-        for member in range(first, first + 3):
-            if member != kind:
-                give_tile(state, seat, member)
-        if after <= now:
-            return CLAIM_CHI, first
+    now, after = _claim_shanten(
+        hand, state.keys[seat], state.wild_count[seat], state.wild, kind, can_pong, starts,
+        forms, tables,
+    )  # fmt: skip
+    if can_pong and after[0] <= now:
+        return CLAIM_PONG, kind
+    for index in range(3):
+        if starts[index] >= 0 and after[1 + index] <= now:
+            return CLAIM_CHI, starts[index]
     return CLAIM_NONE, -1
 
 
