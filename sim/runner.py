@@ -172,7 +172,8 @@ def git_commit() -> str | None:
     return result.stdout.strip() or None if result.returncode == 0 else None
 
 
-def _progress_bar(total: int, enabled: bool):
+def progress_bar(total: int, enabled: bool, description: str = "playing"):
+    """A tqdm bar over hands on standard error, with rate and ETA (off when not ``enabled``)."""
     from tqdm import tqdm
 
     return tqdm(
@@ -181,20 +182,22 @@ def _progress_bar(total: int, enabled: bool):
         unit_scale=True,
         disable=not enabled,
         dynamic_ncols=True,
-        desc="playing",
+        desc=description,
         file=sys.stderr,
     )
 
 
-def _prepare_target(out: Path, replace: bool) -> None:
+def prepare_target(out: Path, replace: bool, marker: str = MANIFEST, kind: str = "run") -> None:
+    """Refuse an output folder that exists and is not a ``kind`` directory (marked by the file
+    ``marker``), or that is one when ``replace`` is false: nothing else is ever overwritten."""
     if not out.exists():
         return
     if not out.is_dir():
         raise ValueError(f"--out {out}: exists and is not a directory")
-    if any(out.iterdir()) and not (out / MANIFEST).exists():
-        raise ValueError(f"--out {out}: exists, is not empty and is not a run directory")
-    if (out / MANIFEST).exists() and not replace:
-        raise ValueError(f"--out {out}: holds a run already; pass --replace to overwrite it")
+    if any(out.iterdir()) and not (out / marker).exists():
+        raise ValueError(f"--out {out}: exists, is not empty and is not a {kind} directory")
+    if (out / marker).exists() and not replace:
+        raise ValueError(f"--out {out}: holds a {kind} already; replace=True overwrites it")
 
 
 def run(
@@ -216,7 +219,7 @@ def run(
     if type(jobs) is not int or jobs == 0 or jobs < -1:
         raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
     out = Path(out)
-    _prepare_target(out, replace)
+    prepare_target(out, replace)
     out.parent.mkdir(parents=True, exist_ok=True)
     building = out.with_name(f".{out.name}.building-{os.getpid()}")
     shutil.rmtree(building, ignore_errors=True)
@@ -230,7 +233,7 @@ def run(
         progress = sys.stderr.isatty()
     try:
         results = []
-        with _progress_bar(config.games, progress) as bar:
+        with progress_bar(config.games, progress) as bar:
             tasks = (delayed(_play_chunk)(config, chunk, parts_dir) for chunk in chunks)
             workers = min(jobs if jobs > 0 else os.cpu_count() or 1, len(chunks))
             parallel = Parallel(n_jobs=workers, return_as="generator_unordered")

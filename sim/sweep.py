@@ -621,31 +621,6 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
 # --------------------------------------------------------------------------- running
 
 
-def _prepare_target(out: Path, replace: bool) -> None:
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise ValueError(f"--out {out}: exists and is not a directory")
-    if any(out.iterdir()) and not (out / SWEEP_JSON).exists():
-        raise ValueError(f"--out {out}: exists, is not empty and is not a sweep directory")
-    if (out / SWEEP_JSON).exists() and not replace:
-        raise ValueError(f"--out {out}: holds a sweep already; replace it to overwrite")
-
-
-def _progress_bar(total: int, enabled: bool):
-    from tqdm import tqdm
-
-    return tqdm(
-        total=total,
-        unit=" hands",
-        unit_scale=True,
-        disable=not enabled,
-        dynamic_ncols=True,
-        desc="sweep",
-        file=sys.stderr,
-    )
-
-
 def _play_cell(config: RunConfig, target: Path, command: str | None) -> dict:
     """Play one cell (in a worker process when cells run in parallel)."""
     from .runner import read_manifest, run
@@ -714,12 +689,12 @@ def run_sweep(
     from joblib import Parallel, delayed
 
     from . import analysis
-    from .runner import plan_chunks, read_manifest, run
+    from .runner import plan_chunks, prepare_target, progress_bar, read_manifest, run
 
     if type(jobs) is not int or jobs == 0 or jobs < -1:
         raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
     out = Path(out)
-    _prepare_target(out, replace)
+    prepare_target(out, replace, SWEEP_JSON, "sweep")
     out.parent.mkdir(parents=True, exist_ok=True)
     building = out.with_name(f".{out.name}.building-{os.getpid()}")
     shutil.rmtree(building, ignore_errors=True)
@@ -731,7 +706,7 @@ def run_sweep(
         progress = sys.stderr.isatty()
     started = time.perf_counter()
     try:
-        with _progress_bar(spec.total_games, progress) as bar:
+        with progress_bar(spec.total_games, progress, "sweep") as bar:
             if side_by_side:
                 tasks = (
                     delayed(_play_cell)(
