@@ -13,9 +13,8 @@ import numpy as np
 from .kernels import engine as E
 from .kernels import state as S
 from .records import WIN_KINDS
-from .tables import load_tables
 from .tiles import format_tiles, kind_name
-from .variants.anhua import AnhuaOptions, pattern_name
+from .variants.anhua import AnhuaOptions, pattern_name, replay_hand
 
 LOG_CAPACITY = 1024
 
@@ -41,25 +40,17 @@ def replay_anhua(
     options = options or AnhuaOptions()
     if not 0 <= game < len(walls):
         raise ValueError(f"game must be 0-{len(walls) - 1}, not {game}")
-    params = options.params()
-    tables = load_tables()
     session_start = game - game % hands_per_session
-    records = np.zeros((game - session_start + 1, E.N_RECORD), np.int64)
-    E.play_anhua_hands(
-        S.new_state(),
-        walls[session_start:game],
-        options.player_count,
+    return replay_hand(
+        options,
+        walls[session_start : game + 1],
         np.array([first_dealer], np.int64),
         hands_per_session,
-        params,
-        tables,
-        records[:-1],
+        (0,) * options.player_count,
+        0,
+        game - session_start,
+        LOG_CAPACITY,
     )
-    dealer = first_dealer if game == session_start else int(records[-2, E.R_NEXT_DEALER])
-    state = S.new_state(LOG_CAPACITY)
-    record = records[-1]
-    E.play_anhua_hand(state, walls[game], options.player_count, dealer, params, tables, record)
-    return record, state.log[: state.scalars[S.LOG_COUNT]].copy()
 
 
 def describe(events: np.ndarray, record: np.ndarray, n_players: int) -> list[str]:
