@@ -1,4 +1,4 @@
-"""The game loop (sim.kernels.engine, first version: Anhua without kongs) played on random walls.
+"""The game loop (sim.kernels.engine) played on random walls.
 
 After every hand: tiles conserved, legal hand sizes, no king in a meld, zero-sum payments, and
 every recorded win re-scored by the slow Anhua reference (tests/reference/anhua.py).
