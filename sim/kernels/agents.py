@@ -99,21 +99,18 @@ def _discard_shanten(hand, keys, wilds, wild, forms, tables, after):
 
 
 @kernel
-def efficiency_discard(state, seat, forms, allowed, tables):
-    """The discard of the efficiency agent: a kind held by ``seat`` with ``allowed[kind]``.
+def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables):
+    """The discard of the efficiency agent from a hand with counts ``hand`` (wilds included),
+    natural suit keys ``keys`` and ``wilds`` wilds: a held kind with ``allowed[kind]``.
 
     Lowest shanten after the discard; among equals, the most useful tiles left: unseen copies
-    of the candidate draws (``_draw_candidates``) that would lower the shanten further; then the
-    lowest kind id. Wilds are discarded only when nothing else is allowed. The shanten of every
-    (tied discard, draw) pair comes from one call of ``shanten_after_swaps``, which reuses what
-    the pairs share.
+    (``visible``: tiles every player sees) of the candidate draws (``_draw_candidates``) that
+    would lower the shanten further; then the lowest kind id. Wilds are discarded only when
+    nothing else is allowed. The shanten of every (tied discard, draw) pair comes from one call
+    of ``shanten_after_swaps``, which reuses what the pairs share. The seat's arrays come as
+    arguments, not the state: each call that passes the state tuple costs a reference count per
+    array in it.
     """
-    # the seat's arrays once: each call that passes the state tuple costs a reference count per
-    # array in it
-    hand = state.hands[seat]
-    keys = state.keys[seat]
-    wilds = state.wild_count[seat]
-    wild = state.wild
     after = np.empty(N_KINDS, np.int64)
     _discard_shanten(hand, keys, wilds, wild, forms, tables, after)
     best_shanten = 1_000
@@ -134,8 +131,7 @@ def efficiency_discard(state, seat, forms, allowed, tables):
             n_tied += 1
     if n_tied == 1:
         return tied[0]
-    n_kinds = N_KINDS if state.scalars[N_TILES] == 136 else 27
-    draw_kinds, draw_unseen = _draw_candidates(hand, wild, state.visible, n_kinds, forms)
+    draw_kinds, draw_unseen = _draw_candidates(hand, wild, visible, n_kinds, forms)
     n_draws = draw_kinds.shape[0]
     shanten = np.empty((n_tied, n_draws), np.int64)
     if (forms & FORM_THIRTEEN) != 0:  # the swap kernel has no 十三烂: each pair in full
@@ -187,7 +183,17 @@ def choose_discard(state, seat, forms, allowed, tables):
     """The kind ``seat`` discards: held, with ``allowed[kind]``."""
     if state.agents[seat] == AGENT_RANDOM:
         return _random_discard(state, seat, allowed)
-    return efficiency_discard(state, seat, forms, allowed, tables)
+    return efficiency_discard(
+        state.hands[seat],
+        state.keys[seat],
+        state.wild_count[seat],
+        state.wild,
+        state.visible,
+        N_KINDS if state.scalars[N_TILES] == 136 else 27,
+        forms,
+        allowed,
+        tables,
+    )
 
 
 @inline_kernel

@@ -665,21 +665,30 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
         take_tile(state, seat, kind)
         add_discard(state, seat, kind)
         log_event(state, EVENT_DISCARD, seat, kind, 0)
-        # claims on the discard: wins first, in turn order from the next player
+        # claims on the discard: wins first, in turn order from the next player. Most discards
+        # complete no hand even with every king wild: then the claim search is not entered.
         single = params[anhua.P_MULTI_RON] == 0
-        n_winners = _claim_winners(
-            state,
-            kind,
-            seat,
-            anhua.HOW_DISCARD,
-            x_kind,
-            y_kind,
-            params,
-            tables,
-            winners,
-            features,
-            single,
-        )
+        plausible = False
+        for other in range(n_players):
+            if other != seat and _plausible_win(
+                state.keys[other], state.wild_count[other], kind, state.wild, tables
+            ):
+                plausible = True
+        n_winners = 0
+        if plausible:
+            n_winners = _claim_winners(
+                state,
+                kind,
+                seat,
+                anhua.HOW_DISCARD,
+                x_kind,
+                y_kind,
+                params,
+                tables,
+                winners,
+                features,
+                single,
+            )
         if n_winners > 0:
             for w in range(n_winners):
                 give_tile(state, winners[w], kind)
