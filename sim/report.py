@@ -18,13 +18,10 @@ from __future__ import annotations
 
 import base64
 import html
-import inspect
 import io
 import math
 import os
-import re
 import shlex
-import tokenize
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
@@ -321,40 +318,16 @@ def _page(title: str, heading: Html, sections: Sequence[tuple[str, str, Sequence
 # --------------------------------------------------------------------------- options
 
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-
-
-def anhua_option_names() -> dict[str, str]:
-    """Option -> its Chinese rule name, from the comments on :class:`AnhuaOptions` fields
-    (comments without Chinese text are left out). Empty if the source cannot be read."""
-    from .variants.anhua import AnhuaOptions
-
-    try:
-        source = inspect.getsource(AnhuaOptions)
-    except (OSError, TypeError):
-        return {}
-    names, current = {}, None
-    known = {f.name for f in fields(AnhuaOptions)}
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.NAME and token.start[1] == 4 and token.string in known:
-            current = token.string
-        elif token.type == tokenize.COMMENT and current and current not in names:
-            text = token.string.lstrip("#").strip()
-            if _CJK.search(text):
-                names[current] = text
-        elif token.type == tokenize.NEWLINE:
-            current = None
-    return names
-
-
 def _variant_defaults(variant: str | None) -> tuple[dict, dict[str, str]]:
-    """(defaults, Chinese names) of the variant's options, when the project knows them."""
-    if variant != "anhua":
-        return {}, {}
-    from .variants.anhua import AnhuaOptions
+    """(defaults, Chinese rule names and meanings) of the variant's options, from the variant
+    registry; empty for a variant this version of mjsim does not know."""
+    from .variants import VARIANT_NAMES, get_variant
 
-    defaults = {f.name: getattr(AnhuaOptions(), f.name) for f in fields(AnhuaOptions)}
-    return defaults, anhua_option_names()
+    if variant not in VARIANT_NAMES:
+        return {}, {}
+    spec = get_variant(variant)
+    defaults = {f.name: getattr(spec.options_class(), f.name) for f in fields(spec.options_class)}
+    return defaults, dict(spec.option_titles)
 
 
 def _value_text(value) -> str:

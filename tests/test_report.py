@@ -19,7 +19,7 @@ import pytest
 from sim import report
 from sim.cli import main
 from sim.play import play_anhua
-from sim.variants.anhua import NAMED_PATTERNS, AnhuaOptions
+from sim.variants.anhua import NAMED_PATTERNS, OPTION_TITLES, AnhuaOptions
 
 N_HANDS = 3000
 EXTRA_DRAWS = 40  # Anhua with efficiency agents almost never ends in a draw: add some
@@ -297,8 +297,8 @@ def test_header_options_and_how_to_read(played):
     assert facts["report command"] == f"mjsim report {directory}"
     assert "play 1.5 s" in facts["timings"]
     options = page.rows("options")
-    assert options["bird_count"]["_cells"][1:] == ["抓鸟", "4", "2"]
-    assert options["dealer_bonus"]["rule 规则"] == "庄闲分"
+    assert options["bird_count"]["_cells"][1:] == [OPTION_TITLES["bird_count"], "4", "2"]
+    assert options["dealer_bonus"]["rule 规则"] == OPTION_TITLES["dealer_bonus"]
     assert "How to read this" in page.text and "Wilson" in page.text
 
 
