@@ -3,7 +3,9 @@
 The engine asks four questions, each a function that dispatches on the seat's agent kind
 (``state.agents[seat]``, one of ``AGENT_*``; ``sim.agents`` has the names): ``choose_discard``,
 ``choose_claim`` (pong, chi or pass on a discard), ``accepts_kong`` and ``accepts_win``
-(including the instant king win). Decisions read the state; what they change they restore.
+(including the instant king win). Agents get the seat's own arrays (hand, suit keys, wild
+count), the wild mask and the visible tiles, never the whole state: that is what a player
+knows, and it is cheap to pass.
 
 The random agent discards, claims and kongs uniformly at random among what is legal, from
 numba's generator (seeded per run by the engine's caller); it takes a self-drawn win always and
@@ -30,7 +32,6 @@ from .hand import (
     shanten_after_swaps,
     shanten_many,
 )
-from .state import N_TILES
 
 AGENT_EFFICIENCY = 0
 AGENT_RANDOM = 1
@@ -164,14 +165,14 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
 
 
 @kernel
-def _random_discard(state, seat, allowed):
+def _random_discard(hand, allowed):
     options = 0
     for kind in range(N_KINDS):
-        if state.hands[seat, kind] > 0 and allowed[kind]:
+        if hand[kind] > 0 and allowed[kind]:
             options += 1
     pick = np.random.randint(0, options)
     for kind in range(N_KINDS):
-        if state.hands[seat, kind] > 0 and allowed[kind]:
+        if hand[kind] > 0 and allowed[kind]:
             if pick == 0:
                 return kind
             pick -= 1
@@ -179,40 +180,35 @@ def _random_discard(state, seat, allowed):
 
 
 @kernel
-def choose_discard(state, seat, forms, allowed, tables):
-    """The kind ``seat`` discards: held, with ``allowed[kind]``."""
-    if state.agents[seat] == AGENT_RANDOM:
-        return _random_discard(state, seat, allowed)
-    return efficiency_discard(
-        state.hands[seat],
-        state.keys[seat],
-        state.wild_count[seat],
-        state.wild,
-        state.visible,
-        N_KINDS if state.scalars[N_TILES] == 136 else 27,
-        forms,
-        allowed,
-        tables,
-    )
+def choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables):
+    """The kind a seat with agent kind ``agent`` discards: held, with ``allowed[kind]``.
+
+    The seat's own arrays come as arguments (its hand counts, natural suit keys and wild
+    count, the wild mask, the tiles everyone sees): what a player knows, and, unlike the whole
+    state tuple, cheap to pass (numba counts a reference per array at each call)."""
+    if agent == AGENT_RANDOM:
+        return _random_discard(hand, allowed)
+    return efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
 
 
 @inline_kernel
-def accepts_win(state, seat, features, claimed_tile):
-    """Whether ``seat`` declares a legal win; ``claimed_tile`` is the discarded, robbed or
-    revealed tile it would win on, -1 for a self-draw. The efficiency agent always wins."""
+def accepts_win(agent, features, claimed_tile):
+    """Whether a seat with agent kind ``agent`` declares a legal win; ``claimed_tile`` is the
+    discarded, robbed or revealed tile it would win on, -1 for a self-draw. The efficiency agent
+    always wins."""
     if claimed_tile >= 0:
-        if state.agents[seat] == AGENT_RANDOM:
+        if agent == AGENT_RANDOM:
             return np.random.random() < 0.5
-        if state.agents[seat] == AGENT_SELF_DRAW:
+        if agent == AGENT_SELF_DRAW:
             return False
     return True
 
 
 @inline_kernel
-def accepts_kong(state, seat, kind):
-    """Whether ``seat`` makes an allowed kong of ``kind``: the efficiency agent always (a kong
+def accepts_kong(agent, kind):
+    """Whether a seat makes an allowed kong of ``kind``: the efficiency agent always (a kong
     needs a ready hand and may bloom), the random agent half of the time."""
-    if state.agents[seat] == AGENT_RANDOM:
+    if agent == AGENT_RANDOM:
         return np.random.random() < 0.5
     return True
 
@@ -281,23 +277,19 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
 
 
 @kernel
-def choose_claim(state, seat, discarder, kind, n_players, forms, tables):
-    """Pong (any seat holding two), chi (only the discarder's next player) or pass, as
-    (CLAIM_*, first tile of the chi). Wild kinds are never claimed (Anhua A2.3.4).
+def choose_claim(agent, hand, keys, wilds, wild, kind, is_next, forms, tables):
+    """Pong (any seat holding two), chi (only the discarder's next player, ``is_next``) or
+    pass, as (CLAIM_*, first tile of the chi), for a seat with agent kind ``agent`` and the
+    seat's arrays (see ``choose_discard``). Wild kinds are never claimed (Anhua A2.3.4).
 
     Efficiency agent: claims when the hand after the claim and its best discard is no further
     from ready than now (pong before chi). Random agent: each legal claim with probability 1/2.
     """
-    hand = state.hands[seat]
-    if state.wild[kind]:
+    if wild[kind]:
         return CLAIM_NONE, -1
     can_pong = hand[kind] >= 2
-    starts = (
-        _chi_starts(hand, state.wild, kind)
-        if seat == (discarder + 1) % n_players
-        else np.full(3, -1, np.int64)
-    )
-    if state.agents[seat] == AGENT_RANDOM:
+    starts = _chi_starts(hand, wild, kind) if is_next else np.full(3, -1, np.int64)
+    if agent == AGENT_RANDOM:
         if can_pong and np.random.random() < 0.5:
             return CLAIM_PONG, kind
         for first in starts:
@@ -306,10 +298,7 @@ def choose_claim(state, seat, discarder, kind, n_players, forms, tables):
         return CLAIM_NONE, -1
     if not can_pong and starts[0] < 0:
         return CLAIM_NONE, -1  # nothing to claim: skip the shanten of the hand
-    now, after = _claim_shanten(
-        hand, state.keys[seat], state.wild_count[seat], state.wild, kind, can_pong, starts,
-        forms, tables,
-    )  # fmt: skip
+    now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
     if can_pong and after[0] <= now:
         return CLAIM_PONG, kind
     for index in range(3):

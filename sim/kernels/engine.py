@@ -59,6 +59,7 @@ from .state import (
     MELD_DISCARD_KONG,
     MELD_PONG,
     N_PLAYERS,
+    N_TILES,
     TURNS,
     add_discard,
     add_meld,
@@ -244,7 +245,7 @@ KONG_HAND_OVER = 1  # robbed, bloomed or a kong cannon: the record is filled
 @kernel
 def _takes_claimed_win(state, seat, features, tile):
     """Ask ``seat`` whether it wins on ``tile`` offered by another player; a pass is 漏胡."""
-    if accepts_win(state, seat, features, tile):
+    if accepts_win(state.agents[seat], features, tile):
         return True
     state.passed_wins[seat] |= np.int64(1) << tile
     log_event(state, EVENT_PASS_WIN, seat, tile, 0)
@@ -441,7 +442,7 @@ def open_kong(
         give_tile(state, konger, tile)
         won = _win_features(state, konger, anhua.HOW_KONG_BLOOM, x_kind, y_kind, params, tables)
         take_tile(state, konger, tile)
-        if won != anhua.NO_WIN and accepts_win(state, konger, won, -1):
+        if won != anhua.NO_WIN and accepts_win(state.agents[konger], won, -1):
             winning_tiles += 1
             if anhua.bigs_of(won) > best_rank:
                 best_rank = anhua.bigs_of(won)
@@ -588,7 +589,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
             if (
                 window_open
                 and _holds_instant_kings(state, seat, x_kind, y_kind, params)
-                and accepts_win(state, seat, anhua.FEATURE_INSTANT, -1)
+                and accepts_win(state.agents[seat], anhua.FEATURE_INSTANT, -1)
             ):
                 record[R_DEAL_INSTANT] |= 1 << seat
                 winners[0] = seat
@@ -602,7 +603,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 won = _win_features(
                     state, seat, anhua.HOW_SELF_DRAW, x_kind, y_kind, params, tables
                 )
-            if won != anhua.NO_WIN and accepts_win(state, seat, won, -1):
+            if won != anhua.NO_WIN and accepts_win(state.agents[seat], won, -1):
                 winners[0] = seat
                 features[0] = won
                 _finish_win(
@@ -637,7 +638,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                     kong_kind = candidate
                     kong_type = MELD_ADDED_KONG
                     break
-            if kong_kind >= 0 and accepts_kong(state, seat, kong_kind):
+            if kong_kind >= 0 and accepts_kong(state.agents[seat], kong_kind):
                 first_turn[seat] = False
                 claimed[seat] = True
                 result = open_kong(
@@ -661,7 +662,21 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
         first_turn[seat] = False
         just_claimed = False
         # a locked hand discards what it drew (rules-spec A3.4 step 6)
-        kind = drawn if locked[seat] else choose_discard(state, seat, forms, allowed, tables)
+        if locked[seat]:
+            kind = drawn
+        else:
+            kind = choose_discard(
+                state.agents[seat],
+                state.hands[seat],
+                state.keys[seat],
+                state.wild_count[seat],
+                state.wild,
+                state.visible,
+                N_KINDS if state.scalars[N_TILES] == 136 else 27,
+                forms,
+                allowed,
+                tables,
+            )
         take_tile(state, seat, kind)
         add_discard(state, seat, kind)
         log_event(state, EVENT_DISCARD, seat, kind, 0)
@@ -718,7 +733,7 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
                 and _kong_allowed(
                     state, other, kind, MELD_DISCARD_KONG, x_kind, y_kind, params, tables
                 )
-                and accepts_kong(state, other, kind)
+                and accepts_kong(state.agents[other], kind)
             ):
                 direct_konger = other
                 break
@@ -751,7 +766,17 @@ def play_anhua_hand(state, wall, n_players, dealer, params, tables, record):
             other = (seat + offset) % n_players
             if locked[other] or not _may_claim(state.hands[other], state.wild, offset == 1, kind):
                 continue
-            choice, first = choose_claim(state, other, seat, kind, n_players, forms, tables)
+            choice, first = choose_claim(
+                state.agents[other],
+                state.hands[other],
+                state.keys[other],
+                state.wild_count[other],
+                state.wild,
+                kind,
+                offset == 1,
+                forms,
+                tables,
+            )
             if choice == CLAIM_PONG:
                 claimer = other
                 claim = CLAIM_PONG

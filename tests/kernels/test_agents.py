@@ -32,11 +32,27 @@ def _shanten_after(state, seat, kind):
     return hand.shanten(naturals, int(state.wild_count[seat]), pair="258", seven_pairs=True)
 
 
+def _discard(state, allowed, tables):
+    """The efficiency agent's discard for seat 0, asked as the engine asks it."""
+    return AG.choose_discard(
+        AG.AGENT_EFFICIENCY,
+        state.hands[0],
+        state.keys[0],
+        state.wild_count[0],
+        state.wild,
+        state.visible,
+        27,
+        FORMS,
+        allowed,
+        tables,
+    )
+
+
 def test_discard_reaches_the_least_shanten():
     tables = load_tables()
     allowed = np.ones(34, np.bool_)
     for state in _dealt_states(300, 1, wild_kinds=(18, 19)):
-        choice = AG.choose_discard(state, 0, FORMS, allowed, tables)
+        choice = _discard(state, allowed, tables)
         held = [k for k in range(34) if state.hands[0, k] and not state.wild[k]]
         assert choice in held
         assert _shanten_after(state, 0, choice) == min(_shanten_after(state, 0, k) for k in held)
@@ -47,12 +63,12 @@ def test_wilds_are_kept_and_the_allowed_mask_is_respected():
     for state in _dealt_states(100, 2, wild_kinds=(4,)):
         allowed = np.ones(34, np.bool_)
         allowed[np.flatnonzero(state.hands[0])[:2]] = False
-        choice = AG.choose_discard(state, 0, FORMS, allowed, tables)
+        choice = _discard(state, allowed, tables)
         assert allowed[choice] and state.hands[0, choice] > 0 and not state.wild[choice]
         only_wild = np.zeros(34, np.bool_)
         only_wild[4] = True
         if state.hands[0, 4]:
-            assert AG.choose_discard(state, 0, FORMS, only_wild, tables) == 4
+            assert _discard(state, only_wild, tables) == 4
 
 
 def test_shanten_many_equals_the_batch_kernel():
