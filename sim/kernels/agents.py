@@ -78,28 +78,6 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms):
 
 
 @kernel
-def _discard_shanten(hand, keys, wilds, wild, forms, tables, after):
-    """after[kind] = shanten once a natural ``kind`` is discarded from the hand with counts
-    ``hand``, natural suit keys ``keys`` and ``wilds`` wilds; 1000 where it cannot be."""
-    candidates = np.empty((N_KINDS, 4), np.int64)
-    kinds = np.empty(N_KINDS, np.int64)
-    n_candidates = 0
-    for kind in range(N_KINDS):
-        after[kind] = 1_000
-        if hand[kind] == 0 or wild[kind]:
-            continue
-        candidates[n_candidates] = keys
-        candidates[n_candidates, KIND_SUIT[kind]] -= KIND_POWER[kind]
-        kinds[n_candidates] = kind
-        n_candidates += 1
-    wild_counts = np.full(n_candidates, wilds, np.int64)
-    values = np.empty(n_candidates, np.int64)
-    shanten_many(candidates[:n_candidates], wild_counts, forms, tables, values)
-    for index in range(n_candidates):
-        after[kinds[index]] = values[index]
-
-
-@kernel
 def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables):
     """The discard of the efficiency agent from a hand with counts ``hand`` (wilds included),
     natural suit keys ``keys`` and ``wilds`` wilds: a held kind with ``allowed[kind]``.
@@ -112,8 +90,25 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     arguments, not the state: each call that passes the state tuple costs a reference count per
     array in it.
     """
-    after = np.empty(N_KINDS, np.int64)
-    _discard_shanten(hand, keys, wilds, wild, forms, tables, after)
+    # after[kind]: shanten once a natural ``kind`` is discarded, 1000 where it cannot be (here
+    # rather than in a helper: every kernel call that passes the tables tuple costs reference
+    # counts)
+    after = np.full(N_KINDS, 1_000, np.int64)
+    candidates = np.empty((N_KINDS, 4), np.int64)
+    kinds = np.empty(N_KINDS, np.int64)
+    n_candidates = 0
+    for kind in range(N_KINDS):
+        if hand[kind] == 0 or wild[kind]:
+            continue
+        candidates[n_candidates] = keys
+        candidates[n_candidates, KIND_SUIT[kind]] -= KIND_POWER[kind]
+        kinds[n_candidates] = kind
+        n_candidates += 1
+    values = np.empty(n_candidates, np.int64)
+    wild_counts = np.full(n_candidates, wilds, np.int64)
+    shanten_many(candidates[:n_candidates], wild_counts, forms, tables, values)
+    for index in range(n_candidates):
+        after[kinds[index]] = values[index]
     best_shanten = 1_000
     for kind in range(N_KINDS):
         if not allowed[kind]:
