@@ -17,6 +17,7 @@ from _common import print_header
 
 from sim.kernels import engine
 from sim.kernels import state as game_state
+from sim.kernels.variants import VARIANT_ANHUA
 from sim.play import first_dealers
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions
@@ -41,7 +42,8 @@ def main() -> None:
         records = np.zeros((args.hands, engine.N_RECORD), np.int64)
         dealers = first_dealers(args.hands, 8, options, 2026)
         start = time.perf_counter()
-        engine.play_anhua_hands(
+        engine.play_hands(
+            VARIANT_ANHUA,
             state,
             walls[:8],
             options.player_count,
@@ -55,8 +57,16 @@ def main() -> None:
         best = float("inf")
         for _ in range(args.repeat):
             start = time.perf_counter()
-            engine.play_anhua_hands(
-                state, walls, options.player_count, dealers, 8, params, tables, records
+            engine.play_hands(
+                VARIANT_ANHUA,
+                state,
+                walls,
+                options.player_count,
+                dealers,
+                8,
+                params,
+                tables,
+                records,
             )
             best = min(best, time.perf_counter() - start)
         wins = (records[:, engine.R_OUTCOME] == engine.OUTCOME_WIN).mean()

@@ -8,6 +8,7 @@ import pytest
 from sim import records as records_module
 from sim.kernels import engine as E
 from sim.kernels import state as S
+from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions
 from sim.wall import shuffled_walls
@@ -17,7 +18,8 @@ from sim.wall import shuffled_walls
 def played():
     options = AnhuaOptions()
     records = np.zeros((400, E.N_RECORD), np.int64)
-    E.play_anhua_hands(
+    E.play_hands(
+        VARIANT_ANHUA,
         S.new_state(),
         shuffled_walls(400, 108, 21),
         4,

@@ -7,6 +7,7 @@ import numpy as np
 from sim import replay
 from sim.kernels import engine as E
 from sim.kernels import state as S
+from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions
 from sim.wall import shuffled_walls
@@ -16,8 +17,16 @@ def test_replay_reproduces_the_bulk_records_and_logs_every_move():
     options = AnhuaOptions()
     walls = shuffled_walls(40, 108, 77)
     records = np.zeros((40, E.N_RECORD), np.int64)
-    E.play_anhua_hands(
-        S.new_state(), walls, 4, np.zeros(5, np.int64), 8, options.params(), load_tables(), records
+    E.play_hands(
+        VARIANT_ANHUA,
+        S.new_state(),
+        walls,
+        4,
+        np.zeros(5, np.int64),
+        8,
+        options.params(),
+        load_tables(),
+        records,
     )
     kinds_seen = set()
     for game in range(40):

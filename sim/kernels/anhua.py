@@ -26,6 +26,11 @@ from .hand import (
     OPTION_QUADS,
     is_complete,
 )
+from .moves import FIRST_VARIANT_HOW
+from .moves import HOW_DISCARD as HOW_DISCARD
+from .moves import HOW_ROB_KONG as HOW_ROB_KONG
+from .moves import HOW_SELF_DRAW as HOW_SELF_DRAW
+from .moves import NO_WIN as NO_WIN
 
 # ---------------------------------------------------------------------------------------------
 # Options (rules-spec A6), as indices into ``params``
@@ -58,12 +63,10 @@ TIER_MODE_COUNT = 1
 # ---------------------------------------------------------------------------------------------
 # How a hand is won, king classes, features
 
-HOW_SELF_DRAW = 0  # 自摸
-HOW_DISCARD = 1  # 接炮
-HOW_ROB_KONG = 2  # 抢杠胡
-HOW_KONG_BLOOM = 3  # 杠上花
-HOW_KONG_CANNON = 4  # 杠上炮
-HOW_INSTANT = 5  # 起手四王/七王
+# HOW_SELF_DRAW 自摸, HOW_DISCARD 接炮 and HOW_ROB_KONG 抢杠胡 are the engine's (sim.kernels.moves)
+HOW_KONG_BLOOM = FIRST_VARIANT_HOW  # 杠上花
+HOW_KONG_CANNON = FIRST_VARIANT_HOW + 1  # 杠上炮
+HOW_INSTANT = FIRST_VARIANT_HOW + 2  # 起手四王/七王
 
 CLASS_HARD = 0  # 硬: no effective kings
 CLASS_LOOSE = 1  # 单王: kings, no tier
@@ -91,8 +94,6 @@ FEATURE_INSTANT = 1 << 10  # 起手四王/七王 (scores as 小胡)
 TIER_FEATURE = np.array(
     [0, FEATURE_THREE_KINGS, FEATURE_FOUR_KINGS, FEATURE_SIX_KINGS, FEATURE_SEVEN_KINGS], np.int64
 )
-
-NO_WIN = -1
 
 
 @inline_kernel

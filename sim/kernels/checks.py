@@ -19,7 +19,7 @@ a winner (on a discard won by several players the one physical tile is in each w
 An open kong leaves the konger at 13: 14 - 4 + 3 for a 暗杠, 14 - 1 for a 明杠, 13 - 3 + 3 for a
 直杠; a konger who blooms on a revealed tile is a winner at 14.
 
-``check_anhua_hands`` plays hands like ``engine.play_anhua_hands`` (sessions, the dealer carried
+``check_anhua_hands`` plays hands like ``engine.play_hands`` (sessions, the dealer carried
 from hand to hand) with the log on, checks each, and copies every winner's final hand out for
 re-scoring by the slow reference (tests).
 """
@@ -49,7 +49,7 @@ from .engine import (
     R_WIN_KIND,
     R_WINNER,
     R_WINNING_TILE,
-    play_anhua_hand,
+    play_hand,
 )
 from .hand import KIND_POWER, KIND_SUIT
 from .state import (
@@ -83,6 +83,7 @@ from .state import (
     TAIL,
     TURNS,
 )
+from .variants import VARIANT_ANHUA
 
 # Error codes (the first violation found), 0 = the hand passed
 OK = 0
@@ -898,7 +899,7 @@ def check_anhua_hands(
     failure_log,
     failure_info,
 ):
-    """Play one hand per wall as ``engine.play_anhua_hands`` does (sessions of
+    """Play one hand per wall as ``engine.play_hands`` does (sessions of
     ``hands_per_session`` hands, session ``k`` first dealt by ``first_dealers[k]``) with the
     event log of ``state`` on, and check each with ``check_hand``.
 
@@ -915,7 +916,9 @@ def check_anhua_hands(
     for index in range(walls.shape[0]):
         if index % hands_per_session == 0:
             dealer = first_dealers[index // hands_per_session]
-        play_anhua_hand(state, walls[index], n_players, dealer, params, tables, records[index])
+        play_hand(
+            VARIANT_ANHUA, state, walls[index], n_players, dealer, params, tables, records[index]
+        )
         code, at = check_hand(
             state,
             state.log,

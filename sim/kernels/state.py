@@ -15,6 +15,10 @@ Layout (docs/engine.md):
 * ``agents`` int64 (4,): the agent kind of each seat (``sim.kernels.agents.AGENT_*``).
 * ``passed_wins`` int64 (4,): bit k set when the seat passed a claimable win on kind k since its
   last draw from the wall (漏胡: it may not win on that kind offered by others until it draws).
+* ``status`` int64 (5, 16): per-seat facts of this hand in rows 0-3 and the hand's own in row
+  ``HAND_ROW`` (4). Columns below ``FIRST_VARIANT_SLOT`` belong to the engine (``ST_*`` per seat,
+  ``HAND_*`` in the hand row); the rest are the variant's, named in its hooks module
+  (docs/engine.md). ``reset`` clears it.
 * ``log`` int64 (capacity + 1, 4): an event log ``(event, seat, tile, detail)`` for replays. The
   last row is a sink that events past the capacity are written to (and not counted), so that
   ``log_event`` has no branch; bulk runs have capacity 0: every event goes to the sink.
@@ -49,6 +53,16 @@ LAST_DISCARD = 7  # kind of the last discard, -1 none
 LAST_DISCARDER = 8
 LOG_COUNT = 9  # events written to ``log``
 N_SCALARS = 16
+
+# status columns: the engine's per-seat facts (rows 0-3) ...
+ST_ACTED = 0  # 1 once the seat discarded, claimed or konged this hand (its first turn is over)
+ST_CLAIMED = 1  # 1 once the seat made a chi, pong or kong this hand
+ST_LOCKED = 2  # 1 while the hand is locked: it discards what it draws and claims nothing
+# ... and the hand row's slots, which the variant's setup hook fills
+HAND_ROW = 4
+HAND_STEER_FORMS = 0  # hand forms the agents steer their discards and claims by
+FIRST_VARIANT_SLOT = 4  # columns from here on are the variant's, in every row
+N_STATUS = 16
 
 # Events of the replay log: (event, seat, tile, detail)
 EVENT_DEAL = 0  # seat was dealt ``detail`` tiles
@@ -89,6 +103,7 @@ class GameState(NamedTuple):
     scalars: np.ndarray
     agents: np.ndarray
     passed_wins: np.ndarray
+    status: np.ndarray
     log: np.ndarray
 
 
@@ -111,6 +126,7 @@ def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
         scalars=np.zeros(N_SCALARS, np.int64),
         agents=np.array(agents, np.int64),
         passed_wins=np.zeros(MAX_SEATS, np.int64),
+        status=np.zeros((MAX_SEATS + 1, N_STATUS), np.int64),
         log=np.zeros((log_capacity + 1, 4), np.int64),
     )
 
@@ -131,6 +147,7 @@ def reset(state, wall, n_players, dealer):
     state.visible[:] = 0
     state.scalars[:] = 0
     state.passed_wins[:] = 0
+    state.status[:] = 0
     state.scalars[N_TILES] = n_tiles
     state.scalars[HEAD] = 0
     state.scalars[TAIL] = n_tiles

@@ -307,11 +307,13 @@ def play_records(
     from ..kernels import engine
     from ..kernels import state as game_state
     from ..kernels.agents import seed_agents
+    from ..kernels.variants import VARIANT_ANHUA
 
     records = np.zeros((len(walls), engine.N_RECORD), np.int64)
     kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
     seed_agents(agent_seed)
-    engine.play_anhua_hands(
+    engine.play_hands(
+        VARIANT_ANHUA,
         game_state.new_state(agents=kinds),
         walls,
         options.player_count,
@@ -340,6 +342,7 @@ def replay_hand(
     from ..kernels import engine
     from ..kernels import state as game_state
     from ..kernels.agents import seed_agents
+    from ..kernels.variants import VARIANT_ANHUA
 
     kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
     params = options.params()
@@ -347,7 +350,8 @@ def replay_hand(
     records = np.zeros((index + 1, engine.N_RECORD), np.int64)
     seed_agents(agent_seed)
     dealers = np.asarray(first_dealers, np.int64)
-    engine.play_anhua_hands(
+    engine.play_hands(
+        VARIANT_ANHUA,
         game_state.new_state(agents=kinds),
         walls[:index],
         options.player_count,
@@ -362,7 +366,14 @@ def replay_hand(
     else:
         dealer = int(records[index - 1, engine.R_NEXT_DEALER])
     state = game_state.new_state(log_capacity, agents=kinds)
-    engine.play_anhua_hand(
-        state, walls[index], options.player_count, dealer, params, tables, records[index]
+    engine.play_hand(
+        VARIANT_ANHUA,
+        state,
+        walls[index],
+        options.player_count,
+        dealer,
+        params,
+        tables,
+        records[index],
     )
     return records[index], state.log[: state.scalars[game_state.LOG_COUNT]].copy()

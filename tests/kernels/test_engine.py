@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import itertools
 
+import engine_steps as steps
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import anhua as R
 
+from sim.kernels import anhua_hooks as H
 from sim.kernels import engine as E
 from sim.kernels import state as S
+from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
 from sim.wall import shuffled_walls
@@ -44,7 +47,9 @@ def _play(options: AnhuaOptions, seed: int, n_hands: int):
     for index, wall in enumerate(shuffled_walls(n_hands, 108, seed)):
         record = np.zeros(E.N_RECORD, np.int64)
         dealer = index % options.player_count
-        E.play_anhua_hand(state, wall, options.player_count, dealer, params, tables, record)
+        E.play_hand(
+            VARIANT_ANHUA, state, wall, options.player_count, dealer, params, tables, record
+        )
         yield wall, state, record
 
 
@@ -123,7 +128,7 @@ def test_sessions_carry_the_dealer():
     state = S.new_state()
     walls = shuffled_walls(40, 108, 3)
     records = np.zeros((40, E.N_RECORD), np.int64)
-    E.play_anhua_hands(state, walls, 4, SEAT0, 8, options.params(), load_tables(), records)
+    E.play_hands(VARIANT_ANHUA, state, walls, 4, SEAT0, 8, options.params(), load_tables(), records)
     for index in range(1, 40):
         if index % 8 == 0:
             assert records[index, E.R_DEALER] == 0
@@ -137,8 +142,8 @@ def test_same_wall_same_game():
     walls = shuffled_walls(30, 108, 8)
     first = np.zeros((30, E.N_RECORD), np.int64)
     second = np.zeros((30, E.N_RECORD), np.int64)
-    E.play_anhua_hands(state, walls, 4, SEAT0, 8, options.params(), load_tables(), first)
-    E.play_anhua_hands(state, walls, 4, SEAT0, 8, options.params(), load_tables(), second)
+    E.play_hands(VARIANT_ANHUA, state, walls, 4, SEAT0, 8, options.params(), load_tables(), first)
+    E.play_hands(VARIANT_ANHUA, state, walls, 4, SEAT0, 8, options.params(), load_tables(), second)
     np.testing.assert_array_equal(first, second)
 
 
@@ -153,7 +158,7 @@ def test_exhaustive_draws_pay_nothing_and_pass_the_deal():
     draws = 0
     for wall_index, wall in enumerate(shuffled_walls(40_000, 108, 5)):
         record = np.zeros(E.N_RECORD, np.int64)
-        E.play_anhua_hand(state, wall, 4, wall_index % 4, options.params(), tables, record)
+        E.play_hand(VARIANT_ANHUA, state, wall, 4, wall_index % 4, options.params(), tables, record)
         if record[E.R_OUTCOME] != E.OUTCOME_DRAW:
             continue
         draws += 1
@@ -185,7 +190,9 @@ def test_random_agents_keep_every_invariant_and_are_reproducible():
         state = S.new_state(agents=seats)
         records = np.zeros((150, E.N_RECORD), np.int64)
         for index, wall in enumerate(walls):
-            E.play_anhua_hand(state, wall, 4, index % 4, options.params(), tables, records[index])
+            E.play_hand(
+                VARIANT_ANHUA, state, wall, 4, index % 4, options.params(), tables, records[index]
+            )
             _check_hand(wall, state, records[index], options)
         runs.append(records)
     np.testing.assert_array_equal(runs[0], runs[1])
@@ -234,7 +241,7 @@ def test_missed_win_blocks_that_kind_until_the_next_draw():
     passes = 0
     for index, wall in enumerate(shuffled_walls(400, 108, 12)):
         record = np.zeros(E.N_RECORD, np.int64)
-        E.play_anhua_hand(state, wall, 4, index % 4, options.params(), tables, record)
+        E.play_hand(VARIANT_ANHUA, state, wall, 4, index % 4, options.params(), tables, record)
         _check_hand(wall, state, record, options)
         blocked = [set() for _ in range(4)]
         for event, seat, tile, detail in state.log[: state.scalars[S.LOG_COUNT]]:
@@ -256,17 +263,13 @@ def test_a_passed_kind_cannot_be_won_on_until_a_draw():
     options = AnhuaOptions()
     state = S.new_state()
     S.reset(state, np.zeros(108, np.int8), 4, 0)
-    S.set_wild(state, kind_id("9s"))
-    S.set_wild(state, kind_id("1s"))
+    H.set_kings(state, kind_id("9s"), kind_id("1s"))
     for kind in parse_tiles("22m 345p 678p 456m 3s 4s 7p"):
         S.give_tile(state, 0, kind)
     S.take_tile(state, 0, kind_id("7p"))  # 13 tiles: waits 2s / 5s
-    winners = np.zeros(4, np.int64)
-    features = np.zeros(4, np.int64)
-    x_kind, y_kind = kind_id("9s"), kind_id("1s")
-    args = (state, kind_id("5s"), 3, 1, x_kind, y_kind, options.params(), load_tables())
-    assert E._claim_winners(*args, winners, features, False) == 1
+    args = (state, kind_id("5s"), 3, 1, options.params(), load_tables())
+    assert steps.claim_winners(*args)[0] == 1
     state.passed_wins[0] |= 1 << kind_id("5s")
-    assert E._claim_winners(*args, winners, features, False) == 0
+    assert steps.claim_winners(*args)[0] == 0
     state.passed_wins[0] = 0
-    assert E._claim_winners(*args, winners, features, False) == 1
+    assert steps.claim_winners(*args)[0] == 1

@@ -42,6 +42,7 @@ from sim.kernels import checks as C
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_SELF_DRAW, seed_agents
+from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
 from sim.wall import shuffled_walls
@@ -212,8 +213,15 @@ def _logged_hands(options: AnhuaOptions, n_hands: int, seed: int, agents=EFFICIE
     for index, wall in enumerate(shuffled_walls(n_hands, 108, seed)):
         record = np.zeros(E.N_RECORD, np.int64)
         dealer = index % options.player_count
-        E.play_anhua_hand(
-            state, wall, options.player_count, dealer, options.params(), tables, record
+        E.play_hand(
+            VARIANT_ANHUA,
+            state,
+            wall,
+            options.player_count,
+            dealer,
+            options.params(),
+            tables,
+            record,
         )
         yield wall, dealer, state, record
 

@@ -3,9 +3,11 @@ robbing, bloom and single-winner rules. Seed rules: ``000_256f49c87fe6e891.txt``
 
 from __future__ import annotations
 
+import engine_steps as steps
 import numpy as np
 
 from sim.kernels import anhua as K
+from sim.kernels import anhua_hooks as H
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.tables import load_tables
@@ -21,8 +23,7 @@ def _state(hands: dict[int, str], wall_head: str, pong_4s_for: int | None = 1):
     head = parse_tiles(wall_head)
     filler = [k for k in range(27) for _ in range(3)]  # never reached
     S.reset(state, np.array(head + filler, np.int8), 4, 2)
-    S.set_wild(state, X)
-    S.set_wild(state, Y)
+    H.set_kings(state, X, Y)
     for seat, text in hands.items():
         for kind in parse_tiles(text):
             S.give_tile(state, seat, kind)
@@ -41,11 +42,9 @@ AH6 = {
 
 def _kong(state, konger, kind, kong_type, from_seat, **options):
     params = AnhuaOptions(**options).params()
-    record = np.full(E.N_RECORD, -1, np.int64)
-    locked = np.zeros(4, np.bool_)
-    allowed = E._kong_allowed(state, konger, kind, kong_type, X, Y, params, load_tables())
-    result = E.open_kong(
-        state, konger, kind, kong_type, from_seat, X, Y, params, load_tables(), record, locked
+    allowed = H.kong_allowed(state, konger, kind, kong_type, params, load_tables())
+    result, record, locked = steps.open_kong(
+        state, konger, kind, kong_type, from_seat, params, load_tables()
     )
     return allowed, result, record, locked
 
@@ -115,7 +114,7 @@ def test_no_win_locks_the_konger():
     state = _state(AH6, "9m 9p 1m 6p 8m")
     _, result, _, locked = _kong(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, 1)
     assert result == E.KONG_CONTINUE
-    assert locked.tolist() == [False, True, False, False]
+    assert locked == [False, True, False, False]
     assert state.discards[1, : state.n_discards[1]].tolist() == parse_tiles("9m 9p 1m")
     assert state.melds[1, 0, 0] == S.MELD_ADDED_KONG
 
@@ -126,11 +125,11 @@ def test_kong_conditions():
     tables = load_tables()
     params = AnhuaOptions().params()
     state = _state(AH6, "7m 2p 6s 6p 8m")
-    assert E._kong_allowed(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, X, Y, params, tables)
+    assert H.kong_allowed(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, params, tables)
     not_ready = dict(AH6)
     not_ready[1] = "2p 9m 5m 6m 7m 7p 8p 9p 5s 1m 4s"
     state = _state(not_ready, "7m 2p 6s 6p 8m")
-    assert not E._kong_allowed(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, X, Y, params, tables)
+    assert not H.kong_allowed(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, params, tables)
     state = _state(AH6, "7m 2p 6s 6p 8m")
     state.scalars[S.HEAD] = state.scalars[S.TAIL] - 3  # three tiles left
-    assert not E._kong_allowed(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, X, Y, params, tables)
+    assert not H.kong_allowed(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, params, tables)

@@ -7,7 +7,7 @@ Two kinds of test:
   event logs and final states) are compared hand by hand and checked against the rule the option
   states. Every assertion is exact per hand: no statistical thresholds;
 * **played exact state**: a wall built tile by tile (the deal, the dealer's discard, the next
-  draws and the bird tiles are fixed) is played through ``play_anhua_hand``, or, where the
+  draws and the bird tiles are fixed) is played through ``engine.play_hand``, or, where the
   efficiency agent cannot be led there, the engine's claim and kong steps run on a built state;
   patterns and every seat's payment are asserted under both settings.
 
@@ -17,14 +17,18 @@ Seat 3 deals: the dealer's discard is offered first to seat 0 (its 下家), who 
 
 from __future__ import annotations
 
+import engine_steps as steps
 import numpy as np
 import pytest
 from reference import anhua as R
 
 from sim.kernels import anhua as K
+from sim.kernels import anhua_hooks as H
 from sim.kernels import engine as E
+from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, seed_agents
+from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.tiles import kind_id, parse_tiles
 from sim.variants.anhua import AnhuaOptions, bigs, kings_of
@@ -71,7 +75,8 @@ def _records(options, seed, n_hands, hands_per_session=8, agents=(AGENT_EFFICIEN
     walls = shuffled_walls(n_hands, 108, seed)
     records = np.zeros((n_hands, E.N_RECORD), np.int64)
     seed_agents(seed)
-    E.play_anhua_hands(
+    E.play_hands(
+        VARIANT_ANHUA,
         S.new_state(agents=agents),
         walls,
         options.player_count,
@@ -94,7 +99,7 @@ def _hands(options, seed, n_hands, agents=(AGENT_EFFICIENCY,) * 4, log=False):
     seed_agents(seed)
     for wall in shuffled_walls(n_hands, 108, seed):
         record = np.zeros(E.N_RECORD, np.int64)
-        E.play_anhua_hand(state, wall, options.player_count, 0, params, tables, record)
+        E.play_hand(VARIANT_ANHUA, state, wall, options.player_count, 0, params, tables, record)
         yield record, state
 
 
@@ -215,7 +220,7 @@ def _play_built(wall, **options):
     state = S.new_state(1024)
     record = np.zeros(E.N_RECORD, np.int64)
     params = AnhuaOptions(**options).params()
-    E.play_anhua_hand(state, wall, 4, 3, params, load_tables(), record)
+    E.play_hand(VARIANT_ANHUA, state, wall, 4, 3, params, load_tables(), record)
     return record, _events(state)
 
 
@@ -238,8 +243,7 @@ def _state_with(hands: dict[int, str], wall_head: str, n_wall: int = 40):
     wall = np.array((head + filler)[:n_wall], np.int8)
     state = S.new_state(1024)
     S.reset(state, wall, 4, 2)
-    S.set_wild(state, X)
-    S.set_wild(state, Y)
+    H.set_kings(state, X, Y)
     for seat, text in hands.items():
         for kind in parse_tiles(text):
             S.give_tile(state, seat, kind)
@@ -775,14 +779,10 @@ def test_kong_min_wall_at_the_boundary(left, min_wall, allowed):
     params = AnhuaOptions(kong_min_wall=min_wall).params()
     tables = load_tables()
     four_s = kind_id("4s")
-    assert E._kong_allowed(state, 1, four_s, S.MELD_ADDED_KONG, X, Y, params, tables) == allowed
+    assert H.kong_allowed(state, 1, four_s, S.MELD_ADDED_KONG, params, tables) == allowed
     if not allowed:
         return
-    record = np.full(E.N_RECORD, -1, np.int64)
-    locked = np.zeros(4, np.bool_)
-    result = E.open_kong(
-        state, 1, four_s, S.MELD_ADDED_KONG, 1, X, Y, params, tables, record, locked
-    )
+    result, record, _ = steps.open_kong(state, 1, four_s, S.MELD_ADDED_KONG, 1, params, tables)
     assert result == E.KONG_HAND_OVER
     assert record[E.R_WIN_KIND] == K.HOW_KONG_CANNON and record[E.R_WINNER] == 0
     assert record[E.R_FEATURES] == K.FEATURE_HARD | K.FEATURE_KONG_CANNON
@@ -850,19 +850,15 @@ def test_discarded_king_claimable_on_a_built_state(options, delta):
     S.take_tile(state, 3, Y)
     S.add_discard(state, 3, Y)
     params = AnhuaOptions(**options).params()
-    winners = np.full(4, -1, np.int64)
-    features = np.zeros(4, np.int64)
-    n_winners = E._claim_winners(
-        state, Y, 3, K.HOW_DISCARD, X, Y, params, load_tables(), winners, features, False
-    )
+    n_winners, outcome = steps.claim_winners(state, Y, 3, K.HOW_DISCARD, params, load_tables())
     if delta is None:
         assert n_winners == 0
         return
-    assert n_winners == 1 and winners[0] == 0 and features[0] == K.FEATURE_HARD
+    assert n_winners == 1 and outcome[M.O_WINNER] == 0
+    assert outcome[M.O_FEATURES] == K.FEATURE_HARD
     S.give_tile(state, 0, Y)
     state.n_discards[3] -= 1
-    record = np.full(E.N_RECORD, -1, np.int64)
-    E._finish_win(state, record, winners, features, 1, K.HOW_DISCARD, 3, Y, 1, params)
+    record = steps.finish_win(state, outcome, K.HOW_DISCARD, 3, Y, params)
     assert _delta(record) == delta
 
 
@@ -926,11 +922,9 @@ def test_rob_direct_kong_on_a_built_state(allow):
     S.add_discard(state, 2, four_s)
     params = AnhuaOptions(allow_rob_direct_kong=allow).params()
     tables = load_tables()
-    assert E._kong_allowed(state, 1, four_s, S.MELD_DISCARD_KONG, X, Y, params, tables)
-    record = np.full(E.N_RECORD, -1, np.int64)
-    locked = np.zeros(4, np.bool_)
-    result = E.open_kong(
-        state, 1, four_s, S.MELD_DISCARD_KONG, 2, X, Y, params, tables, record, locked
+    assert H.kong_allowed(state, 1, four_s, S.MELD_DISCARD_KONG, params, tables)
+    result, record, locked = steps.open_kong(
+        state, 1, four_s, S.MELD_DISCARD_KONG, 2, params, tables
     )
     if allow:
         assert result == E.KONG_HAND_OVER
@@ -939,7 +933,7 @@ def test_rob_direct_kong_on_a_built_state(allow):
         assert _delta(record) == [0, -4, 0, 4]
         assert state.hands[1, four_s] == 3 and state.n_melds[1] == 0
     else:
-        assert result == E.KONG_CONTINUE and locked.tolist() == [False, True, False, False]
+        assert result == E.KONG_CONTINUE and locked == [False, True, False, False]
         assert state.melds[1, 0, :2].tolist() == [S.MELD_DISCARD_KONG, four_s]
         assert state.discards[1, : state.n_discards[1]].tolist() == parse_tiles("6m 8m 9m")
 

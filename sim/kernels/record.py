@@ -1,0 +1,34 @@
+"""The record of one played hand: an int64 row with the named slots ``R_*`` below.
+
+The engine fills the shared slots; a variant's hooks fill the slots marked as the variant's
+(Anhua: the birds, the indicator, the instant king win). ``sim.records`` turns blocks of rows into
+pandas frames. Slot numbers never change meaning: stored runs are read back with them.
+"""
+
+from __future__ import annotations
+
+R_DEALER = 0
+R_OUTCOME = 1  # OUTCOME_*
+R_WIN_KIND = 2  # how the hand was won (HOW_* of sim.kernels.moves and the variant), -1 on a draw
+R_N_WINNERS = 3
+R_WINNER = 4  # 4 slots: winner seats, -1 unused
+R_FEATURES = 8  # 4 slots: feature bits per winner (the variant's pattern bits)
+R_POINTS = 12  # 4 slots: base points per winner (the variant's settle hook)
+R_PAYER = 16  # discarder / konger, -1 for a self-draw or a draw
+R_VARIANT = 17  # 5 slots the variant's settle hook fills (Anhua: the birds, below)
+R_N_BIRDS = R_VARIANT  # Anhua: bird tiles flipped 抓鸟
+R_BIRD = R_VARIANT + 1  # Anhua: 4 slots, the bird tiles
+R_DELTA = 22  # 4 slots: score change per seat
+R_TURNS = 26  # tiles drawn from the wall in play (deal excluded)
+R_TILES_LEFT = 27
+R_INDICATOR = 28  # the flipped tile that chose the wilds (the variant's setup), -1 none
+R_NEXT_DEALER = 29
+R_DEAL_INSTANT = 30  # Anhua: bit s set when seat s won 起手四王/七王 (a deal event)
+R_WINNING_TILE = 31  # -1 when the dealer wins on his dealt tiles (no tile drawn)
+# Deal events (fixed at the deal, whatever the agents then do; sim.exact gives their exact odds)
+R_DEALER_COMPLETE = 32  # 1 when the dealer's 14 dealt tiles are a legal self-drawn win
+R_KINGS_DEALT = 33  # 4 slots: wild tiles (Anhua's kings) each seat was dealt; -1 unused
+N_RECORD = 37
+
+OUTCOME_DRAW = 0  # 荒庄
+OUTCOME_WIN = 1

@@ -1,0 +1,44 @@
+"""Single engine steps on built states, for tests that set up an exact position: the engine's
+own kernels (``make_kong``, ``claim_winners``, ``finish_win``) with Anhua's hooks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.kernels import engine as E
+from sim.kernels import moves as M
+from sim.kernels import state as S
+from sim.kernels.variants import VARIANT_ANHUA
+
+
+def open_kong(state, konger, kind, kong_type, from_seat, params, tables):
+    """Make a kong the hooks allowed (robbing, the kong, Anhua's open kong) and settle a win it
+    ends in. Returns (KONG_* result, record, locked seats as a list of 4 bools)."""
+    record = np.full(E.N_RECORD, -1, np.int64)
+    outcome = np.zeros(M.N_OUTCOME, np.int64)
+    result = E.make_kong(
+        VARIANT_ANHUA, state, konger, kind, kong_type, from_seat, params, tables, outcome
+    )
+    if result == M.KONG_HAND_OVER:
+        E.finish_win(VARIANT_ANHUA, state, outcome, params, record)
+    return result, record, (state.status[:4, S.ST_LOCKED] != 0).tolist()
+
+
+def claim_winners(state, tile, from_seat, how, params, tables, max_winners=4):
+    """The engine's claim search on ``tile``: (number of winners, outcome)."""
+    outcome = np.zeros(M.N_OUTCOME, np.int64)
+    n_winners = E.claim_winners(
+        VARIANT_ANHUA, state, tile, from_seat, how, max_winners, params, tables, outcome
+    )
+    return n_winners, outcome
+
+
+def finish_win(state, outcome, how, payer, tile, params):
+    """Settle the win in ``outcome`` (winners and features filled) as the engine does."""
+    record = np.full(E.N_RECORD, -1, np.int64)
+    outcome[M.O_HOW] = how
+    outcome[M.O_PAYER] = payer
+    outcome[M.O_TILE] = tile
+    outcome[M.O_FACTOR] = 1
+    E.finish_win(VARIANT_ANHUA, state, outcome, params, record)
+    return record
