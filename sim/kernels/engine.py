@@ -213,7 +213,7 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
 @kernel
 def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
     """Play one hand of ``variant`` (``variants.VARIANT_*``) on ``wall`` (int8, the variant's
-    tile count) with ``dealer`` dealing; every seat plays its agent (``agents``).
+    tile count) with ``dealer`` dealing; every seat plays its agent (``state.agents``).
 
     Fills ``record`` (int64 (N_RECORD,)) and returns the next dealer. No validation (the
     variant id included: ``play_hands`` checks it).

@@ -34,7 +34,6 @@ NO_WIN = -1
 
 KONG_CONTINUE = 0  # nobody won: the konger's next player draws
 KONG_HAND_OVER = 1  # the kong ended the hand: the outcome is filled
-KONG_REPLACEMENT = 2  # the konger draws a replacement tile from the tail (not used by Anhua)
 
 # outcome slots
 O_N_WINNERS = 0

@@ -9,7 +9,7 @@ Layout (docs/engine.md):
 * ``keys`` int64 (4, 4): evaluator suit keys of each seat's concealed *natural* tiles.
 * ``wild_count`` int64 (4,): wild tiles in each concealed hand.
 * ``melds`` int8 (4, 4, 3): per seat up to four melds ``(type, first tile, from seat)``.
-* ``n_melds`` int64 (4,), ``discards`` int8 (4, 40), ``n_discards`` int64 (4,).
+* ``n_melds`` int64 (4,), ``discards`` int8 (4, 96), ``n_discards`` int64 (4,).
 * ``visible`` uint8 (34,): tiles every player can see (discards, melds, flipped tiles).
 * ``scalars`` int64 (16,): named slots ``N_TILES``, ``HEAD``, ``TAIL``, ``N_PLAYERS``, ...
 * ``agents`` int64 (4,): the agent kind of each seat (``sim.kernels.agents.AGENT_*``).
@@ -38,7 +38,12 @@ from .hand import KIND_POWER, KIND_SUIT, N_KINDS
 
 MAX_SEATS = 4
 MAX_MELDS = 4
-MAX_DISCARDS = 40
+# A seat's pile holds what it discarded and the tiles its kongs revealed. Each discard follows a
+# draw from the wall, a claim (at most MAX_MELDS) or the deal (the dealer's 14th tile), and
+# revealed tiles come from the wall: at most the wall left after the deal and one flipped tile,
+# plus 5. That is 87 for 136 tiles and 4 players, 81 for 108 tiles and 2 players (Weng'an):
+# ``add_discard`` then needs no bounds check.
+MAX_DISCARDS = 96
 WALL_CAPACITY = 136
 
 # scalars slots

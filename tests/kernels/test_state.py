@@ -64,3 +64,13 @@ def test_wall_is_drawn_from_both_ends_until_empty():
     assert drawn == 108
     assert S.pop_back(state) == -1
     assert S.tiles_left(state) == 0
+
+
+@pytest.mark.parametrize(("n_tiles", "n_players"), [(108, 2), (108, 3), (108, 4), (136, 4)])
+def test_a_discard_pile_never_overflows(n_tiles, n_players):
+    """add_discard has no bounds check: a pile must hold every tile its seat can put there. Each
+    discard follows a wall draw, a claim or the dealer's 14th tile; kong reveals come from the
+    wall. Bound: the wall after the deal and the flipped tile, plus four claims and one."""
+    wall_after_deal = n_tiles - 13 * n_players - 1 - 1
+    assert wall_after_deal + S.MAX_MELDS + 1 <= S.MAX_DISCARDS
+    assert S.new_state().discards.shape == (S.MAX_SEATS, S.MAX_DISCARDS)
