@@ -124,6 +124,20 @@ def win(state, seat, how, params, tables):
     )
 
 
+@kernel
+def win_with(state, seat, tile, how, params, tables):
+    """``win`` for ``seat``'s concealed hand plus ``tile`` (put back afterwards); the
+    four-lookup pre-check first."""
+    if not plausible_win(
+        state.keys[seat], state.wild_count[seat], tile, state.wild, WIN_FORMS, tables
+    ):
+        return NO_WIN
+    give_tile(state, seat, tile)
+    won = win(state, seat, how, params, tables)
+    take_tile(state, seat, tile)
+    return won
+
+
 @inline_kernel
 def _holds_instant_kings(hand, x_kind, y_kind, params):
     """起手四王/七王 (rules-spec A3.6, docs/rules-anhua.md #4): the concealed ``hand`` holds 四王
@@ -202,17 +216,10 @@ def max_winners(how, kong_type, params):
 def is_ready(state, seat, params, tables):
     """听牌 under Anhua's rules: some tile would complete a legal hand (rules-spec 0.3: never a
     fifth copy of a kind held four times; a wait counts even if every copy is visible)."""
-    keys = state.keys[seat]
-    wilds = state.wild_count[seat]
     for kind in range(27):
-        if state.hands[seat, kind] >= 4 or not plausible_win(
-            keys, wilds, kind, state.wild, WIN_FORMS, tables
+        if state.hands[seat, kind] < 4 and (
+            win_with(state, seat, kind, anhua.HOW_SELF_DRAW, params, tables) != NO_WIN
         ):
-            continue
-        give_tile(state, seat, kind)
-        won = win(state, seat, anhua.HOW_SELF_DRAW, params, tables)
-        take_tile(state, seat, kind)
-        if won != NO_WIN:
             return True
     return False
 
@@ -250,7 +257,6 @@ def kong(state, konger, kind, kong_type, from_seat, params, tables, outcome):
     and type of the kong and whom a 直杠 took from do not change the procedure.
     Returns KONG_HAND_OVER with ``outcome`` filled, or KONG_CONTINUE."""
     n_players = state.scalars[N_PLAYERS]
-    forms = WIN_FORMS
     n_reveal = params[anhua.P_KONG_REVEAL_COUNT]
     revealed = np.full(3, -1, np.int64)
     for j in range(n_reveal):
@@ -267,13 +273,7 @@ def kong(state, konger, kind, kong_type, from_seat, params, tables, outcome):
         tile = revealed[j]
         if tile < 0:
             continue
-        if not plausible_win(
-            state.keys[konger], state.wild_count[konger], tile, state.wild, forms, tables
-        ):
-            continue
-        give_tile(state, konger, tile)
-        won = win(state, konger, anhua.HOW_KONG_BLOOM, params, tables)
-        take_tile(state, konger, tile)
+        won = win_with(state, konger, tile, anhua.HOW_KONG_BLOOM, params, tables)
         if won != NO_WIN and accepts_win(state.agents[konger], won, -1):
             winning_tiles += 1
             if anhua.bigs_of(won) > best_rank:
@@ -311,13 +311,7 @@ def kong(state, konger, kind, kong_type, from_seat, params, tables, outcome):
                 continue
             if (state.passed_wins[other] >> tile) & 1:
                 continue  # 漏胡
-            if not plausible_win(
-                state.keys[other], state.wild_count[other], tile, state.wild, forms, tables
-            ):
-                continue
-            give_tile(state, other, tile)
-            won = win(state, other, anhua.HOW_KONG_CANNON, params, tables)
-            take_tile(state, other, tile)
+            won = win_with(state, other, tile, anhua.HOW_KONG_CANNON, params, tables)
             if won != NO_WIN and anhua.bigs_of(won) > seat_rank:
                 seat_rank = anhua.bigs_of(won)
                 seat_best = won
