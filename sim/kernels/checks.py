@@ -1,17 +1,18 @@
 """Independent checks of played Anhua hands (numba): a tile ledger over the event log.
 
-``check_hand`` reads one hand's event log (``state.log``, ``EVENT_*`` of ``sim.kernels.state``)
-and replays it on its own books, starting from the wall: per location (the wall, the flipped
-tiles, the revealed kong tiles, the claimed winning tile, each seat's concealed hand, melds and
-discard pile) a count by kind, plus each seat's melds and discard pile in order. It shares no
-code with the game loop: only the event, meld, option (``P_*``), win-kind (``HOW_*``), feature
-and record-slot (``R_*``) numbers, and the key powers of ``sim.kernels.hand`` to recompute the
-state's suit keys. Every event must be a legal move of the rules (rules-spec Part A) from the
-ledger's position; after every event every seat's hand size is checked, and every kind the event
-moved is counted over all locations (all kinds after the deal, so by induction every physical tile
-is accounted for after every event). At the end the ledger must equal the engine's final state
-arrays and the hand's record. The first violation is returned as ``(error code, event index)``;
-``ERROR_NAMES`` names the codes, ``OK`` (0) means the hand passed.
+``check_hand`` reads one hand's event log (``state.log``, ``EVENT_*`` of ``sim.kernels.state``) and
+replays it on its own books, starting from the wall: per location (the wall, the flipped tiles, the
+revealed kong tiles, the claimed winning tile, each seat's concealed hand, melds and discard pile)
+a count by kind, plus each seat's melds and discard pile in order. It shares no code with the game
+loop: only the event, meld, option (``P_*``), win-kind (``HOW_*``), feature and record-slot
+(``R_*``) numbers, the key powers of ``sim.kernels.hand`` to recompute the state's suit keys, and
+the Anhua scorer ``anhua.best_win`` (checked on its own against the slow reference) to verify that
+every konger is ready once the kong is made (K1). Every event must be a legal move of the rules
+(rules-spec Part A) from the ledger's position; after every event every seat's hand size is
+checked, and every kind the event moved is counted over all locations (all kinds after the deal, so
+by induction every physical tile is accounted for after every event). At the end the ledger must
+equal the engine's final state arrays and the hand's record. The first violation is returned as
+``(error code, event index)``; ``ERROR_NAMES`` names the codes, ``OK`` (0) means the hand passed.
 
 Hand size (``concealed + 3 x melds``, a kong counted as 3 like any meld): 13 for every seat,
 except 14 for the seat between its draw (or claim, or the dealer's deal) and its discard, and for
@@ -121,6 +122,7 @@ ERR_STATE_VISIBLE = 31
 ERR_STATE_PASSED = 32
 ERR_RECORD = 33  # a record slot differs from what the log shows
 ERR_DELTA = 34  # the record's score changes differ from the logged payments
+ERR_KONG_NOT_READY = 35  # the konger is not ready once the kong is made (A3.3 K1)
 
 ERROR_NAMES = (
     "ok",
@@ -158,6 +160,7 @@ ERROR_NAMES = (
     "state passed wins",
     "record",
     "record deltas",
+    "konger not ready (K1)",
 )
 
 # Ledger locations: rows of the count table
@@ -230,7 +233,29 @@ def _push_discard(disc, n_disc, seat, tile, counts, totals, touched, source):
 
 
 @kernel
-def check_hand(state, log, n_events, wall, n_players, dealer, params, record):
+def _ready_after_kong(concealed, melds, n_melds, x_kind, y_kind, params, tables):
+    """K1 (rules-spec A3.3): with the kong made, some tile would complete a legal hand, scored
+    as a self-drawn win by ``anhua.best_win`` (the scorer, itself checked against the slow
+    reference); never a fifth copy of a kind held four times (rules-spec 0.3)."""
+    meld_suits = 0
+    for m in range(n_melds):
+        meld_suits |= 1 << (melds[m, 1] // 9)
+    hand = concealed.copy()
+    for kind in range(27):
+        if hand[kind] >= 4:
+            continue
+        hand[kind] += 1
+        won = anhua.best_win(
+            hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_SELF_DRAW, params, tables
+        )
+        hand[kind] -= 1
+        if won != anhua.NO_WIN:
+            return True
+    return False
+
+
+@kernel
+def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, record):
     """Check one played hand: ``log[:n_events]`` its events, ``state`` the engine's arrays after
     it, ``record`` its record row. Returns ``(code, event index)``: ``(OK, n_events)`` when every
     check passes; the index is ``n_events`` for a failure found at the end."""
@@ -516,6 +541,10 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, record):
                 n_melds[seat] += 1
             else:
                 return ERR_KONG, index
+            if not _ready_after_kong(
+                counts[L_HAND + seat], melds[seat], n_melds[seat], x_kind, y_kind, params, tables
+            ):
+                return ERR_KONG_NOT_READY, index
             claimed[seat] = True
             locked[seat] = True  # 选择杠开后手牌不能动 (the hand ends if the kong wins)
             holder = -1
@@ -927,6 +956,7 @@ def check_anhua_hands(
             n_players,
             dealer,
             params,
+            tables,
             records[index],
         )
         errors[index, 0] = code

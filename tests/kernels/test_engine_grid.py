@@ -301,7 +301,15 @@ def _find_hand(options: AnhuaOptions, predicate, seed: int = 77, limit: int = 30
         if predicate(events, record):
             copy = S.GameState(*(array.copy() for array in state))
             code, _ = C.check_hand(
-                copy, copy.log, len(events), wall, options.player_count, dealer, params, record
+                copy,
+                copy.log,
+                len(events),
+                wall,
+                options.player_count,
+                dealer,
+                params,
+                load_tables(),
+                record,
             )
             assert code == C.OK
             return wall, dealer, copy, record.copy(), events
@@ -312,7 +320,9 @@ def _check(options, wall, dealer, state, record, events, params=None):
     log = np.zeros_like(state.log)
     log[: len(events)] = events
     params = options.params() if params is None else params
-    return C.check_hand(state, log, len(events), wall, options.player_count, dealer, params, record)
+    return C.check_hand(
+        state, log, len(events), wall, options.player_count, dealer, params, load_tables(), record
+    )
 
 
 def _first(events, event):
@@ -476,11 +486,111 @@ def test_mutation_locked_hand_moves():
     assert _check(DEFAULT, wall, dealer, state, record, events) == (C.ERR_LOCK, at)
 
 
+def _konger_at_kong(events, wall, n_players, dealer, konger, kong_at):
+    """The konger's concealed counts and melds once the kong at ``kong_at`` is made, replayed
+    from his dealt tiles and his own moves; None if a move lacks its tiles."""
+    hand = np.bincount(wall[13 * konger : 13 * konger + 13], minlength=34)
+    if konger == dealer:
+        hand[wall[13 * n_players]] += 1
+    melds = []
+    last_discard = -1
+    for event, seat, tile, detail in events[: kong_at + 1].tolist():
+        if event == S.EVENT_DISCARD:
+            last_discard = tile
+        if seat != konger:
+            continue
+        if event == S.EVENT_DRAW:
+            hand[tile] += 1
+        elif event == S.EVENT_DISCARD:
+            hand[tile] -= 1
+        elif event == S.EVENT_CHI:
+            for member in range(tile, tile + 3):
+                hand[member] -= member != last_discard
+            melds.append(("chi", tile))
+        elif event == S.EVENT_PONG:
+            hand[tile] -= 2
+            melds.append(("pong", tile))
+        elif event == S.EVENT_KONG:
+            hand[tile] -= {S.MELD_CONCEALED_KONG: 4, S.MELD_ADDED_KONG: 1}.get(detail, 3)
+            melds = [m for m in melds if m != ("pong", tile)] + [("kong", tile)]
+        if (hand < 0).any():
+            return None
+    return hand, tuple(melds)
+
+
+def _reference_ready(hand, melds, indicator, options):
+    """听牌 by the slow reference: some kind held fewer than four times completes a legal
+    self-drawn win (rules-spec A3.3 K1, 0.3); None when the reference cannot tell. A kong is
+    given to it as a pong (the same shape, and a self-drawn win scores no kong feature): the
+    engine's rule counts a wait on a kind whose four copies are all in sight, the reference
+    refuses a fifth copy. A wait on the fourth copy of a ponged kind held once is left undecided
+    for the same reason."""
+    x_kind, y_kind = kings_of(indicator, options.king_mode)
+    hand = hand.copy()
+    kings = np.zeros(34, np.int64)
+    for kind in (x_kind, y_kind):
+        if kind >= 0:
+            kings[kind], hand[kind] = hand[kind], 0
+    melds = tuple(("pong", tile) if meld == "kong" else (meld, tile) for meld, tile in melds)
+    melded = np.zeros(34, np.int64)
+    for meld, tile in melds:
+        for member in (tile, tile + 1, tile + 2) if meld == "chi" else (tile,) * 3:
+            melded[member] += 1
+    ready = False
+    for kind in range(27):
+        held = hand[kind] + kings[kind]
+        if held >= 4:
+            continue
+        if held + melded[kind] >= 4:
+            return None
+        naturals, with_kings = hand.copy(), kings.copy()
+        (with_kings if kind in (x_kind, y_kind) else naturals)[kind] += 1
+        won = R.AnhuaHand(tuple(naturals), tuple(with_kings), melds, "self_draw", kind)
+        ready = ready or R.score(won, dict(options.__dict__)) is not None
+    return ready
+
+
+def test_mutation_konger_not_ready_is_caught():
+    """000_256f49c87fe6e891.txt 开杠 (K1: 听牌 once the four tiles are set aside, rules-spec A3.3):
+    a played hand with a kong whose wall is changed so the konger was dealt another tile (swapped
+    with a tile nobody drew, so every other event still fits) and, by the slow reference, is no
+    longer ready: the ledger reports it at the kong."""
+    for wall, dealer, state, record in _logged_hands(DEFAULT, 3000, 78):
+        events = state.log[: state.scalars[S.LOG_COUNT]].copy()
+        kongs = np.flatnonzero(events[:, 0] == S.EVENT_KONG)
+        if not len(kongs):
+            continue
+        kong_at = int(kongs[0])
+        konger = int(events[kong_at, 1])
+        before = _konger_at_kong(events, wall, 4, dealer, konger, kong_at)
+        indicator = int(record[E.R_INDICATOR])
+        assert before is not None
+        if _reference_ready(*before, indicator, DEFAULT) is None:
+            continue
+        assert _reference_ready(*before, indicator, DEFAULT)
+        never_drawn = range(int(state.scalars[S.HEAD]), int(state.scalars[S.TAIL]))
+        for dealt, spare in itertools.product(range(13 * konger, 13 * konger + 13), never_drawn):
+            if wall[dealt] == wall[spare]:
+                continue
+            mutated = wall.copy()
+            mutated[dealt], mutated[spare] = wall[spare], wall[dealt]
+            after = _konger_at_kong(events, mutated, 4, dealer, konger, kong_at)
+            if after is None or _reference_ready(*after, indicator, DEFAULT) is not False:
+                continue
+            copy = S.GameState(*(array.copy() for array in state))
+            result = _check(DEFAULT, mutated, dealer, copy, record.copy(), events)
+            assert result == (C.ERR_KONG_NOT_READY, kong_at)
+            return
+    raise AssertionError("no hand with a kong to tamper with")
+
+
 def test_mutation_full_log_is_reported():
     """A log cut at its capacity cannot be trusted (the replay log of docs/engine.md)."""
     wall, dealer, state, record, events = _find_hand(DEFAULT, _has(S.EVENT_WIN))
     full = events.copy()  # no room left after the last event
-    result = C.check_hand(state, full, len(events), wall, 4, dealer, DEFAULT.params(), record)
+    result = C.check_hand(
+        state, full, len(events), wall, 4, dealer, DEFAULT.params(), load_tables(), record
+    )
     assert result == (C.ERR_LOG_FULL, len(events))
 
 
