@@ -7,12 +7,13 @@ a count by kind, plus each seat's melds and discard pile in order. It shares no 
 loop: only the event, meld, option (``P_*``), win-kind (``HOW_*``), feature and record-slot
 (``R_*``) numbers, the key powers of ``sim.kernels.hand`` to recompute the state's suit keys, and
 the Anhua scorer ``anhua.best_win`` (checked on its own against the slow reference) to verify that
-every konger is ready once the kong is made (K1). Every event must be a legal move of the rules
-(rules-spec Part A) from the ledger's position; after every event every seat's hand size is
-checked, and every kind the event moved is counted over all locations (all kinds after the deal, so
-by induction every physical tile is accounted for after every event). At the end the ledger must
-equal the engine's final state arrays and the hand's record. The first violation is returned as
-``(error code, event index)``; ``ERROR_NAMES`` names the codes, ``OK`` (0) means the hand passed.
+every konger is ready once the kong is made (K1) and blooms on his best revealed tile with the
+right points (杠上花). Every event must be a legal move of the rules (rules-spec Part A) from the
+ledger's position; after every event every seat's hand size is checked, and every kind the event
+moved is counted over all locations (all kinds after the deal, so by induction every physical tile
+is accounted for after every event). At the end the ledger must equal the engine's final state
+arrays and the hand's record. The first violation is returned as ``(error code, event index)``;
+``ERROR_NAMES`` names the codes, ``OK`` (0) means the hand passed.
 
 Hand size (``concealed + 3 x melds``, a kong counted as 3 like any meld): 13 for every seat,
 except 14 for the seat between its draw (or claim, or the dealer's deal) and its discard, and for
@@ -45,6 +46,7 @@ from .engine import (
     R_NEXT_DEALER,
     R_OUTCOME,
     R_PAYER,
+    R_POINTS,
     R_TILES_LEFT,
     R_TURNS,
     R_WIN_KIND,
@@ -123,6 +125,7 @@ ERR_STATE_PASSED = 32
 ERR_RECORD = 33  # a record slot differs from what the log shows
 ERR_DELTA = 34  # the record's score changes differ from the logged payments
 ERR_KONG_NOT_READY = 35  # the konger is not ready once the kong is made (A3.3 K1)
+ERR_BLOOM = 36  # 杠上花 not on the best revealed tile, or its recorded features or points differ
 
 ERROR_NAMES = (
     "ok",
@@ -161,6 +164,7 @@ ERROR_NAMES = (
     "record",
     "record deltas",
     "konger not ready (K1)",
+    "kong bloom tile or points",
 )
 
 # Ledger locations: rows of the count table
@@ -252,6 +256,52 @@ def _ready_after_kong(concealed, melds, n_melds, x_kind, y_kind, params, tables)
         if won != anhua.NO_WIN:
             return True
     return False
+
+
+@kernel
+def _best_bloom(
+    concealed,
+    tile,
+    revealed,
+    n_revealed,
+    melds,
+    n_melds,
+    x_kind,
+    y_kind,
+    params,
+    tables,
+    features,
+    points,
+):
+    """杠上花 (rules-spec A3.4 step 3): the konger, holding ``concealed`` with the revealed
+    ``tile`` he won on, took a revealed tile with the most bigs, and the record shows its
+    ``features`` and ``points``: its base points, doubled with ``kong_multi_tile_win = double``
+    when several revealed tiles win. Every agent takes a self-drawn win, so every revealed tile
+    that completes the hand counts. Scored by ``anhua.best_win``."""
+    meld_suits = 0
+    for m in range(n_melds):
+        meld_suits |= 1 << (melds[m, 1] // 9)
+    hand = concealed.copy()
+    hand[tile] -= 1
+    best_bigs = -1
+    winning_tiles = 0
+    for j in range(n_revealed):
+        hand[revealed[j]] += 1
+        won = anhua.best_win(
+            hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_KONG_BLOOM, params, tables
+        )
+        hand[revealed[j]] -= 1
+        if won != anhua.NO_WIN:
+            winning_tiles += 1
+            best_bigs = max(best_bigs, anhua.bigs_of(won))
+    hand[tile] += 1
+    chosen = anhua.best_win(
+        hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_KONG_BLOOM, params, tables
+    )
+    if chosen == anhua.NO_WIN or anhua.bigs_of(chosen) != best_bigs or features != chosen:
+        return False
+    double = winning_tiles >= 2 and params[anhua.P_KONG_MULTI_TILE_WIN] == 1
+    return points == anhua.base_points(chosen) * (2 if double else 1)
 
 
 @kernel
@@ -667,6 +717,21 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
             elif detail == anhua.HOW_KONG_BLOOM:
                 if not bloom_ready or seat != konger:
                     return ERR_WIN, index
+                if not _best_bloom(
+                    counts[L_HAND + seat],
+                    tile,
+                    revealed,
+                    n_revealed,
+                    melds[seat],
+                    n_melds[seat],
+                    x_kind,
+                    y_kind,
+                    params,
+                    tables,
+                    record[R_FEATURES],
+                    record[R_POINTS],
+                ):
+                    return ERR_BLOOM, index
                 holder = seat
                 payer = -1
             elif detail == anhua.HOW_KONG_CANNON:

@@ -162,6 +162,7 @@ def test_invariant_grid_10000_games_per_cell():
     rob_direct=st.booleans(),
     dealer_bonus=st.booleans(),
     bonus_timing=st.sampled_from(("after_birds", "before_birds")),
+    multi_tile=st.sampled_from(("best_only", "double")),
     agents=st.sampled_from((EFFICIENT, MIXED, (AGENT_RANDOM,) * 4)),
 )
 def test_property_random_seeds_and_options(
@@ -177,12 +178,13 @@ def test_property_random_seeds_and_options(
     rob_direct,
     dealer_bonus,
     bonus_timing,
+    multi_tile,
     agents,
 ):
     """000_256f49c87fe6e891.txt on any seed, any agents and any combination of the options
-    (all of rules-spec A6 except ``kong_multi_tile_win = double``, whose doubled points the
-    reference leaves to the engine, and ``first_dealer``): the ledger passes every hand and the
-    reference agrees with every win (王代硬, 漏胡, 开杠, 一炮多响 ...)."""
+    (all of rules-spec A6 but ``first_dealer``): the ledger passes every hand and the reference
+    agrees with every win (王代硬, 漏胡, 开杠, 一炮多响 ...). The reference scores a kong bloom
+    without the doubling of ``kong_multi_tile_win = double``; the ledger checks that factor."""
     options = {
         **cell,
         "king_tier_mode": tier_mode,
@@ -195,10 +197,24 @@ def test_property_random_seeds_and_options(
         "allow_rob_direct_kong": rob_direct,
         "dealer_bonus": dealer_bonus,
         "dealer_bonus_timing": bonus_timing,
+        "kong_multi_tile_win": multi_tile,
     }
     report = G.run_cell(options, 12, seed, agents)
     assert not report.failures, "\n\n".join(report.failures)
     assert report.games == 12 and report.failed_hands == 0
+
+
+def test_ledger_checks_doubled_blooms():
+    """开杠 (000_256f49c87fe6e891.txt, 杠上炮: 如2张都可以胡,则胡牌倍率翻番), option
+    kong_multi_tile_win = double (rules-spec A3.4 step 3): the ledger passes 4,000 played hands,
+    among them blooms with doubled points and blooms without."""
+    played = G.play_checked(AnhuaOptions(kong_multi_tile_win="double"), 4000, 75, EFFICIENT)
+    assert (played.errors[:, 0] == C.OK).all()
+    blooms = played.records[played.records[:, E.R_WIN_KIND] == A.HOW_KONG_BLOOM]
+    base = np.array([A.base_points(int(features)) for features in blooms[:, E.R_FEATURES]])
+    doubled = blooms[:, E.R_POINTS] == 2 * base
+    assert doubled.any() and (blooms[~doubled, E.R_POINTS] == base[~doubled]).all()
+    assert (~doubled).any()
 
 
 # --------------------------------------------------------------------------------------------
@@ -582,6 +598,33 @@ def test_mutation_konger_not_ready_is_caught():
             assert result == (C.ERR_KONG_NOT_READY, kong_at)
             return
     raise AssertionError("no hand with a kong to tamper with")
+
+
+def _bloom_with_another_tile(events, record):
+    """(win index, a revealed tile other than the one bloomed on) of a 杠上花, or None."""
+    blooms = np.flatnonzero((events[:, 0] == S.EVENT_WIN) & (events[:, 3] == A.HOW_KONG_BLOOM))
+    if not len(blooms):
+        return None
+    at = int(blooms[0])
+    reveals = at - np.flatnonzero(events[:at, 0] != S.EVENT_REVEAL)[-1] - 1
+    others = [int(t) for t in events[at - reveals : at, 2] if t != events[at, 2]]
+    return (at, others[0]) if others else None
+
+
+def test_mutation_bloom_on_another_tile_or_points_is_caught():
+    """000_256f49c87fe6e891.txt 开杠 (杠上花: 翻开的牌中选最大的胡): a bloom logged on another of
+    the revealed tiles, or recorded with other points, is reported at the win."""
+    wall, dealer, state, record, events = _find_hand(
+        DEFAULT, lambda events, record: _bloom_with_another_tile(events, record) is not None
+    )
+    at, other = _bloom_with_another_tile(events, record)
+    assert _check(DEFAULT, wall, dealer, state, record, events) == (C.OK, len(events))
+    moved = events.copy()
+    moved[at, 2] = other
+    assert _check(DEFAULT, wall, dealer, state, record, moved) == (C.ERR_BLOOM, at)
+    doubled = record.copy()
+    doubled[E.R_POINTS] *= 2  # as if ``double`` applied, which is off here
+    assert _check(DEFAULT, wall, dealer, state, doubled, events) == (C.ERR_BLOOM, at)
 
 
 def test_mutation_full_log_is_reported():
