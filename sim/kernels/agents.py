@@ -77,6 +77,23 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms):
     return kinds[:n_candidates], unseen[:n_candidates]
 
 
+@inline_kernel
+def _without_each_natural(keys, counts, wild, rows, labels, label, start):
+    """Write into ``rows`` from row ``start`` the suit keys ``keys`` less one tile of each held
+    natural kind (``counts`` > 0, not wild): the hands left by each possible discard. Each row
+    is labelled in ``labels`` with ``label``, or with its kind when ``label`` is -1. Returns
+    the next free row."""
+    row = start
+    for kind in range(N_KINDS):
+        if counts[kind] == 0 or wild[kind]:
+            continue
+        rows[row] = keys
+        rows[row, KIND_SUIT[kind]] -= KIND_POWER[kind]
+        labels[row] = kind if label < 0 else label
+        row += 1
+    return row
+
+
 @kernel
 def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables):
     """The discard of the efficiency agent from a hand with counts ``hand`` (wilds included),
@@ -96,14 +113,7 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     after = np.full(N_KINDS, 1_000, np.int64)
     candidates = np.empty((N_KINDS, 4), np.int64)
     kinds = np.empty(N_KINDS, np.int64)
-    n_candidates = 0
-    for kind in range(N_KINDS):
-        if hand[kind] == 0 or wild[kind]:
-            continue
-        candidates[n_candidates] = keys
-        candidates[n_candidates, KIND_SUIT[kind]] -= KIND_POWER[kind]
-        kinds[n_candidates] = kind
-        n_candidates += 1
+    n_candidates = _without_each_natural(keys, hand, wild, candidates, kinds, -1, 0)
     values = np.empty(n_candidates, np.int64)
     wild_counts = np.full(n_candidates, wilds, np.int64)
     shanten_many(candidates[:n_candidates], wild_counts, forms, tables, values)
@@ -256,13 +266,7 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
                 continue  # the discard itself completes the chi
             counts[taken] -= 1
             claimed_keys[KIND_SUIT[taken]] -= KIND_POWER[taken]
-        for k in range(N_KINDS):
-            if counts[k] == 0 or wild[k]:
-                continue
-            rows[n_rows] = claimed_keys
-            rows[n_rows, KIND_SUIT[k]] -= KIND_POWER[k]
-            option_of[n_rows] = option
-            n_rows += 1
+        n_rows = _without_each_natural(claimed_keys, counts, wild, rows, option_of, option, n_rows)
     values = np.empty(n_rows, np.int64)
     shanten_many(rows[:n_rows], np.full(n_rows, wilds, np.int64), forms, tables, values)
     best = np.full(4, 1_000, np.int64)
