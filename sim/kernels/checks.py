@@ -217,6 +217,16 @@ def _tier_weight(x_kings, y_kings, tier_mode):
 
 
 @inline_kernel
+def _append_meld(melds, n_melds, seat, meld_type, first, source):
+    """Add a meld (type, first tile, the seat its claimed tile came from) to ``seat``'s books;
+    the caller has checked the capacity."""
+    melds[seat, n_melds[seat], 0] = meld_type
+    melds[seat, n_melds[seat], 1] = first
+    melds[seat, n_melds[seat], 2] = source
+    n_melds[seat] += 1
+
+
+@inline_kernel
 def _pop_discard(disc, n_disc, seat, tile, counts, totals, touched, target):
     """Take ``tile`` off the top of ``seat``'s pile into ``target``; False if it is not there."""
     n = n_disc[seat]
@@ -528,10 +538,9 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
                 for _ in range(2):
                     if not _move(counts, totals, touched, L_HAND + seat, L_MELD + seat, first):
                         return ERR_TILE_MISSING, index
-            melds[seat, n_melds[seat], 0] = MELD_CHI if event == EVENT_CHI else MELD_PONG
-            melds[seat, n_melds[seat], 1] = first
-            melds[seat, n_melds[seat], 2] = source
-            n_melds[seat] += 1
+            _append_meld(
+                melds, n_melds, seat, MELD_CHI if event == EVENT_CHI else MELD_PONG, first, source
+            )
             claimed[seat] = True
             holder = seat
             just_claimed = True
@@ -557,10 +566,7 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
                     for _ in range(4):
                         if not _move(counts, totals, touched, L_HAND + seat, L_MELD + seat, kind):
                             return ERR_TILE_MISSING, index
-                    melds[seat, n_melds[seat], 0] = MELD_CONCEALED_KONG
-                    melds[seat, n_melds[seat], 1] = kind
-                    melds[seat, n_melds[seat], 2] = seat
-                    n_melds[seat] += 1
+                    _append_meld(melds, n_melds, seat, MELD_CONCEALED_KONG, kind, seat)
                 else:
                     pong = -1
                     for m in range(n_melds[seat]):
@@ -585,10 +591,7 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
                 for _ in range(3):
                     if not _move(counts, totals, touched, L_HAND + seat, L_MELD + seat, kind):
                         return ERR_TILE_MISSING, index
-                melds[seat, n_melds[seat], 0] = MELD_DISCARD_KONG
-                melds[seat, n_melds[seat], 1] = kind
-                melds[seat, n_melds[seat], 2] = last_seat
-                n_melds[seat] += 1
+                _append_meld(melds, n_melds, seat, MELD_DISCARD_KONG, kind, last_seat)
             else:
                 return ERR_KONG, index
             if not _ready_after_kong(
