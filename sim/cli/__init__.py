@@ -26,6 +26,16 @@ import sys
 COMMAND_MODULES = ("run", "sweep", "report", "replay", "bench", "hand", "exact")
 
 
+def run_overrides(args: argparse.Namespace) -> list[str]:
+    """The ``--set`` overrides of a command, with ``--games`` and ``--seed`` as run settings."""
+    overrides = list(args.set or [])
+    if args.games is not None:
+        overrides.append(f"run.games={args.games}")
+    if args.seed is not None:
+        overrides.append(f"run.seed={args.seed}")
+    return overrides
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mjsim",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..config import load_config
 from ..runner import read_manifest, run
+from . import run_overrides
 
 
 def _percent(rate: float, low: float, high: float) -> str:
@@ -56,11 +57,7 @@ def summary_lines(path: Path) -> list[str]:
 
 
 def _command_run(args: argparse.Namespace) -> int:
-    overrides = list(args.set or [])
-    if args.games is not None:
-        overrides.append(f"run.games={args.games}")
-    if args.seed is not None:
-        overrides.append(f"run.seed={args.seed}")
+    overrides = run_overrides(args)
     config = load_config(args.config, overrides)  # every error before any output
     out = Path(args.out) if args.out else Path("runs") / config.label
     command = "mjsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None

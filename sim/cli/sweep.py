@@ -20,6 +20,7 @@ from ..sweep import (
     load_sweep_spec,
     run_sweep,
 )
+from . import run_overrides
 
 TABLE_PATTERNS = 3
 """Patterns shown in the printed table (comparison.csv has more)."""
@@ -162,11 +163,7 @@ def table_lines(directory: Path) -> list[str]:
 
 
 def _command_sweep(args: argparse.Namespace) -> int:
-    overrides = list(args.set or [])
-    if args.games is not None:
-        overrides.append(f"run.games={args.games}")
-    if args.seed is not None:
-        overrides.append(f"run.seed={args.seed}")
+    overrides = run_overrides(args)
     spec = load_sweep_spec(args.sweep, overrides)  # every cell checked before any output
     out = Path(args.out) if args.out else Path("runs") / spec.label
     if args.report:
