@@ -35,6 +35,7 @@ from typing import Any
 
 from .agents import AGENTS
 from .options import options_from_mapping
+from .outdir import plain_name
 from .variants import VARIANT_NAMES, Variant, get_variant
 
 RUN_DEFAULTS: dict[str, Any] = {
@@ -164,9 +165,7 @@ def build_config(document: Mapping[str, Any]) -> RunConfig:
     if variant_name is None:
         raise ValueError(f"variant: missing; allowed: {', '.join(VARIANT_NAMES)}")
     variant = get_variant(variant_name)
-    label = document.get("label", variant.name)
-    if not isinstance(label, str) or not label or any(c in label for c in "/\\"):
-        raise ValueError(f"label: expected a non-empty name without slashes, got {label!r}")
+    label = plain_name(document.get("label", variant.name), "label")  # a folder under runs/
     for section in ("run", "options"):
         if not isinstance(document.get(section, {}), Mapping):
             raise ValueError(f"{section}: expected a table of settings")
@@ -175,15 +174,32 @@ def build_config(document: Mapping[str, Any]) -> RunConfig:
     return RunConfig(variant=variant.name, label=label, options=options, **settings)
 
 
-def load_config(path: str | Path, overrides: Iterable[str] = ()) -> RunConfig:
-    """Read a config file and apply ``KEY=VALUE`` overrides; errors name the file and key."""
+def read_toml(path: str | Path, what: str = "config file") -> dict:
+    """A TOML file as a dict; every way reading it can fail is one line naming the file.
+    A UTF-8 byte-order mark (as some Windows editors write) is accepted."""
     path = Path(path)
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise ValueError(f"{path}: no such config file") from None
+        raise ValueError(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a directory, not a {what}") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"{path}: not a UTF-8 text file (byte {error.start} is {error.object[error.start]:#x});"
+            f" save the {what} as UTF-8"
+        ) from None
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read the {what}: {error.strerror or error}") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"{path}: not valid TOML: {error}") from None
+
+
+def load_config(path: str | Path, overrides: Iterable[str] = ()) -> RunConfig:
+    """Read a config file and apply ``KEY=VALUE`` overrides; errors name the file and key."""
+    document = read_toml(path)
     try:
         return build_config(apply_overrides(document, overrides))
     except ValueError as error:

@@ -36,6 +36,7 @@ from .tables import load_tables
 from .tiles import kind_name
 
 __all__ = [
+    "MAX_HAND_TILES",
     "MAX_WILDS",
     "NOT_APPLICABLE",
     "Decomposition",
@@ -50,6 +51,8 @@ __all__ = [
 ]
 
 MAX_WILDS = 8
+MAX_HAND_TILES = 14
+"""A concealed hand has at most 14 tiles (13 waiting plus the winning tile; 3 fewer per meld)."""
 NOT_APPLICABLE = _kernels.NOT_APPLICABLE
 _SUITED_KINDS_MASK = (1 << 27) - 1
 _ALL_KINDS_MASK = (1 << 34) - 1
@@ -127,8 +130,8 @@ def _as_counts_and_wilds(hand, wilds) -> tuple[np.ndarray, int]:
 
 
 def _check_size(size: int, allowed_residues: tuple[int, ...], what: str) -> None:
-    if size > 14 or size % 3 not in allowed_residues:
-        sizes = sorted(n for n in range(1, 15) if n % 3 in allowed_residues)
+    if size > MAX_HAND_TILES or size % 3 not in allowed_residues:
+        sizes = sorted(n for n in range(1, MAX_HAND_TILES + 1) if n % 3 in allowed_residues)
         raise ValueError(
             f"a hand of {size} tiles cannot be {what}; sizes allowed: {', '.join(map(str, sizes))}"
         )
@@ -416,10 +419,10 @@ def _check_batch(counts, wilds, allowed_residues: tuple[int, ...], what: str):
         raise ValueError(f"hand {row}: a count above 4")
     residue_allowed = np.zeros(3, np.bool_)
     residue_allowed[list(allowed_residues)] = True
-    bad = (sizes > 14) | ~residue_allowed[sizes % 3]
+    bad = (sizes > MAX_HAND_TILES) | ~residue_allowed[sizes % 3]
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        sizes_allowed = sorted(n for n in range(1, 15) if n % 3 in allowed_residues)
+        sizes_allowed = sorted(n for n in range(1, MAX_HAND_TILES + 1) if n % 3 in allowed_residues)
         raise ValueError(
             f"hand {row} has {sizes[row]} tiles and cannot be {what}; "
             f"sizes allowed: {', '.join(map(str, sizes_allowed))}"

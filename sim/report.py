@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, analysis
+from .outdir import RUN, SWEEP, locked
 
 REPORT_NAME = "report.html"
 FIGURES_DIR = "figures"
@@ -1202,13 +1203,16 @@ def write_report(path: str | Path, baseline: str | None = None) -> Path:
     directory = Path(path)
     if not directory.is_dir():
         raise FileNotFoundError(f"no run or sweep directory at {directory}")
-    if (directory / "sweep.json").exists():
-        return write_sweep_report(directory, baseline)
-    if not (directory / "manifest.json").exists():
-        raise FileNotFoundError(
-            f"{directory} is neither a run directory (no manifest.json) nor a sweep directory "
-            "(no sweep.json)"
-        )
-    if baseline is not None:
-        raise ValueError("--baseline applies to a sweep directory only")
-    return write_run_report(directory)
+    # the lock a run or sweep writing this directory holds: a report is never written into a
+    # directory that is being replaced (sim.outdir)
+    with locked(directory):
+        if (directory / SWEEP.marker).exists():
+            return write_sweep_report(directory, baseline)
+        if not (directory / RUN.marker).exists():
+            raise FileNotFoundError(
+                f"{directory} is neither a run directory (no {RUN.marker}) nor a sweep "
+                f"directory (no {SWEEP.marker})"
+            )
+        if baseline is not None:
+            raise ValueError("--baseline applies to a sweep directory only")
+        return write_run_report(directory)

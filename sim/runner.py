@@ -15,8 +15,10 @@ A run directory::
     games.parquet    one row per hand (局): sim.records.hands_frame columns
     wins.parquet     one row per winner: sim.records.wins_frame columns
 
-The directory is built under a temporary name beside the target and renamed when complete: an
-error or an interrupt leaves no partial output.
+The directory is made through :func:`sim.outdir.output_directory`: the target is checked and
+locked before anything is written, built under a temporary name beside it and renamed when
+complete, so an error or an interrupt (Ctrl-C, SIGTERM) leaves no partial output and stops the
+workers; a previous run there is replaced only once the new one is in place.
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ from __future__ import annotations
 import json
 import os
 import platform
-import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,13 +39,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 from joblib import Parallel, delayed
+from joblib._parallel_backends import LokyBackend
 
 from . import __version__
 from .agents import agent_ids
 from .config import RunConfig, build_config
-from .wall import shuffled_walls, spawn_seeds
+from .outdir import RUN, output_directory
+from .stopping import start_worker, stop_on_signals
+from .wall import child_seed, shuffled_walls, spawn_seeds
 
-MANIFEST = "manifest.json"
+MANIFEST = RUN.marker  # "manifest.json": a finished run has it
+COMPILING = "mjsim: compiling the engine (the first run on a machine; cached after)"
 GAMES = "games.parquet"
 WINS = "wins.parquet"
 
@@ -71,7 +78,7 @@ def chunk_inputs(config: RunConfig, chunk: Chunk):
     """What chunk ``chunk`` plays with: its walls, the first dealer of each of its sessions, and
     the seed of the random agent's generator, all from the root seed's child ``chunk.index``."""
     variant = config.spec
-    chunk_seed = spawn_seeds(config.seed, chunk.index + 1)[chunk.index]
+    chunk_seed = child_seed(config.seed, chunk.index)
     walls_seed, dealers_seed, agents_seed = spawn_seeds(chunk_seed, 3)
     walls = shuffled_walls(chunk.n_games, variant.n_tiles, walls_seed)
     n_sessions = -(-chunk.n_games // config.hands_per_session)
@@ -111,11 +118,36 @@ def _chunk_tables(config: RunConfig, chunk: Chunk):
 
 def warm_up(config: RunConfig) -> None:
     """Play one hand on a throwaway wall: the first call in a process compiles the engine (about
-    a minute on a cold cache) or loads it from numba's disk cache (a fraction of a second)."""
+    two minutes on 2 cores with a cold cache) or loads it from numba's disk cache (under a
+    second)."""
     variant = config.spec
     walls = shuffled_walls(1, variant.n_tiles, 0)
     dealers = np.zeros(1, np.int64)
     variant.play(config.options, walls, dealers, 1, agent_ids(config.agents), 0)
+
+
+@contextmanager
+def _said_if_slow(message: str, enabled: bool, after_seconds: float = 2.0):
+    """Print ``message`` on standard error if the block is still running ``after_seconds`` on
+    (and ``enabled``: where the progress bar shows)."""
+    if not enabled:
+        yield
+        return
+    timer = threading.Timer(after_seconds, lambda: print(message, file=sys.stderr, flush=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def worker_pool(n_jobs: int) -> Parallel:
+    """joblib's process pool, its results as they come: each worker starts with
+    :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent); one job plays
+    in this process."""
+    backend = LokyBackend(initializer=start_worker, initargs=(os.getpid(),))
+    return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")
 
 
 def _write_atomic(table: pa.Table, path: Path) -> None:
@@ -187,19 +219,6 @@ def progress_bar(total: int, enabled: bool, description: str = "playing"):
     )
 
 
-def prepare_target(out: Path, replace: bool, marker: str = MANIFEST, kind: str = "run") -> None:
-    """Refuse an output folder that exists and is not a ``kind`` directory (marked by the file
-    ``marker``), or that is one when ``replace`` is false: nothing else is ever overwritten."""
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise ValueError(f"--out {out}: exists and is not a directory")
-    if any(out.iterdir()) and not (out / marker).exists():
-        raise ValueError(f"--out {out}: exists, is not empty and is not a {kind} directory")
-    if (out / marker).exists() and not replace:
-        raise ValueError(f"--out {out}: holds a {kind} already; replace=True overwrites it")
-
-
 def run(
     config: RunConfig,
     out: str | Path,
@@ -214,76 +233,80 @@ def run(
 
     ``jobs``: worker processes (-1: one per core); results do not depend on it. ``progress``:
     a progress bar with rate and ETA on standard error (default: when it is a terminal).
-    ``replace``: whether a previous run directory at ``out`` may be overwritten.
+    ``replace``: whether a previous run directory at ``out`` may be overwritten. ``out`` is
+    checked and locked by :func:`sim.outdir.output_directory` before anything is written.
     """
     if type(jobs) is not int or jobs == 0 or jobs < -1:
         raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
-    out = Path(out)
-    prepare_target(out, replace)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    building = out.with_name(f".{out.name}.building-{os.getpid()}")
-    shutil.rmtree(building, ignore_errors=True)
-    parts_dir = building / "parts"
-    parts_dir.mkdir(parents=True)
-    started = time.perf_counter()
-    warm_up(config)  # compiles, or loads numba's cache, once here rather than in every worker
-    warmup_seconds = time.perf_counter() - started
-    chunks = plan_chunks(config)
     if progress is None:
         progress = sys.stderr.isatty()
-    try:
-        results = []
-        with progress_bar(config.games, progress) as bar:
-            tasks = (delayed(_play_chunk)(config, chunk, parts_dir) for chunk in chunks)
-            workers = min(jobs if jobs > 0 else os.cpu_count() or 1, len(chunks))
-            parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
-            for result in parallel(tasks):
-                results.append(result)
-                bar.update(result["games"])
-                if on_chunk is not None:
-                    on_chunk(result)
+    with stop_on_signals() as stop, output_directory(out, RUN, replace=replace) as building:
+        started = time.perf_counter()
+        with _said_if_slow(COMPILING, progress):
+            warm_up(config)  # compiles, or loads numba's cache, here rather than in every worker
+        stop.check()  # an interrupt during the compile may have been swallowed by a finaliser
+        warmup_seconds = time.perf_counter() - started
+        chunks = plan_chunks(config)
+        workers = min(jobs if jobs > 0 else os.cpu_count() or 1, len(chunks))
+        results = _play_chunks(config, chunks, building, workers, progress, on_chunk)
+        stop.check()
         play_seconds = time.perf_counter() - started - warmup_seconds
-        results.sort(key=lambda result: result["index"])
-        for name, target in (("games", GAMES), ("wins", WINS)):
-            parts = [parts_dir / f"{name}-{chunk.index:05d}.parquet" for chunk in chunks]
-            _merge(parts, building / target)
-        shutil.rmtree(parts_dir)
-        counts = {
+        manifest = _manifest(config, command, workers, chunks, results)
+        manifest["timings"] = {
+            "warmup_seconds": round(warmup_seconds, 3),
+            "play_seconds": round(play_seconds, 3),
+            "chunk_seconds": round(sum(r["seconds"] for r in results), 3),
+            "total_seconds": round(time.perf_counter() - started, 3),
+        }
+        (building / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
+    return Path(out)
+
+
+def _play_chunks(config, chunks, building, workers, progress, on_chunk) -> list[dict]:
+    """Play every chunk into ``building/parts``, merge the parts into the two tables in chunk
+    order and remove the parts; the chunk results, in chunk order."""
+    parts_dir = building / "parts"
+    parts_dir.mkdir()
+    results = []
+    with progress_bar(config.games, progress) as bar:
+        tasks = (delayed(_play_chunk)(config, chunk, parts_dir) for chunk in chunks)
+        for result in worker_pool(workers)(tasks):
+            results.append(result)
+            bar.update(result["games"])
+            if on_chunk is not None:
+                on_chunk(result)
+    results.sort(key=lambda result: result["index"])
+    for name, target in (("games", GAMES), ("wins", WINS)):
+        parts = [parts_dir / f"{name}-{chunk.index:05d}.parquet" for chunk in chunks]
+        _merge(parts, building / target)
+    for part in parts_dir.iterdir():
+        part.unlink()
+    parts_dir.rmdir()
+    return results
+
+
+def _manifest(config: RunConfig, command, workers: int, chunks, results) -> dict:
+    return {
+        **config.resolved(),
+        "n_players": config.n_players,
+        "config_hash": config.hash(),
+        "version": __version__,
+        "commit": git_commit(),
+        "command": command,
+        "jobs": workers,
+        "chunks": len(chunks),
+        "counts": {
             "games": sum(r["games"] for r in results),
             "wins": sum(r["wins"] for r in results),
             "draws": sum(r["draws"] for r in results),
-        }
-        manifest = {
-            **config.resolved(),
-            "n_players": config.n_players,
-            "config_hash": config.hash(),
-            "version": __version__,
-            "commit": git_commit(),
-            "command": command,
-            "jobs": workers,
-            "chunks": len(chunks),
-            "counts": counts,
-            "timings": {
-                "warmup_seconds": round(warmup_seconds, 3),
-                "play_seconds": round(play_seconds, 3),
-                "chunk_seconds": round(sum(r["seconds"] for r in results), 3),
-                "total_seconds": round(time.perf_counter() - started, 3),
-            },
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "platform": {
-                "python": platform.python_version(),
-                "numpy": np.__version__,
-                "machine": platform.machine(),
-            },
-        }
-        (building / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(building, out)
-    except BaseException:
-        shutil.rmtree(building, ignore_errors=True)
-        raise
-    return out
+        },
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "platform": {
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "machine": platform.machine(),
+        },
+    }
 
 
 def read_manifest(path: str | Path) -> dict:

@@ -43,20 +43,19 @@ import json
 import math
 import os
 import re
-import shutil
 import sys
 import time
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .config import RUN_DEFAULTS, RunConfig, apply_overrides, build_config
+from .config import RUN_DEFAULTS, RunConfig, apply_overrides, build_config, read_toml
+from .outdir import SWEEP, output_directory, plain_name
 from .variants import get_variant
 
-SWEEP_JSON = "sweep.json"
+SWEEP_JSON = SWEEP.marker  # "sweep.json": a finished sweep has it
 COMPARISON = "comparison.csv"
 SIGNIFICANCE = "significance.csv"
 FIGURES = "figures"
@@ -165,19 +164,6 @@ def cell_names(axes: Mapping[str, list], combinations: Iterable[tuple]) -> list[
     return names
 
 
-def _read_toml(path: Path, what: str) -> dict:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such {what}") from None
-    except IsADirectoryError:
-        raise ValueError(f"{path}: is a directory, not a {what}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{path}: not valid TOML: {error}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a UTF-8 text file") from None
-
-
 def _shown(path: Path) -> str:
     """A path as the user would type it: relative to the working directory when below it."""
     try:
@@ -222,7 +208,7 @@ def load_sweep_spec(path: str | Path, overrides: Iterable[str] = ()) -> SweepSpe
     """
     path = Path(path)
     overrides = tuple(overrides)
-    document = _read_toml(path, "sweep file")
+    document = read_toml(path, "sweep file")
     try:
         return _build_spec(path, document, overrides)
     except ValueError as error:
@@ -233,9 +219,7 @@ def _build_spec(path: Path, document: dict, overrides: tuple[str, ...]) -> Sweep
     for key in document:
         if key not in SWEEP_KEYS:
             raise ValueError(f"{key}: unknown key; allowed: {', '.join(SWEEP_KEYS)}")
-    label = document.get("label", path.stem)
-    if not isinstance(label, str) or not label.strip() or any(c in label for c in "/\\"):
-        raise ValueError(f"label: expected a non-empty name without slashes, got {label!r}")
+    label = plain_name(document.get("label", path.stem), "label")  # a folder under runs/
     base_text = document.get("base")
     if base_text is None:
         raise ValueError(
@@ -262,7 +246,7 @@ def _build_spec(path: Path, document: dict, overrides: tuple[str, ...]) -> Sweep
         )
 
     # The base document: the config file, then the sweep's [run] and [options], then overrides.
-    base_document = _read_toml(base, "config file")
+    base_document = read_toml(base, "config file")
     try:
         build_config(base_document)
     except ValueError as error:
@@ -351,7 +335,7 @@ def _build_spec(path: Path, document: dict, overrides: tuple[str, ...]) -> Sweep
             break
     return SweepSpec(
         path=path,
-        label=label.strip(),
+        label=label,
         base=base,
         axes=axes,
         cells=tuple(cells),
@@ -686,26 +670,22 @@ def run_sweep(
     standard error (default: when it is a terminal). ``replace``: whether a previous sweep
     directory at ``out`` may be overwritten. ``figures``: draw ``figures/*.png``.
     """
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
     from . import analysis
-    from .runner import plan_chunks, prepare_target, progress_bar, read_manifest, run
+    from .runner import plan_chunks, progress_bar, read_manifest, run, worker_pool
+    from .stopping import stop_on_signals
 
     if type(jobs) is not int or jobs == 0 or jobs < -1:
         raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
-    out = Path(out)
-    prepare_target(out, replace, SWEEP_JSON, "sweep")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    building = out.with_name(f".{out.name}.building-{os.getpid()}")
-    shutil.rmtree(building, ignore_errors=True)
-    (building / CELLS).mkdir(parents=True)
     workers = jobs if jobs > 0 else os.cpu_count() or 1
     chunks = max(len(plan_chunks(cell.config)) for cell in spec.cells)
     side_by_side = workers > 1 and len(spec.cells) > 1 and chunks < workers
     if progress is None:
         progress = sys.stderr.isatty()
-    started = time.perf_counter()
-    try:
+    with stop_on_signals() as stop, output_directory(out, SWEEP, replace=replace) as building:
+        started = time.perf_counter()
+        (building / CELLS).mkdir()
         with progress_bar(spec.total_games, progress, "sweep") as bar:
             if side_by_side:
                 tasks = (
@@ -714,10 +694,7 @@ def run_sweep(
                     )
                     for cell in spec.cells
                 )
-                parallel = Parallel(
-                    n_jobs=min(workers, len(spec.cells)), return_as="generator_unordered"
-                )
-                for manifest in parallel(tasks):
+                for manifest in worker_pool(min(workers, len(spec.cells)))(tasks):
                     bar.update(manifest["counts"]["games"])
             else:
                 for cell in spec.cells:
@@ -730,6 +707,7 @@ def run_sweep(
                         command=_cell_command(command, cell),
                         on_chunk=lambda result: bar.update(result["games"]),
                     )
+        stop.check()
         play_seconds = time.perf_counter() - started
         cell_seconds = {
             cell.name: read_manifest(building / cell.dir)["timings"]["total_seconds"]
@@ -752,11 +730,7 @@ def run_sweep(
         document["files"]["figures"] = [f"{FIGURES}/{name}" for name in names]
         document["timings"]["total_seconds"] = round(time.perf_counter() - started, 3)
         _write_json(building / SWEEP_JSON, document)
-        _swap_into_place(building, out)
-    except BaseException:
-        shutil.rmtree(building, ignore_errors=True)
-        raise
-    return out
+    return Path(out)
 
 
 def _cell_command(command: str | None, cell: Cell) -> str | None:
@@ -765,21 +739,3 @@ def _cell_command(command: str | None, cell: Cell) -> str | None:
 
 def _write_json(path: Path, document: dict) -> None:
     path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def _swap_into_place(building: Path, out: Path) -> None:
-    """Rename the finished directory to ``out``; a previous sweep there is moved aside first
-    and deleted only once the new one is in place."""
-    old = None
-    if out.exists():
-        old = out.with_name(f".{out.name}.old-{os.getpid()}")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(out, old)
-    try:
-        os.replace(building, out)
-    except BaseException:
-        if old is not None:
-            os.replace(old, out)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)

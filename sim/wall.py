@@ -26,6 +26,7 @@ from sim.tiles import N_COPIES, N_KINDS, N_SUITED
 __all__ = [
     "TILES_108",
     "TILES_136",
+    "child_seed",
     "deal",
     "deal_size",
     "shuffled_walls",
@@ -92,12 +93,23 @@ def spawn_seeds(seed: Seed, n: int) -> list[np.random.SeedSequence]:
     """
     root = _root_seed(seed)
     n = _check_int(n, "n", 0)
-    return [
-        np.random.SeedSequence(
-            root.entropy, spawn_key=(*root.spawn_key, i), pool_size=root.pool_size
-        )
-        for i in range(n)
-    ]
+    return [_child(root, i) for i in range(n)]
+
+
+def child_seed(seed: Seed, index: int) -> np.random.SeedSequence:
+    """Child ``index`` of ``seed`` alone: ``spawn_seeds(seed, index + 1)[index]`` without making
+    the ``index`` children before it (chunk ``i`` of a run needs only its own).
+
+    >>> child_seed(2024, 7).spawn_key == spawn_seeds(2024, 8)[7].spawn_key
+    True
+    """
+    return _child(_root_seed(seed), _check_int(index, "index", 0))
+
+
+def _child(root: np.random.SeedSequence, index: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(
+        root.entropy, spawn_key=(*root.spawn_key, index), pool_size=root.pool_size
+    )
 
 
 def shuffled_walls(n_walls: int, n_tiles: int, seed: Seed) -> np.ndarray:

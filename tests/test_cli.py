@@ -39,6 +39,8 @@ def test_thirteen_flag(capsys):
         (["hand", "123m 456m 789m 12p 55s", "123m 4x"], "token '4x'"),
         (["hand", "55555m"], "5 copies of 5m"),
         (["hand", ""], "empty hand"),
+        (["hand", "123m 456m 789m 123p 456p 789s 11s"], "20 tiles; a hand has at most 14"),
+        (["hand", "123m 456m 789m 12p 55s", "111122223333444m"], "'111122223333444m': 15 tiles"),
     ],
 )
 def test_bad_hand_is_one_line_error_and_no_output(capsys, argv, message):
@@ -55,3 +57,15 @@ def test_console_script_exit_status():
     )
     assert result.returncode == 2
     assert "unknown suit letter 'q'" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["hand", "demo"])
+def test_negative_max_decompositions_is_refused(command):
+    argv = [command, "123m 456m 789m 12p 55s"] if command == "hand" else [command]
+    result = subprocess.run(
+        [sys.executable, "-m", "sim.cli", *argv, "--max-decompositions", "-1"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert "--max-decompositions: expected a whole number >= 0, got -1" in result.stderr

@@ -71,6 +71,11 @@ def test_overrides_and_the_hash():
         (["multi_ron=1"], "options.multi_ron: expected true or false, got 1"),
         (["player_count=true"], "options.player_count: True is not allowed; allowed: 3, 4"),
         (["kong_min_wall=2"], "kong_min_wall: 2 is below kong_reveal_count + 1 = 4"),
+        (["kong_min_wall=200"], "kong_min_wall: 200 is above the 55 tiles left after a 4-player"),
+        (["kong_min_wall=56"], "no kong could ever be made; allowed: 4-55"),
+        (["kong_min_wall=69", "player_count=3"], "above the 68 tiles left after a 3-player"),
+        (["label=.."], "label: '..' is not allowed; expected a plain folder name"),
+        (["label=a/b"], "label: 'a/b' is not allowed"),
         (["run.games=0"], "run.games: 0 is below the minimum 1"),
         (["run.games=many"], "run.games: expected an integer, got 'many'"),
         (["run.speed=1"], "run.speed: unknown setting; allowed:"),
@@ -106,6 +111,27 @@ def test_bad_files(tmp_path):
     minimal.write_text('variant = "anhua"\n')
     config = load_config(minimal)
     assert config.options == AnhuaOptions() and config.label == "anhua"
+
+
+def test_the_largest_kong_min_wall_still_allows_a_kong():
+    """A kong needs kong_min_wall tiles left (rules-spec A3.3 K2, 000 "余牌数"): the bound is the
+    wall right after the deal (108 - 13 x players - 1), where the dealer may kong first."""
+    assert AnhuaOptions(kong_min_wall=55).wall_after_deal == 108 - 13 * 4 - 1
+    assert AnhuaOptions(player_count=3, kong_min_wall=68).wall_after_deal == 108 - 13 * 3 - 1
+
+
+def test_unreadable_config_files_are_one_line_naming_the_file(tmp_path):
+    folder = tmp_path / "a-folder.toml"
+    folder.mkdir()
+    with pytest.raises(ValueError, match=r"a-folder.toml: is a directory, not a config file$"):
+        load_config(folder)
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes('variant = "anhua"\nlabel = "caf\xe9"\n'.encode("latin-1"))
+    with pytest.raises(ValueError, match=r"latin.toml: not a UTF-8 text file \(byte 30 is 0xe9\)"):
+        load_config(latin)
+    with_bom = tmp_path / "bom.toml"  # as Windows Notepad saves UTF-8
+    with_bom.write_bytes(b"\xef\xbb\xbf" + 'variant = "anhua"\nlabel = "七王"\n'.encode())
+    assert load_config(with_bom).label == "七王"
 
 
 def test_options_check_themselves_in_python_too():

@@ -100,8 +100,24 @@ def test_refuses_to_overwrite_what_is_not_a_run(config, tmp_path):
     keep = tmp_path / "notes"
     keep.mkdir()
     (keep / "thesis.txt").write_text("precious")
-    with pytest.raises(ValueError, match="not empty and is not a run directory"):
+    with pytest.raises(ValueError, match="exists and is not a finished run directory"):
         runner.run(config, keep)
     assert (keep / "thesis.txt").read_text() == "precious"
     with pytest.raises(ValueError, match="jobs: expected a positive integer or -1"):
         runner.run(config, tmp_path / "x", jobs=0)
+
+
+def test_a_chunk_spawns_only_its_own_seeds(config, monkeypatch):
+    """run.chunk_hands=1 made thousands of chunks, and chunk i spawned i + 1 seeds to use one
+    (50 times slower): now each chunk makes its own child and its three grandchildren."""
+    asked = []
+    real = runner.spawn_seeds
+    monkeypatch.setattr(runner, "spawn_seeds", lambda seed, n: asked.append(n) or real(seed, n))
+    tiny = config.with_overrides(["run.games=20000", "run.chunk_hands=1"])
+    chunks = runner.plan_chunks(tiny)
+    assert len(chunks) == 20000 // tiny.hands_per_session
+    walls, _, _ = runner.chunk_inputs(tiny, chunks[-1])
+    assert asked == [3]
+    expected_child = spawn_seeds(tiny.seed, len(chunks))[-1]
+    walls_seed = spawn_seeds(expected_child, 3)[0]
+    np.testing.assert_array_equal(walls, shuffled_walls(chunks[-1].n_games, 108, walls_seed))

@@ -366,7 +366,7 @@ def test_output_directory_rules(swept, tmp_path):
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text("keep me")
-    with pytest.raises(ValueError, match="not empty and is not a sweep directory"):
+    with pytest.raises(ValueError, match="exists and is not a finished sweep directory"):
         run_sweep(spec, other, progress=False, figures=False)
     out = run_sweep(spec, tmp_path / "out", progress=False, figures=False)
     (out / "stale.txt").write_text("from the previous sweep")

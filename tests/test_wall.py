@@ -11,6 +11,7 @@ from sim.tiles import N_KINDS
 from sim.wall import (
     TILES_108,
     TILES_136,
+    child_seed,
     deal,
     deal_size,
     shuffled_walls,
@@ -277,3 +278,16 @@ def test_deal_validation(walls: np.ndarray, kwargs: dict, msg: str) -> None:
     args = {"n_players": 4} | kwargs
     with pytest.raises(ValueError, match=msg):
         deal(walls, **args)
+
+
+def test_child_seed_is_the_child_spawn_seeds_makes() -> None:
+    """Chunk i of a run needs child i only: child_seed makes it alone (a run of many small
+    chunks spawned i + 1 seeds for chunk i, quadratic in the chunks), and it is the same seed."""
+    for seed in (0, 2024, spawn_seeds(7, 3)[2]):
+        many = spawn_seeds(seed, 40)
+        for index in (0, 1, 17, 39):
+            child = child_seed(seed, index)
+            assert child.spawn_key == many[index].spawn_key and child.entropy == many[index].entropy
+            np.testing.assert_array_equal(child.generate_state(4), many[index].generate_state(4))
+    with pytest.raises(ValueError):
+        child_seed(1, -1)

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+from ..outdir import os_error_code
 
 # In the order ``mjsim --help`` lists them.
 COMMAND_MODULES = ("run", "sweep", "report", "replay", "bench", "hand", "exact")
@@ -47,7 +50,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+QUIET_WORKER_POOL = "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker"
+"""When a run stops on an error or a signal, joblib kills its workers and loky's resource tracker
+(a process that inherits the interpreter's -W options) cleans up their semaphores, warning about
+each on standard error: the CLI's error stays one line."""
+
+
+def os_error_line(error: OSError) -> str:
+    """An OSError as one line: the file and the system's words (``runs/x: No space left on
+    device``), without the chained traceback a worker pool adds."""
+    code = os_error_code(error)
+    reason = error.strerror or (os.strerror(code) if code else None)
+    if reason:
+        names = [str(name) for name in (error.filename, error.filename2) if name is not None]
+        return f"{' -> '.join(names)}: {reason}" if names else reason
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
 def main(argv: list[str] | None = None) -> int:
+    if QUIET_WORKER_POOL not in sys.warnoptions:
+        sys.warnoptions.append(QUIET_WORKER_POOL)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -58,3 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a reader that stopped early, e.g. `| head`
         sys.stderr.close()
         return 0
+    except OSError as error:  # disk full, read-only folder, file-size limit, ...
+        print(f"mjsim: error: {os_error_line(error)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as error:  # Ctrl-C, or SIGTERM during a run (sim.stopping)
+        what = getattr(error, "what", "interrupted (Ctrl-C)")
+        print(f"mjsim: {what}; nothing half-made was left behind", file=sys.stderr)
+        return getattr(error, "exit_status", 130)

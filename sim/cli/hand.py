@@ -31,7 +31,7 @@ def _describe(parsed: Hand, forms: evaluator.Forms, max_decompositions: int) -> 
         f"  rules: {', '.join(rules)}",
     ]
     size = parsed.n_tiles
-    if size > 14 or size % 3 == 0:
+    if size > evaluator.MAX_HAND_TILES or size % 3 == 0:
         lines.append(f"  a hand of {size} tiles is neither complete nor ready-able")
         return lines
     shanten = evaluator.shanten(parsed, forms=forms)
@@ -82,13 +82,39 @@ def _command_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parsed_hand(text: str) -> Hand:
+    """``text`` as a hand of at most 14 tiles; a one-line error naming it otherwise."""
+    try:
+        parsed = parse_hand(text)
+    except ValueError as error:
+        raise ValueError(f"HAND {text!r}: {error}") from None
+    if parsed.n_tiles > evaluator.MAX_HAND_TILES:
+        raise ValueError(
+            f"HAND {text!r}: {parsed.n_tiles} tiles; a hand has at most {evaluator.MAX_HAND_TILES} "
+            f"(13 waiting, 14 complete, 3 fewer per meld)"
+        )
+    return parsed
+
+
 def _command_hand(args: argparse.Namespace) -> int:
     forms = _forms_from(args)
-    parsed = [parse_hand(text) for text in args.hands]  # all errors before any output
+    parsed = [_parsed_hand(text) for text in args.hands]  # all errors before any output
     for text, one in zip(args.hands, parsed, strict=True):
         print(text)
         print("\n".join(_describe(one, forms, args.max_decompositions)))
     return 0
+
+
+def _count(text: str) -> int:
+    """An argparse type: a whole number of at least 0 (argparse turns the error into one line
+    naming the flag, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
 
 
 def _add_form_flags(parser: argparse.ArgumentParser) -> None:
@@ -111,7 +137,11 @@ def register(commands) -> None:
         epilog="example: mjsim demo",
     )
     demo.add_argument(
-        "--max-decompositions", type=int, default=3, help="decompositions shown per hand"
+        "--max-decompositions",
+        type=_count,
+        default=3,
+        metavar="N",
+        help="decompositions shown per hand (0 or more)",
     )
     demo.set_defaults(run=_command_demo)
 
@@ -127,6 +157,10 @@ def register(commands) -> None:
     single.add_argument("hands", nargs="+", metavar="HAND", help="a hand in tile notation")
     _add_form_flags(single)
     single.add_argument(
-        "--max-decompositions", type=int, default=5, help="decompositions shown per hand"
+        "--max-decompositions",
+        type=_count,
+        default=5,
+        metavar="N",
+        help="decompositions shown per hand (0 or more)",
     )
     single.set_defaults(run=_command_hand)

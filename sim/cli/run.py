@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from ..config import load_config
+from ..outdir import RUNS_FOLDER
 from ..runner import read_manifest, run
 from . import run_overrides
 
@@ -59,7 +60,7 @@ def summary_lines(path: Path) -> list[str]:
 def _command_run(args: argparse.Namespace) -> int:
     overrides = run_overrides(args)
     config = load_config(args.config, overrides)  # every error before any output
-    out = Path(args.out) if args.out else Path("runs") / config.label
+    out = Path(args.out) if args.out else RUNS_FOLDER / config.label
     command = "mjsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
     start = time.perf_counter()
     run(config, out, jobs=args.jobs, progress=None if not args.quiet else False, command=command)

@@ -11,6 +11,7 @@ import time
 import unicodedata
 from pathlib import Path
 
+from ..outdir import RUNS_FOLDER
 from ..sweep import (
     ALPHA,
     COMPARISON,
@@ -165,7 +166,7 @@ def table_lines(directory: Path) -> list[str]:
 def _command_sweep(args: argparse.Namespace) -> int:
     overrides = run_overrides(args)
     spec = load_sweep_spec(args.sweep, overrides)  # every cell checked before any output
-    out = Path(args.out) if args.out else Path("runs") / spec.label
+    out = Path(args.out) if args.out else RUNS_FOLDER / spec.label
     if args.report:
         try:
             from ..report import write_report

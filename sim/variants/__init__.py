@@ -54,7 +54,7 @@ def _anhua() -> Variant:
         title="安化七王麻将 Anhua Seven Kings",
         options_class=anhua.AnhuaOptions,
         option_titles=anhua.OPTION_TITLES,
-        n_tiles=108,
+        n_tiles=anhua.N_TILES,
         play=anhua.play_records,
         games_frame=lambda records, options, hands_per_session, first_game: hands_frame(
             records, options.player_count, hands_per_session, first_game

@@ -16,6 +16,9 @@ from ..kernels import anhua as kernels
 from ..options import check_options
 from ..tables import load_tables
 
+N_TILES = 108
+"""The tile set: 万, 筒 and 条, four of each (no honours)."""
+
 # Feature bits: (bit, Chinese name, English id), in the order used to name combinations the
 # text does not name (rules-spec A5.1).
 FEATURES = (
@@ -127,6 +130,18 @@ class AnhuaOptions:
                 f"kong_min_wall: {self.kong_min_wall} is below kong_reveal_count + 1 = "
                 f"{self.kong_reveal_count + 1} (rules-spec A6 #13)"
             )
+        if self.kong_min_wall > self.wall_after_deal:
+            raise ValueError(
+                f"kong_min_wall: {self.kong_min_wall} is above the {self.wall_after_deal} tiles "
+                f"left after a {self.player_count}-player deal, so no kong could ever be made; "
+                f"allowed: {self.kong_reveal_count + 1}-{self.wall_after_deal}"
+            )
+
+    @property
+    def wall_after_deal(self) -> int:
+        """Tiles left in the wall once 13 are dealt to each seat and the dealer draws its 14th:
+        the most there can be when a kong is declared (bounds ``kong_min_wall``)."""
+        return N_TILES - 13 * self.player_count - 1
 
     def params(self) -> np.ndarray:
         """The int64 array the kernels read (indices ``sim.kernels.anhua.P_*``)."""

@@ -1,0 +1,297 @@
+"""Stopping cleanly (sim.stopping and the runner): Ctrl-C, SIGTERM and SIGKILL leave no worker
+process and nothing half-made (or, after SIGKILL, debris the next run removes); two runs on one
+target: one refuses; a read-only target, a full disk and a file-size limit each give one line
+and exit 2 (issue "Never lose a user's files")."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sim import runner
+from sim.config import load_config
+from sim.stopping import Stopped, stop_on_signals
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "configs" / "anhua-seven-kings.toml"
+LONG_RUN = ["--games", "400000", "--set", "run.chunk_hands=2000", "--jobs", "2", "--quiet"]
+
+
+# --------------------------------------------------------------------------- in process
+
+
+def test_a_swallowed_interrupt_is_raised_again_at_the_next_check():
+    with stop_on_signals() as stop:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)  # the handler raises here
+        except KeyboardInterrupt:
+            pass  # what a finaliser or a cache writer may do with it
+        with pytest.raises(Stopped) as caught:
+            stop.check()
+    assert caught.value.exit_status == 130
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
+def test_sigterm_becomes_an_exception_that_runs_cleanups():
+    with pytest.raises(Stopped) as caught, stop_on_signals():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(1)
+    assert caught.value.exit_status == 143 and "SIGTERM" in caught.value.what
+
+
+@pytest.fixture(scope="module")
+def config():
+    return load_config(CONFIG, ["run.games=40", "run.chunk_hands=20"])
+
+
+def test_an_interrupt_swallowed_during_the_compile_stops_the_run(config, tmp_path, monkeypatch):
+    """Ctrl-C while numba compiles could be swallowed (and the run finish with exit 0): the
+    run must stop all the same, and leave no building directory."""
+
+    def compile_and_swallow(config):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+
+    monkeypatch.setattr(runner, "warm_up", compile_and_swallow)
+    with pytest.raises(Stopped):
+        runner.run(config, tmp_path / "runs" / "x")
+    assert list(tmp_path.iterdir()) == []  # not even the runs folder it made
+
+
+def test_an_interrupt_during_the_compile_leaves_no_building_dir(config, tmp_path, monkeypatch):
+    def interrupted(config):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "warm_up", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(config, tmp_path / "runs" / "x")
+    assert list(tmp_path.iterdir()) == []  # not even the runs folder it made
+
+
+# --------------------------------------------------------------------------- real processes
+
+
+MJSIM = [sys.executable, "-m", "sim.cli", "run", str(CONFIG)]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def _start(out: Path) -> subprocess.Popen:
+    """A long ``mjsim run`` into ``out``, in its own process group as a shell job is."""
+    return subprocess.Popen(
+        [*MJSIM, *LONG_RUN, "--out", str(out)],
+        cwd=out.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,
+    )
+
+
+def _mjsim_run(out: Path, *argv: str, **kwargs) -> subprocess.CompletedProcess:
+    """``mjsim run CONFIG ARGV --quiet --out OUT`` from the folder above ``out``'s parent."""
+    return subprocess.run(
+        [*MJSIM, *argv, "--quiet", "--out", str(out)],
+        cwd=out.parent.parent,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+        **kwargs,
+    )
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")  # a zombie has ended; it only waits to be reaped
+
+
+def _wait_until_playing(process: subprocess.Popen, out: Path, timeout: float = 240) -> set[int]:
+    """Wait until the workers have written a chunk; the worker processes then."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        parts = list(out.parent.glob(f".{out.name}.building-*/parts/games-*.parquet"))
+        if parts:
+            workers = {pid for pid in _descendants(process.pid) if _alive(pid)}
+            if len(workers) >= 2:
+                return workers
+        time.sleep(0.2)
+    raise AssertionError("the run never started playing")
+
+
+def _all_gone(pids: set[int], timeout: float = 10) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(_alive(pid) for pid in pids):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A runs folder holding a finished earlier run and a user's file, to check afterwards."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "notes.txt").write_text("precious")
+    return runs
+
+
+@pytest.mark.parametrize(("how", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_sigterm_and_ctrl_c_stop_the_workers_and_leave_nothing(folder, how, status):
+    out = folder / "x"
+    process = _start(out)
+    try:
+        workers = _wait_until_playing(process, out)
+        if how == signal.SIGINT:
+            os.killpg(process.pid, how)  # Ctrl-C reaches the whole foreground group
+        else:
+            process.send_signal(how)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == status, stderr
+    assert stderr.count("\n") == 1 and "nothing half-made was left behind" in stderr, stderr
+    assert _all_gone(workers), "worker processes outlived the run"
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
+
+
+def test_sigkill_leaves_no_worker_and_the_next_run_removes_its_debris(folder):
+    out = folder / "x"
+    process = _start(out)
+    try:
+        workers = _wait_until_playing(process, out)
+        process.kill()
+        process.wait(timeout=30)
+        assert _all_gone(workers), "worker processes outlived a killed run"
+    finally:
+        process.kill()
+        process.communicate()
+    assert list(folder.glob(".x.building-*"))  # the debris SIGKILL leaves
+    result = _mjsim_run(out, "--games", "40")
+    assert result.returncode == 0, result.stderr
+    assert "left by an interrupted run" in result.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt", "x"]
+
+
+def test_two_runs_on_one_target_one_refuses_naming_the_other(folder):
+    out = folder / "x"
+    first = _start(out)
+    try:
+        _wait_until_playing(first, out)
+        second = _mjsim_run(out, "--games", "40")
+        assert second.returncode == 2 and second.stdout == ""
+        assert second.stderr.count("\n") == 1
+        assert f"is being written by another mjsim (pid {first.pid}:" in second.stderr
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=60)
+    finally:
+        first.kill()
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
+
+
+# --------------------------------------------------------------------------- OS errors
+
+
+def _mount_tmpfs(where: Path, options: str) -> bool:
+    where.mkdir()
+    result = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True
+    )
+    return result.returncode == 0
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 48 KiB file system (a tmpfs), unmounted afterwards; skipped where mounting is not
+    allowed (not root)."""
+    where = tmp_path / "small"
+    if not _mount_tmpfs(where, "size=48k"):
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    yield where
+    subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+@pytest.fixture
+def read_only(tmp_path):
+    """A folder nothing can be written in: a read-only tmpfs when this process may mount one,
+    else a folder without write permission (which only binds a process that is not root)."""
+    where = tmp_path / "readonly"
+    if _mount_tmpfs(where, "ro,size=64k"):
+        yield where
+        subprocess.run(["umount", "-l", str(where)], check=False)
+        return
+    if os.geteuid() == 0:
+        pytest.skip("root ignores permissions and cannot mount here")
+    where.chmod(0o555)
+    yield where
+    where.chmod(0o755)
+
+
+def _run_into(out: Path, games: int, jobs: int = 2, **kwargs) -> subprocess.CompletedProcess:
+    """Chunks of 2,000 hands: each writes a games table of about 40 KB."""
+    argv = ["--games", str(games), "--set", "run.chunk_hands=2000", "--jobs", str(jobs)]
+    return _mjsim_run(out, *argv, **kwargs)
+
+
+def test_a_read_only_target_is_one_line_and_exit_2(read_only):
+    result = _run_into(read_only / "x", 40)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "mjsim: error:" in result.stderr
+    assert "Read-only file system" in result.stderr or "Permission denied" in result.stderr
+    assert list(read_only.iterdir()) == []
+
+
+def test_a_full_disk_is_one_line_and_exit_2_with_nothing_left(small_disk):
+    result = _run_into(small_disk / "x", 4000)  # two chunks, in two workers
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert "No space left on device" in result.stderr
+    assert list(small_disk.iterdir()) == []
+
+
+def test_a_file_size_limit_is_one_line_and_exit_2(tmp_path):
+    (tmp_path / "runs").mkdir()
+    limit = 16 * 1024  # bytes; a 2,000-hand games table is larger
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    result = _run_into(tmp_path / "runs" / "x", 2000, jobs=1, preexec_fn=limited)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert "File too large" in result.stderr
+    assert list((tmp_path / "runs").iterdir()) == []
