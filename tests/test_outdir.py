@@ -65,15 +65,21 @@ def test_plain_names_pass(label):
     assert plain_name(label) == label
 
 
+DANGEROUS_OUTS = [
+    (".", "is the current directory"),
+    ("..", "is a parent of the current directory"),
+    ("new/..", "is the current directory"),
+    ("new/../..", "is a parent of the current directory"),
+    ("data", "exists and is not a finished"),
+]
+"""``--out`` values the ``home`` fixture's folders make dangerous, with the refusal's words."""
+
+
 @pytest.mark.parametrize(
     ("out", "message"),
     [
-        (".", "is the current directory"),
-        ("..", "is a parent of the current directory"),
-        ("new/..", "is the current directory"),
-        ("new/../..", "is a parent of the current directory"),
+        *DANGEROUS_OUTS,
         ("runs", "is the runs folder itself"),
-        ("data", "exists and is not a finished run directory"),
         ("notes.txt", "exists and is not a directory"),
         ("/", "is a parent of the current directory"),
     ],
@@ -219,15 +225,7 @@ def test_cli_refuses_a_dangerous_label_written_in_the_config(home):
 
 
 @pytest.mark.parametrize(
-    ("out", "message"),
-    [
-        (".", "is the current directory"),
-        ("..", "is a parent of the current directory"),
-        ("new/..", "is the current directory"),
-        ("new/../..", "is a parent of the current directory"),
-        ("data", "exists and is not a finished"),
-        ("link-to-data", "exists and is not a finished"),
-    ],
+    ("out", "message"), [*DANGEROUS_OUTS, ("link-to-data", "exists and is not a finished")]
 )
 def test_cli_refuses_dangerous_outs_and_keeps_every_file(home, out, message):
     (home / "link-to-data").symlink_to(home / "data")
