@@ -132,10 +132,11 @@ def finish_win(variant, state, outcome, params, record):
 @kernel
 def claim_winners(variant, state, tile, from_seat, how, max_winners, params, tables, outcome):
     """Seats that win on ``tile`` offered by ``from_seat`` (a discard, a robbed kong tile), in
-    turn order from its next player, at most ``max_winners``: written to the outcome's winners
-    and features, with their number (also returned). A seat that may win and passes is 漏胡."""
+    turn order from its next player, at most ``max_winners`` (0: nobody may win): written to the
+    outcome's winners and features, with their number (also returned). A seat that may win and
+    passes is 漏胡."""
     outcome[O_N_WINNERS] = 0
-    if not variants.tile_winnable(variant, state, tile, params):
+    if max_winners <= 0 or not variants.tile_winnable(variant, state, tile, params):
         return 0
     forms = variants.win_forms(variant)
     n_players = state.scalars[N_PLAYERS]

@@ -273,3 +273,18 @@ def test_a_passed_kind_cannot_be_won_on_until_a_draw():
     assert steps.claim_winners(*args)[0] == 0
     state.passed_wins[0] = 0
     assert steps.claim_winners(*args)[0] == 1
+
+
+def test_claim_winners_honours_a_limit_of_none():
+    """The same exact state as above (seat 0 waits on 5s): a limit of 0 winners means nobody
+    may win (it meant unlimited: Anqing, where no one wins on a discard, needs 0)."""
+    from sim.tiles import kind_id, parse_tiles
+
+    state = S.new_state()
+    S.reset(state, np.zeros(108, np.int8), 4, 0)
+    H.set_kings(state, kind_id("9s"), kind_id("1s"))
+    for kind in parse_tiles("22m 345p 678p 456m 3s 4s"):
+        S.give_tile(state, 0, kind)
+    args = (state, kind_id("5s"), 3, 1, AnhuaOptions().params(), load_tables())
+    assert steps.claim_winners(*args, max_winners=1)[0] == 1
+    assert steps.claim_winners(*args, max_winners=0)[0] == 0
