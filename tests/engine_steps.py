@@ -24,11 +24,20 @@ def open_kong(state, konger, kind, kong_type, from_seat, params, tables):
     return result, record, (state.status[:4, S.ST_LOCKED] != 0).tolist()
 
 
-def claim_winners(state, tile, from_seat, how, params, tables, max_winners=4):
+def claim_winners(state, tile, from_seat, how, params, tables, max_winners=4, barred_seat=-1):
     """The engine's claim search on ``tile``: (number of winners, outcome)."""
     outcome = np.zeros(M.N_OUTCOME, np.int64)
     n_winners = E.claim_winners(
-        VARIANT_ANHUA, state, tile, from_seat, how, max_winners, params, tables, outcome
+        VARIANT_ANHUA,
+        state,
+        tile,
+        from_seat,
+        barred_seat,
+        how,
+        max_winners,
+        params,
+        tables,
+        outcome,
     )
     return n_winners, outcome
 

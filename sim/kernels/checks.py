@@ -108,7 +108,7 @@ ERR_WIN = 15  # a win event that does not fit the position
 ERR_KING_WIN = 16  # a win on a discarded or revealed king
 ERR_PASSED_WIN = 17  # a win on a kind passed since the last draw (漏胡)
 ERR_MULTI_WIN = 18  # several winners where only one may win (一炮多响 off, 杠上炮, self-draw)
-ERR_ROB = 19  # a rob when robbing is off, of a 暗杠, of a 直杠 when that is off
+ERR_ROB = 19  # a rob when robbing is off, of a 暗杠, of a 直杠 when that is off or by its discarder
 ERR_BIRDS = 20  # bird tiles: number, or the seat they land on
 ERR_PAY = 21  # a malformed payment, or payments without a win
 ERR_ZERO_SUM = 22  # the record's score changes do not sum to zero
@@ -371,6 +371,7 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
     cannon_ready = False  # the revealed tiles went to the konger's pile: a 杠上炮 may follow
     rob_kind = -1
     rob_konger = -1
+    rob_discarder = -1  # who discarded a robbed 直杠's tile: he may not rob it (A3.4 step 1)
     robbers = 0
     n_winners = 0
     how = -1
@@ -654,8 +655,9 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
                     and counts[L_HAND + robbed_konger, kind] == 3
                 ):
                     # 直杠 on the discard: the discard leaves the discarder's pile
-                    if params[anhua.P_ALLOW_ROB_DIRECT_KONG] == 0:
+                    if params[anhua.P_ALLOW_ROB_DIRECT_KONG] == 0 or seat == last_seat:
                         return ERR_ROB, index
+                    rob_discarder = last_seat
                     if locked[robbed_konger]:
                         return ERR_LOCK, index
                     if not _pop_discard(
@@ -667,7 +669,12 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
                 rob_kind = kind
                 rob_konger = robbed_konger
                 last_seat = -1
-            elif kind != rob_kind or detail != rob_konger or (robbers >> seat) & 1:
+            elif (
+                kind != rob_kind
+                or detail != rob_konger
+                or (robbers >> seat) & 1
+                or seat == rob_discarder
+            ):
                 return ERR_ROB, index
             elif not multi_ron:
                 return ERR_MULTI_WIN, index

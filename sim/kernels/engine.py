@@ -130,11 +130,14 @@ def finish_win(variant, state, outcome, params, record):
 
 
 @kernel
-def claim_winners(variant, state, tile, from_seat, how, max_winners, params, tables, outcome):
+def claim_winners(
+    variant, state, tile, from_seat, barred_seat, how, max_winners, params, tables, outcome
+):
     """Seats that win on ``tile`` offered by ``from_seat`` (a discard, a robbed kong tile), in
     turn order from its next player, at most ``max_winners`` (0: nobody may win): written to the
-    outcome's winners and features, with their number (also returned). A seat that may win and
-    passes is 漏胡."""
+    outcome's winners and features, with their number (also returned). ``barred_seat`` may not
+    win on it (-1: none): the player who discarded the tile of a robbed 直杠, since nobody wins
+    on his own discard (rules-spec A3.4 step 1). A seat that may win and passes is 漏胡."""
     outcome[O_N_WINNERS] = 0
     if max_winners <= 0 or not variants.tile_winnable(variant, state, tile, params):
         return 0
@@ -143,7 +146,7 @@ def claim_winners(variant, state, tile, from_seat, how, max_winners, params, tab
     n_winners = 0
     for offset in range(1, n_players):
         other = (from_seat + offset) % n_players
-        if (state.passed_wins[other] >> tile) & 1:
+        if other == barred_seat or (state.passed_wins[other] >> tile) & 1:
             continue  # 漏胡: passed a win on this kind since its last draw
         if not plausible_win(
             state.keys[other], state.wild_count[other], tile, state.wild, forms, tables
@@ -173,8 +176,10 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
     Returns KONG_HAND_OVER with ``outcome`` filled, or KONG_CONTINUE."""
     robbers = variants.max_winners(variant, HOW_ROB_KONG, kong_type, params)
     if robbers > 0:
+        # the discarder of a 直杠's fourth tile may not rob it: it is his own discard
+        discarder = from_seat if kong_type == MELD_DISCARD_KONG else -1
         n_winners = claim_winners(
-            variant, state, kind, konger, HOW_ROB_KONG, robbers, params, tables, outcome
+            variant, state, kind, konger, discarder, HOW_ROB_KONG, robbers, params, tables, outcome
         )
         if n_winners > 0:
             if kong_type == MELD_ADDED_KONG:
@@ -361,7 +366,16 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
         n_winners = 0
         if plausible:
             n_winners = claim_winners(
-                variant, state, kind, seat, HOW_DISCARD, discard_winners, params, tables, outcome
+                variant,
+                state,
+                kind,
+                seat,
+                -1,
+                HOW_DISCARD,
+                discard_winners,
+                params,
+                tables,
+                outcome,
             )
         if n_winners > 0:
             for w in range(n_winners):

@@ -288,3 +288,18 @@ def test_claim_winners_honours_a_limit_of_none():
     args = (state, kind_id("5s"), 3, 1, AnhuaOptions().params(), load_tables())
     assert steps.claim_winners(*args, max_winners=1)[0] == 1
     assert steps.claim_winners(*args, max_winners=0)[0] == 0
+
+
+def test_claim_winners_passes_over_a_barred_seat():
+    """Seat 0 waits on 5s (as above); barred (the discarder of a robbed 直杠's tile, rules-spec
+    A3.4 step 1) it is passed over, and another seat barred changes nothing."""
+    from sim.tiles import kind_id, parse_tiles
+
+    state = S.new_state()
+    S.reset(state, np.zeros(108, np.int8), 4, 0)
+    H.set_kings(state, kind_id("9s"), kind_id("1s"))
+    for kind in parse_tiles("22m 345p 678p 456m 3s 4s"):
+        S.give_tile(state, 0, kind)
+    args = (state, kind_id("5s"), 3, 1, AnhuaOptions().params(), load_tables())
+    assert steps.claim_winners(*args, barred_seat=0)[0] == 0
+    assert steps.claim_winners(*args, barred_seat=2)[0] == 1

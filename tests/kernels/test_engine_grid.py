@@ -448,6 +448,21 @@ def test_mutation_rob_when_robbing_is_off():
     assert _check(DEFAULT, wall, dealer, state, record, events, params) == (C.ERR_ROB, at)
 
 
+def test_mutation_the_discarder_robs_his_own_direct_kong():
+    """000_256f49c87fe6e891.txt 可抢杠胡 (直杠可以抢杠胡(手中三张杠别人打的第四张)): the robbed tile
+    of a 直杠 is another player's discard; its discarder robbing it is reported (rules-spec A3.4
+    step 1)."""
+
+    def direct_kong_robbed(events, record):
+        robbed = np.flatnonzero(events[:, 0] == S.EVENT_ROBBED)
+        return robbed.size > 0 and events[robbed[0] - 1, 0] == S.EVENT_DISCARD
+
+    wall, dealer, state, record, events = _find_hand(DEFAULT, direct_kong_robbed, limit=20000)
+    at = _first(events, S.EVENT_ROBBED)
+    events[at, 1] = events[at - 1, 1]  # the discarder of the konged tile
+    assert _check(DEFAULT, wall, dealer, state, record, events) == (C.ERR_ROB, at)
+
+
 def test_mutation_several_winners_without_multi_ron():
     """000_256f49c87fe6e891.txt 一炮多响 off (未勾选不能一炮多响按顺序接炮): a second winner on the
     same tile is reported."""

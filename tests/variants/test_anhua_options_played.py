@@ -938,6 +938,29 @@ def test_rob_direct_kong_on_a_built_state(allow):
         assert state.discards[1, : state.n_discards[1]].tolist() == parse_tiles("6m 8m 9m")
 
 
+def test_the_discarder_cannot_rob_the_direct_kong_of_his_own_discard():
+    """抢杠胡 (000_256f49c87fe6e891.txt, 可抢杠胡: 直杠可以抢杠胡(手中三张杠别人打的第四张)): the
+    robbed tile of a 直杠 is another player's discard, and nobody wins on his own discard
+    (rules-spec A3.4 step 1: any eligible player may rob, except the discarder). Seat 2 discards
+    4s while waiting on it (a 4s kanchan, no kings, 22m pair); seat 1 kongs it. Before this fix
+    seat 2 robbed it (27 of 167 抢杠胡 in 20,000 default hands); now nobody robs, the kong is
+    made and the konger's hand is locked."""
+    hands = {1: ROBBER[1], 2: "123p 567m 789p 22m 3s 5s"}
+    state = _state_with(hands, "6m 8m 9m 6s 7m")
+    four_s = kind_id("4s")
+    S.add_discard(state, 2, four_s)
+    params = AnhuaOptions().params()
+    tables = load_tables()
+    unbarred = steps.claim_winners(state, four_s, 1, K.HOW_ROB_KONG, params, tables)
+    assert unbarred[0] == 1 and unbarred[1][M.O_WINNER] == 2  # what the engine did before
+    result, record, locked = steps.open_kong(
+        state, 1, four_s, S.MELD_DISCARD_KONG, 2, params, tables
+    )
+    assert result == E.KONG_CONTINUE and locked == [False, True, False, False]
+    assert state.melds[1, 0, :2].tolist() == [S.MELD_DISCARD_KONG, four_s]
+    assert record[E.R_WIN_KIND] == -1
+
+
 # ---------------------------------------------------------------------------------------------
 # 七王 / 四王 king_mode
 
