@@ -295,3 +295,35 @@ def test_a_file_size_limit_is_one_line_and_exit_2(tmp_path):
     assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
     assert "File too large" in result.stderr
     assert list((tmp_path / "runs").iterdir()) == []
+
+
+def test_ctrl_c_during_a_real_compile_stops_the_run(tmp_path):
+    """Ctrl-C while numba compiles (an empty cache: the first run on a machine) ends the run with
+    exit 130 and one line, leaving nothing; it used to be swallowable by numba's cache writer,
+    the run then finishing with exit 0."""
+    runs = tmp_path / "runs"
+    env = {**ENV, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    process = subprocess.Popen(
+        [*MJSIM, "--games", "40", "--out", str(runs / "x")],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not list(runs.glob(".x.building-*")) and time.monotonic() < deadline:
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.1)
+        time.sleep(3)  # well into the compile, which takes minutes on an empty cache
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    assert stderr.strip().splitlines() == [
+        "mjsim: interrupted (Ctrl-C); nothing half-made was left behind"
+    ]
+    assert not runs.exists()
