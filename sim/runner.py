@@ -38,8 +38,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from joblib import Parallel, delayed
-from joblib._parallel_backends import LokyBackend
+from joblib import Parallel, delayed, parallel_config
 
 from . import __version__
 from .agents import agent_ids
@@ -146,8 +145,8 @@ def worker_pool(n_jobs: int) -> Parallel:
     """joblib's process pool, its results as they come: each worker starts with
     :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent); one job plays
     in this process."""
-    backend = LokyBackend(initializer=start_worker, initargs=(os.getpid(),))
-    return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")
+    with parallel_config(backend="loky", initializer=start_worker, initargs=(os.getpid(),)):
+        return Parallel(n_jobs=n_jobs, return_as="generator_unordered")
 
 
 def _write_atomic(table: pa.Table, path: Path) -> None:

@@ -327,3 +327,14 @@ def test_ctrl_c_during_a_real_compile_stops_the_run(tmp_path):
         "mjsim: interrupted (Ctrl-C); nothing half-made was left behind"
     ]
     assert not runs.exists()
+
+
+def test_workers_start_with_ctrl_c_ignored():
+    """The pool's initializer ran in every worker: Ctrl-C is the parent's to handle."""
+    from joblib import delayed
+
+    from sim.runner import worker_pool
+
+    handlers = set(worker_pool(2)(delayed(signal.getsignal)(signal.SIGINT) for _ in range(6)))
+    assert handlers == {signal.SIG_IGN}
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # not in this process
