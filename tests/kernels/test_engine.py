@@ -255,51 +255,42 @@ def test_missed_win_blocks_that_kind_until_the_next_draw():
     assert passes >= 20  # 27 with these walls
 
 
-def test_a_passed_kind_cannot_be_won_on_until_a_draw():
-    """漏胡 on an exact state: seat 0 waits on 5s; with 5s marked as passed it cannot win on a
-    discarded 5s, and after clearing (a draw) it can."""
+def _seat_0_waits_on_5s():
+    """Arguments of ``steps.claim_winners`` on an exact state: kings 9s and 1s, seat 0 holds
+    22m 345p 678p 456m 3s 4s (waits 2s / 5s), seat 3 discards 5s."""
     from sim.tiles import kind_id, parse_tiles
 
-    options = AnhuaOptions()
     state = S.new_state()
     S.reset(state, np.zeros(108, np.int8), 4, 0)
     H.set_kings(state, kind_id("9s"), kind_id("1s"))
-    for kind in parse_tiles("22m 345p 678p 456m 3s 4s 7p"):
+    for kind in parse_tiles("22m 345p 678p 456m 3s 4s"):
         S.give_tile(state, 0, kind)
-    S.take_tile(state, 0, kind_id("7p"))  # 13 tiles: waits 2s / 5s
-    args = (state, kind_id("5s"), 3, 1, options.params(), load_tables())
+    return state, kind_id("5s"), 3, 1, AnhuaOptions().params(), load_tables()
+
+
+def test_a_passed_kind_cannot_be_won_on_until_a_draw():
+    """漏胡 on an exact state: seat 0 waits on 5s; with 5s marked as passed it cannot win on a
+    discarded 5s, and after clearing (a draw) it can."""
+    args = _seat_0_waits_on_5s()
+    state, five_s = args[0], args[1]
     assert steps.claim_winners(*args)[0] == 1
-    state.passed_wins[0] |= 1 << kind_id("5s")
+    state.passed_wins[0] |= 1 << five_s
     assert steps.claim_winners(*args)[0] == 0
     state.passed_wins[0] = 0
     assert steps.claim_winners(*args)[0] == 1
 
 
 def test_claim_winners_honours_a_limit_of_none():
-    """The same exact state as above (seat 0 waits on 5s): a limit of 0 winners means nobody
-    may win (it meant unlimited: Anqing, where no one wins on a discard, needs 0)."""
-    from sim.tiles import kind_id, parse_tiles
-
-    state = S.new_state()
-    S.reset(state, np.zeros(108, np.int8), 4, 0)
-    H.set_kings(state, kind_id("9s"), kind_id("1s"))
-    for kind in parse_tiles("22m 345p 678p 456m 3s 4s"):
-        S.give_tile(state, 0, kind)
-    args = (state, kind_id("5s"), 3, 1, AnhuaOptions().params(), load_tables())
+    """Seat 0 waits on 5s: a limit of 0 winners means nobody may win (it meant unlimited:
+    Anqing, where no one wins on a discard, needs 0)."""
+    args = _seat_0_waits_on_5s()
     assert steps.claim_winners(*args, max_winners=1)[0] == 1
     assert steps.claim_winners(*args, max_winners=0)[0] == 0
 
 
 def test_claim_winners_passes_over_a_barred_seat():
-    """Seat 0 waits on 5s (as above); barred (the discarder of a robbed 直杠's tile, rules-spec
-    A3.4 step 1) it is passed over, and another seat barred changes nothing."""
-    from sim.tiles import kind_id, parse_tiles
-
-    state = S.new_state()
-    S.reset(state, np.zeros(108, np.int8), 4, 0)
-    H.set_kings(state, kind_id("9s"), kind_id("1s"))
-    for kind in parse_tiles("22m 345p 678p 456m 3s 4s"):
-        S.give_tile(state, 0, kind)
-    args = (state, kind_id("5s"), 3, 1, AnhuaOptions().params(), load_tables())
+    """Seat 0 waits on 5s; barred (the discarder of a robbed 直杠's tile, rules-spec A3.4 step 1)
+    it is passed over, and another seat barred changes nothing."""
+    args = _seat_0_waits_on_5s()
     assert steps.claim_winners(*args, barred_seat=0)[0] == 0
     assert steps.claim_winners(*args, barred_seat=2)[0] == 1
