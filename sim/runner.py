@@ -141,6 +141,13 @@ def _said_if_slow(message: str, enabled: bool, after_seconds: float = 2.0):
         timer.cancel()
 
 
+def n_workers(jobs: int) -> int:
+    """Worker processes for ``jobs`` (-1: one per core); a ValueError for anything else."""
+    if type(jobs) is not int or jobs == 0 or jobs < -1:
+        raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
+    return jobs if jobs > 0 else os.cpu_count() or 1
+
+
 def worker_pool(n_jobs: int) -> Parallel:
     """joblib's process pool, its results as they come: each worker starts with
     :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent); one job plays
@@ -235,8 +242,7 @@ def run(
     ``replace``: whether a previous run directory at ``out`` may be overwritten. ``out`` is
     checked and locked by :func:`sim.outdir.output_directory` before anything is written.
     """
-    if type(jobs) is not int or jobs == 0 or jobs < -1:
-        raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
+    n_workers(jobs)  # checked before anything is made
     if progress is None:
         progress = sys.stderr.isatty()
     with stop_on_signals() as stop, output_directory(out, RUN, replace=replace) as building:
@@ -246,7 +252,7 @@ def run(
         stop.check()  # an interrupt during the compile may have been swallowed by a finaliser
         warmup_seconds = time.perf_counter() - started
         chunks = plan_chunks(config)
-        workers = min(jobs if jobs > 0 else os.cpu_count() or 1, len(chunks))
+        workers = min(n_workers(jobs), len(chunks))
         results = _play_chunks(config, chunks, building, workers, progress, on_chunk)
         stop.check()
         play_seconds = time.perf_counter() - started - warmup_seconds

@@ -41,7 +41,6 @@ import dataclasses
 import itertools
 import json
 import math
-import os
 import re
 import sys
 import time
@@ -673,12 +672,10 @@ def run_sweep(
     from joblib import delayed
 
     from . import analysis
-    from .runner import plan_chunks, progress_bar, read_manifest, run, worker_pool
+    from .runner import n_workers, plan_chunks, progress_bar, read_manifest, run, worker_pool
     from .stopping import stop_on_signals
 
-    if type(jobs) is not int or jobs == 0 or jobs < -1:
-        raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
-    workers = jobs if jobs > 0 else os.cpu_count() or 1
+    workers = n_workers(jobs)
     chunks = max(len(plan_chunks(cell.config)) for cell in spec.cells)
     side_by_side = workers > 1 and len(spec.cells) > 1 and chunks < workers
     if progress is None:
