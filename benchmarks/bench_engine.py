@@ -17,10 +17,10 @@ from _common import print_header
 
 from sim.kernels import engine
 from sim.kernels import state as game_state
-from sim.kernels.variants import VARIANT_ANHUA
 from sim.play import first_dealers
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions
+from sim.variants.anhua import engine as AE
 from sim.wall import shuffled_walls
 
 
@@ -42,8 +42,7 @@ def main() -> None:
         records = np.zeros((args.hands, engine.N_RECORD), np.int64)
         dealers = first_dealers(args.hands, 8, options, 2026)
         start = time.perf_counter()
-        engine.play_hands(
-            VARIANT_ANHUA,
+        AE.play_hands(
             state,
             walls[:8],
             options.player_count,
@@ -57,8 +56,7 @@ def main() -> None:
         best = float("inf")
         for _ in range(args.repeat):
             start = time.perf_counter()
-            engine.play_hands(
-                VARIANT_ANHUA,
+            AE.play_hands(
                 state,
                 walls,
                 options.player_count,

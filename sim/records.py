@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .kernels import anhua as anhua_kernels
 from .kernels import engine as E
 from .tiles import kind_name
 from .variants import anhua
+from .variants.anhua import scoring as anhua_kernels
 
 WIN_KINDS = {
     anhua_kernels.HOW_SELF_DRAW: "self_draw",

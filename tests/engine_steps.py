@@ -8,7 +8,7 @@ import numpy as np
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as S
-from sim.kernels.variants import VARIANT_ANHUA
+from sim.variants.anhua import engine as AE
 
 
 def open_kong(state, konger, kind, kong_type, from_seat, params, tables):
@@ -16,19 +16,16 @@ def open_kong(state, konger, kind, kong_type, from_seat, params, tables):
     ends in. Returns (KONG_* result, record, locked seats as a list of 4 bools)."""
     record = np.full(E.N_RECORD, -1, np.int64)
     outcome = np.zeros(M.N_OUTCOME, np.int64)
-    result = E.make_kong(
-        VARIANT_ANHUA, state, konger, kind, kong_type, from_seat, params, tables, outcome
-    )
+    result = AE.make_kong(state, konger, kind, kong_type, from_seat, params, tables, outcome)
     if result == M.KONG_HAND_OVER:
-        E.finish_win(VARIANT_ANHUA, state, outcome, params, record)
+        AE.finish_win(state, outcome, params, record)
     return result, record, (state.status[:4, S.ST_LOCKED] != 0).tolist()
 
 
 def claim_winners(state, tile, from_seat, how, params, tables, max_winners=4, barred_seat=-1):
     """The engine's claim search on ``tile``: (number of winners, outcome)."""
     outcome = np.zeros(M.N_OUTCOME, np.int64)
-    n_winners = E.claim_winners(
-        VARIANT_ANHUA,
+    n_winners = AE.claim_winners(
         state,
         tile,
         from_seat,
@@ -49,5 +46,5 @@ def finish_win(state, outcome, how, payer, tile, params):
     outcome[M.O_PAYER] = payer
     outcome[M.O_TILE] = tile
     outcome[M.O_FACTOR] = 1
-    E.finish_win(VARIANT_ANHUA, state, outcome, params, record)
+    AE.finish_win(state, outcome, params, record)
     return record

@@ -8,9 +8,9 @@ import pytest
 from sim import records as records_module
 from sim.kernels import engine as E
 from sim.kernels import state as S
-from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions
+from sim.variants.anhua import engine as AE
 from sim.wall import shuffled_walls
 
 
@@ -18,8 +18,7 @@ from sim.wall import shuffled_walls
 def played():
     options = AnhuaOptions()
     records = np.zeros((400, E.N_RECORD), np.int64)
-    E.play_hands(
-        VARIANT_ANHUA,
+    AE.play_hands(
         S.new_state(),
         shuffled_walls(400, 108, 21),
         4,

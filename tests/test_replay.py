@@ -7,9 +7,9 @@ import numpy as np
 from sim import replay
 from sim.kernels import engine as E
 from sim.kernels import state as S
-from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions
+from sim.variants.anhua import engine as AE
 from sim.wall import shuffled_walls
 
 
@@ -17,8 +17,7 @@ def test_replay_reproduces_the_bulk_records_and_logs_every_move():
     options = AnhuaOptions()
     walls = shuffled_walls(40, 108, 77)
     records = np.zeros((40, E.N_RECORD), np.int64)
-    E.play_hands(
-        VARIANT_ANHUA,
+    AE.play_hands(
         S.new_state(),
         walls,
         4,

@@ -121,3 +121,21 @@ def test_a_chunk_spawns_only_its_own_seeds(config, monkeypatch):
     expected_child = spawn_seeds(tiny.seed, len(chunks))[-1]
     walls_seed = spawn_seeds(expected_child, 3)[0]
     np.testing.assert_array_equal(walls, shuffled_walls(chunks[-1].n_games, 108, walls_seed))
+
+
+def test_a_slow_compile_is_announced_with_the_variant_and_timed(capsys):
+    """A warm-up still going after the delay says what it does (the variant's engine being
+    compiled) and then how long it took; a quick one (a cache load) says nothing."""
+    import time
+
+    message = runner.COMPILING.format(title="安化七王麻将 Anhua Seven Kings")
+    with runner._said_if_slow(message, True, after_seconds=0.05):
+        time.sleep(0.3)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("mjsim: compiling the 安化七王麻将 Anhua Seven Kings engine")
+    assert lines[1].startswith("mjsim: done in ")
+    with runner._said_if_slow(message, True, after_seconds=5):
+        pass
+    with runner._said_if_slow(message, False, after_seconds=0.0):
+        time.sleep(0.05)
+    assert capsys.readouterr().err == ""

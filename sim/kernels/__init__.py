@@ -1,20 +1,29 @@
-"""Numba kernels. Every ``@njit`` of mjsim lives in this package.
+"""Numba kernels. Every generic ``@njit`` of mjsim lives in this package; a variant's own kernels
+live in its folder (``sim/variants/<name>/``).
 
 Kernels take plain numpy arrays and scalars, fill output arrays, and do no validation: the
 friendly Python layer (``sim.hand``, ``sim.wall``, ...) checks its input once and then calls them.
 This package imports numpy and numba only.
 
-Compiled code is cached on disk in a folder named after a digest of every kernel source file and
-the numba version. Numba itself only notices a change to the file of the cached function, not to
-the kernels it calls from other modules; keying the whole cache on all sources means an edit
-anywhere in ``sim/kernels`` can never leave stale machine code behind. A ``NUMBA_CACHE_DIR`` set
-by the user is respected.
+Compiled code is cached on disk in folders named after a digest of kernel sources and the numba
+version. Numba itself only notices a change to the file of the cached function, not to the
+kernels it calls from other modules; keying a cache folder on all the sources its kernels can
+reach means an edit can never leave stale machine code behind:
+
+* the generic kernels (this package) cache in ``numba-<digest of this package>``;
+* each variant's kernels, its engine entry points included, cache in
+  ``numba-<variant>-<digest of this package and the variant's folder>``
+  (:func:`variant_cache_folder`), so editing one variant never recompiles another.
+
+A ``NUMBA_CACHE_DIR`` set by the user is respected (one folder for everything).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import numba
@@ -22,15 +31,39 @@ import numba
 from ._jit import cache_root
 
 
-def _sources_digest(folder: Path = Path(__file__).parent) -> str:
+def _sources_digest(*folders: Path) -> str:
     digest = hashlib.blake2b(numba.__version__.encode(), digest_size=8)
-    for path in sorted(folder.rglob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+    for folder in folders or (Path(__file__).parent,):
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):
+_USER_CACHE_DIR = bool(os.environ.get("NUMBA_CACHE_DIR"))
+
+if not _USER_CACHE_DIR:
     # Must happen before any kernel module is imported: numba picks the cache folder when a
     # function is decorated.
     numba.config.CACHE_DIR = str(cache_root() / f"numba-{_sources_digest()}")
+
+
+def variant_cache_name(name: str, folder: Path) -> str:
+    """The cache folder's name for the kernels of variant ``name`` whose sources are in
+    ``folder``: the generic kernels' sources and the variant's own."""
+    return f"numba-{name}-{_sources_digest(Path(__file__).parent, folder)}"
+
+
+@contextlib.contextmanager
+def variant_cache_folder(name: str, folder: Path) -> Iterator[None]:
+    """Kernels decorated inside this block (the variant's modules, imported here) cache in the
+    variant's own folder (:func:`variant_cache_name`); the generic folder is restored after."""
+    if _USER_CACHE_DIR:
+        yield
+        return
+    generic = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(cache_root() / variant_cache_name(name, folder))
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = generic

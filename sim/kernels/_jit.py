@@ -24,3 +24,13 @@ kernel = njit(cache=True, nogil=True)
 inline_kernel = njit(cache=True, nogil=True, inline="always")
 """For small kernels called from hot loops: inlined by numba itself, so the loop does not pass the
 tables tuple (six arrays) by value on every call."""
+
+generic_kernel = njit(nogil=True)
+"""For the generic game loop (``sim.kernels.engine``), which takes a variant marker: never cached
+on its own, because it is compiled into each variant's cached entry points (one engine per
+variant, in that variant's cache folder; ``sim.kernels.variant_type``)."""
+
+generic_inline_kernel = njit(nogil=True, inline="always")
+"""``generic_kernel`` inlined by numba into its caller: for the generic loop's outermost
+function, so that a variant's entry point and the loop it calls are one compiled function
+(each separately compiled level optimises and emits the whole engine's code again: seconds)."""

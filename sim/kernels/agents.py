@@ -87,7 +87,8 @@ def _without_each_natural(keys, counts, wild, rows, labels, label, start):
     for kind in range(N_KINDS):
         if counts[kind] == 0 or wild[kind]:
             continue
-        rows[row] = keys
+        for suit in range(4):  # a loop, not rows[row] = keys: see hand._copy_rows
+            rows[row, suit] = keys[suit]
         rows[row, KIND_SUIT[kind]] -= KIND_POWER[kind]
         labels[row] = kind if label < 0 else label
         row += 1
@@ -145,11 +146,17 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
         for t in range(n_tied):
             for d in range(n_draws):
                 row = t * n_draws + d
-                candidates[row] = keys
+                for suit in range(4):
+                    candidates[row, suit] = keys[suit]
                 candidates[row, KIND_SUIT[tied[t]]] -= KIND_POWER[tied[t]]
                 candidates[row, KIND_SUIT[draw_kinds[d]]] += KIND_POWER[draw_kinds[d]]
         wild_counts = np.full(n_tied * n_draws, wilds, np.int64)
-        shanten_many(candidates, wild_counts, forms, tables, shanten.reshape(-1))
+        # filled flat and copied: a reshape would compile numba's shape-error formatting
+        flat = np.empty(n_tied * n_draws, np.int64)
+        shanten_many(candidates, wild_counts, forms, tables, flat)
+        for t in range(n_tied):
+            for d in range(n_draws):
+                shanten[t, d] = flat[t * n_draws + d]
     else:
         shanten_after_swaps(keys, wilds, forms, tied[:n_tied], draw_kinds, tables, shanten)
     best_kind = -1

@@ -5,7 +5,10 @@ discard (wins first, several winners in turn order where the variant allows; the
 pong by any seat; then a chi), own-turn kongs with robbing, the exhaustive draw, settlement and
 the next dealer. Whatever a rule set decides (wilds, who may win how and with what features,
 which claims and kongs are legal, what a kong does next, payments) is asked of the variant's
-hooks in ``sim.kernels.variants``; every decision of a player is asked of its agent
+hooks: ``variant`` is a marker whose methods are the hooks (``sim.kernels.variant_type``), and
+these functions are compiled once per variant, inside that variant's cached entry points
+(``sim/variants/<name>/engine.py``), never on their own. Every decision of a player is asked of
+its agent
 (``sim.kernels.agents``). Records are int64 rows with the ``R_*`` slots of
 ``sim.kernels.record``, re-exported here.
 
@@ -17,8 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import variants
-from ._jit import kernel
+from ._jit import generic_inline_kernel, generic_kernel
 from .agents import (
     CLAIM_CHI,
     CLAIM_NONE,
@@ -28,7 +30,7 @@ from .agents import (
     choose_claim,
     choose_discard,
 )
-from .hand import FORM_SEVEN_PAIRS, FORM_STANDARD, N_KINDS, OPTION_QUADS
+from .hand import N_KINDS
 from .moves import (
     HOW_DISCARD,
     HOW_ROB_KONG,
@@ -102,10 +104,8 @@ from .state import (
     tiles_left,
 )
 
-win_forms = FORM_STANDARD | FORM_SEVEN_PAIRS | OPTION_QUADS
 
-
-@kernel
+@generic_kernel
 def finish_win(variant, state, outcome, params, record):
     """Log and record the win described by ``outcome``, settle it through the variant's hook
     and record the payments and the next dealer."""
@@ -118,7 +118,7 @@ def finish_win(variant, state, outcome, params, record):
         record[R_FEATURES + w] = outcome[O_FEATURES + w]
     n_players = state.scalars[N_PLAYERS]
     delta = np.zeros(n_players, np.int64)
-    next_dealer = variants.settle_win(variant, state, outcome, params, record, delta)
+    next_dealer = variant.settle_win(state, outcome, params, record, delta)
     record[R_OUTCOME] = OUTCOME_WIN
     record[R_WIN_KIND] = how
     record[R_N_WINNERS] = n_winners
@@ -129,7 +129,7 @@ def finish_win(variant, state, outcome, params, record):
     record[R_NEXT_DEALER] = next_dealer
 
 
-@kernel
+@generic_kernel
 def claim_winners(
     variant, state, tile, from_seat, barred_seat, how, max_winners, params, tables, outcome
 ):
@@ -139,9 +139,9 @@ def claim_winners(
     win on it (-1: none): the player who discarded the tile of a robbed 直杠, since nobody wins
     on his own discard (rules-spec A3.4 step 1). A seat that may win and passes is 漏胡."""
     outcome[O_N_WINNERS] = 0
-    if max_winners <= 0 or not variants.tile_winnable(variant, state, tile, params):
+    if max_winners <= 0 or not variant.tile_winnable(state, tile, params):
         return 0
-    forms = variants.win_forms(variant)
+    forms = variant.win_forms()
     n_players = state.scalars[N_PLAYERS]
     n_winners = 0
     for offset in range(1, n_players):
@@ -153,7 +153,7 @@ def claim_winners(
         ):
             continue
         give_tile(state, other, tile)
-        won = variants.win(variant, state, other, how, params, tables)
+        won = variant.win(state, other, how, params, tables)
         take_tile(state, other, tile)
         if won != NO_WIN and not takes_claimed_win(state, other, won, tile):
             continue
@@ -167,19 +167,28 @@ def claim_winners(
     return n_winners
 
 
-@kernel
+@generic_kernel
 def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables, outcome):
     """A kong the variant allowed: robbing first (抢杠胡, where the variant allows it: the robbed
     tile goes to each robber, the konger pays), then the kong itself, then the variant's kong
     procedure. kong_type: MELD_CONCEALED_KONG (暗杠), MELD_ADDED_KONG (the fourth tile from the
     hand onto a pong) or MELD_DISCARD_KONG (three in hand and ``from_seat``'s last discard).
     Returns KONG_HAND_OVER with ``outcome`` filled, or KONG_CONTINUE."""
-    robbers = variants.max_winners(variant, HOW_ROB_KONG, kong_type, params)
+    robbers = variant.max_winners(HOW_ROB_KONG, kong_type, params)
     if robbers > 0:
         # the discarder of a 直杠's fourth tile may not rob it: it is his own discard
         discarder = from_seat if kong_type == MELD_DISCARD_KONG else -1
         n_winners = claim_winners(
-            variant, state, kind, konger, discarder, HOW_ROB_KONG, robbers, params, tables, outcome
+            variant,
+            state,
+            kind,
+            konger,
+            discarder,
+            np.int64(HOW_ROB_KONG),
+            robbers,
+            params,
+            tables,
+            outcome,
         )
         if n_winners > 0:
             if kong_type == MELD_ADDED_KONG:
@@ -211,18 +220,16 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
         add_meld(state, konger, kong_type, kind, from_seat)
         state.visible[kind] += 3
     log_event(state, EVENT_KONG, konger, kind, kong_type)
-    return variants.kong(
-        variant, state, konger, kind, kong_type, from_seat, params, tables, outcome
-    )
+    return variant.kong(state, konger, kind, kong_type, from_seat, params, tables, outcome)
 
 
-@kernel
+@generic_kernel
 def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
-    """Play one hand of ``variant`` (``variants.VARIANT_*``) on ``wall`` (int8, the variant's
-    tile count) with ``dealer`` dealing; every seat plays its agent (``state.agents``).
+    """Play one hand of ``variant`` (a marker, ``sim.kernels.variant_type``) on ``wall``
+    (int8, the variant's tile count) with ``dealer`` dealing; every seat plays its agent
+    (``state.agents``).
 
-    Fills ``record`` (int64 (N_RECORD,)) and returns the next dealer. No validation (the
-    variant id included: ``play_hands`` checks it).
+    Fills ``record`` (int64 (N_RECORD,)) and returns the next dealer. No validation.
     """
     record[:] = -1
     reset(state, wall, n_players, dealer)
@@ -241,16 +248,16 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
     for seat in range(n_players):
         log_event(state, EVENT_DEAL, seat, -1, 14 if seat == dealer else 13)
     record[R_DEALER] = dealer
-    variants.setup(variant, state, params, record)
+    variant.setup(state, params, record)
     for seat in range(n_players):
         record[R_KINGS_DEALT + seat] = wild_count[seat]
     record[R_DEALER_COMPLETE] = (
-        variants.win(variant, state, dealer, HOW_SELF_DRAW, params, tables) != NO_WIN
+        variant.win(state, dealer, np.int64(HOW_SELF_DRAW), params, tables) != NO_WIN
     )
-    win_forms = variants.win_forms(variant)
+    win_forms = variant.win_forms()
     steer_forms = status[HAND_ROW, HAND_STEER_FORMS]
     n_kinds = N_KINDS if state.scalars[N_TILES] == 136 else 27
-    discard_winners = variants.max_winners(variant, HOW_DISCARD, -1, params)
+    discard_winners = variant.max_winners(HOW_DISCARD, -1, params)
     allowed = np.ones(N_KINDS, np.bool_)
     outcome = np.zeros(N_OUTCOME, np.int64)
     seat = dealer
@@ -266,8 +273,8 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
                 delta = np.zeros(n_players, np.int64)
                 record[R_OUTCOME] = OUTCOME_DRAW
                 record[R_N_WINNERS] = 0
-                record[R_NEXT_DEALER] = variants.settle_draw(
-                    variant, state, last_drawer, params, record, delta
+                record[R_NEXT_DEALER] = variant.settle_draw(
+                    state, last_drawer, params, record, delta
                 )
                 for s in range(n_players):
                     record[R_DELTA + s] = delta[s]
@@ -281,14 +288,14 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
         else:
             drawn = -1
         if not just_claimed:
-            special, special_how = variants.own_turn_win(variant, hands[seat], status, seat, params)
+            special, special_how = variant.own_turn_win(hands[seat], status, seat, params)
             if special != NO_WIN and accepts_win(agents[seat], special, -1):
                 set_single_win(outcome, seat, special, special_how, -1, -1, 1)
                 finish_win(variant, state, outcome, params, record)
                 break
             won = NO_WIN
             if plausible_win(keys[seat], wild_count[seat], -1, wild, win_forms, tables):
-                won = variants.win(variant, state, seat, HOW_SELF_DRAW, params, tables)
+                won = variant.win(state, seat, np.int64(HOW_SELF_DRAW), params, tables)
             if won != NO_WIN and accepts_win(agents[seat], won, -1):
                 set_single_win(outcome, seat, won, HOW_SELF_DRAW, -1, drawn, 1)
                 finish_win(variant, state, outcome, params, record)
@@ -306,8 +313,8 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
             for candidate in range(n_kinds):
                 if locked and candidate != drawn:
                     continue
-                if hands[seat, candidate] == 4 and variants.kong_allowed(
-                    variant, state, seat, candidate, MELD_CONCEALED_KONG, params, tables
+                if hands[seat, candidate] == 4 and variant.kong_allowed(
+                    state, seat, candidate, np.int64(MELD_CONCEALED_KONG), params, tables
                 ):
                     kong_kind = candidate
                     kong_type = MELD_CONCEALED_KONG
@@ -315,8 +322,8 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
                 if (
                     ponged[candidate]
                     and hands[seat, candidate] >= 1
-                    and variants.kong_allowed(
-                        variant, state, seat, candidate, MELD_ADDED_KONG, params, tables
+                    and variant.kong_allowed(
+                        state, seat, candidate, np.int64(MELD_ADDED_KONG), params, tables
                     )
                 ):
                     kong_kind = candidate
@@ -370,8 +377,8 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
                 state,
                 kind,
                 seat,
-                -1,
-                HOW_DISCARD,
+                np.int64(-1),
+                np.int64(HOW_DISCARD),
                 discard_winners,
                 params,
                 tables,
@@ -396,8 +403,8 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
             if (
                 status[other, ST_LOCKED] == 0
                 and hands[other, kind] == 3
-                and variants.kong_allowed(
-                    variant, state, other, kind, MELD_DISCARD_KONG, params, tables
+                and variant.kong_allowed(
+                    state, other, kind, np.int64(MELD_DISCARD_KONG), params, tables
                 )
                 and accepts_kong(agents[other], kind)
             ):
@@ -411,7 +418,7 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
                 state,
                 direct_konger,
                 kind,
-                MELD_DISCARD_KONG,
+                np.int64(MELD_DISCARD_KONG),
                 seat,
                 params,
                 tables,
@@ -429,8 +436,8 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
         chi_first = -1
         for offset in range(1, n_players):
             other = (seat + offset) % n_players
-            if status[other, ST_LOCKED] != 0 or not variants.may_claim(
-                variant, hands[other], wild, offset == 1, kind, params
+            if status[other, ST_LOCKED] != 0 or not variant.may_claim(
+                hands[other], wild, offset == 1, kind, params
             ):
                 continue
             choice, first = choose_claim(
@@ -481,17 +488,14 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
     return record[R_NEXT_DEALER]
 
 
-@kernel
+@generic_inline_kernel
 def play_hands(
     variant, state, walls, n_players, first_dealers, hands_per_session, params, tables, records
 ):
     """Play one hand of ``variant`` per wall (walls int8 (n, n_tiles)) into ``records`` (int64
     (n, N_RECORD)), in sessions of ``hands_per_session`` hands. Session ``k`` starts with dealer
     ``first_dealers[k]``; within a session each hand's dealer is the one the previous hand
-    chose (the variant's settle hooks). Raises ValueError for an unknown variant id; nothing
-    else is validated."""
-    if variant < 0 or variant >= variants.N_VARIANTS:
-        raise ValueError("unknown variant id")
+    chose (the variant's settle hooks). Nothing is validated."""
     dealer = 0
     for index in range(walls.shape[0]):
         if index % hands_per_session == 0:

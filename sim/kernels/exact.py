@@ -22,8 +22,8 @@ the binomial coefficient it must equal. No kernel here validates its input.
 
 from __future__ import annotations
 
+from ..variants.anhua.scoring import HOW_SELF_DRAW, NO_WIN, best_win
 from ._jit import kernel
-from .anhua import HOW_SELF_DRAW, NO_WIN, best_win
 
 N_SIZE_BITS = 10
 """十三烂 size sets are bitmasks over total spread-set sizes 0-9 (at most 3 ranks in each suit)."""

@@ -284,6 +284,15 @@ def _fold_rows(left, right, out):
         out[sets, 1] = with_pair
 
 
+@inline_kernel
+def _copy_rows(source, target):
+    """target[:] = source for two (MAX_SETS + 1, 2) rows, as a loop: an array assignment
+    compiles numba's shape-mismatch error formatting (seconds of compile time)."""
+    for sets in range(MAX_SETS + 1):
+        target[sets, 0] = source[sets, 0]
+        target[sets, 1] = source[sets, 1]
+
+
 @kernel
 def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
     """out[i, j] = shanten over ``forms`` of the hand ``keys`` + ``wilds`` after one natural
@@ -322,11 +331,11 @@ def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
             if not needed[suit]:
                 continue
             first = 1 if suit == 0 else 0
-            rest[suit] = rows[first]
+            _copy_rows(rows[first], rest[suit])
             for other in range(first + 1, 4):
                 if other != suit:
                     _fold_rows(rest[suit], rows[other], folded)
-                    rest[suit] = folded
+                    _copy_rows(folded, rest[suit])
         for j in range(added.shape[0]):
             suit = KIND_SUIT[added[j]]
             key = base[suit] + KIND_POWER[added[j]]

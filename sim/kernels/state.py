@@ -140,7 +140,8 @@ def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
 def reset(state, wall, n_players, dealer):
     """Start a hand on ``wall`` (int8 (n_tiles,)): empty hands, no wilds, full wall."""
     n_tiles = wall.shape[0]
-    state.wall[:n_tiles] = wall
+    for index in range(n_tiles):
+        state.wall[index] = wall[index]
     state.hands[:] = 0
     state.wild[:] = False
     state.keys[:] = 0

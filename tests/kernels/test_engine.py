@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import anhua as R
 
-from sim.kernels import anhua_hooks as H
 from sim.kernels import engine as E
 from sim.kernels import state as S
-from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
+from sim.variants.anhua import engine as AE
+from sim.variants.anhua import hooks as H
 from sim.wall import shuffled_walls
 
 SEAT0 = np.zeros(16, np.int64)  # every session starts with seat 0 dealing
@@ -47,9 +47,7 @@ def _play(options: AnhuaOptions, seed: int, n_hands: int):
     for index, wall in enumerate(shuffled_walls(n_hands, 108, seed)):
         record = np.zeros(E.N_RECORD, np.int64)
         dealer = index % options.player_count
-        E.play_hand(
-            VARIANT_ANHUA, state, wall, options.player_count, dealer, params, tables, record
-        )
+        AE.play_hand(state, wall, options.player_count, dealer, params, tables, record)
         yield wall, state, record
 
 
@@ -128,7 +126,7 @@ def test_sessions_carry_the_dealer():
     state = S.new_state()
     walls = shuffled_walls(40, 108, 3)
     records = np.zeros((40, E.N_RECORD), np.int64)
-    E.play_hands(VARIANT_ANHUA, state, walls, 4, SEAT0, 8, options.params(), load_tables(), records)
+    AE.play_hands(state, walls, 4, SEAT0, 8, options.params(), load_tables(), records)
     for index in range(1, 40):
         if index % 8 == 0:
             assert records[index, E.R_DEALER] == 0
@@ -142,8 +140,8 @@ def test_same_wall_same_game():
     walls = shuffled_walls(30, 108, 8)
     first = np.zeros((30, E.N_RECORD), np.int64)
     second = np.zeros((30, E.N_RECORD), np.int64)
-    E.play_hands(VARIANT_ANHUA, state, walls, 4, SEAT0, 8, options.params(), load_tables(), first)
-    E.play_hands(VARIANT_ANHUA, state, walls, 4, SEAT0, 8, options.params(), load_tables(), second)
+    AE.play_hands(state, walls, 4, SEAT0, 8, options.params(), load_tables(), first)
+    AE.play_hands(state, walls, 4, SEAT0, 8, options.params(), load_tables(), second)
     np.testing.assert_array_equal(first, second)
 
 
@@ -158,7 +156,7 @@ def test_exhaustive_draws_pay_nothing_and_pass_the_deal():
     draws = 0
     for wall_index, wall in enumerate(shuffled_walls(40_000, 108, 5)):
         record = np.zeros(E.N_RECORD, np.int64)
-        E.play_hand(VARIANT_ANHUA, state, wall, 4, wall_index % 4, options.params(), tables, record)
+        AE.play_hand(state, wall, 4, wall_index % 4, options.params(), tables, record)
         if record[E.R_OUTCOME] != E.OUTCOME_DRAW:
             continue
         draws += 1
@@ -190,9 +188,7 @@ def test_random_agents_keep_every_invariant_and_are_reproducible():
         state = S.new_state(agents=seats)
         records = np.zeros((150, E.N_RECORD), np.int64)
         for index, wall in enumerate(walls):
-            E.play_hand(
-                VARIANT_ANHUA, state, wall, 4, index % 4, options.params(), tables, records[index]
-            )
+            AE.play_hand(state, wall, 4, index % 4, options.params(), tables, records[index])
             _check_hand(wall, state, records[index], options)
         runs.append(records)
     np.testing.assert_array_equal(runs[0], runs[1])
@@ -241,7 +237,7 @@ def test_missed_win_blocks_that_kind_until_the_next_draw():
     passes = 0
     for index, wall in enumerate(shuffled_walls(400, 108, 12)):
         record = np.zeros(E.N_RECORD, np.int64)
-        E.play_hand(VARIANT_ANHUA, state, wall, 4, index % 4, options.params(), tables, record)
+        AE.play_hand(state, wall, 4, index % 4, options.params(), tables, record)
         _check_hand(wall, state, record, options)
         blocked = [set() for _ in range(4)]
         for event, seat, tile, detail in state.log[: state.scalars[S.LOG_COUNT]]:

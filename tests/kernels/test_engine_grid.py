@@ -37,14 +37,14 @@ from joblib import Parallel, delayed
 from reference import anhua as R
 from reference import engine_wins as G
 
-from sim.kernels import anhua as A
-from sim.kernels import checks as C
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_SELF_DRAW, seed_agents
-from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
+from sim.variants.anhua import checks as C
+from sim.variants.anhua import engine as AE
+from sim.variants.anhua import scoring as A
 from sim.wall import shuffled_walls
 
 GRID = [
@@ -229,8 +229,7 @@ def _logged_hands(options: AnhuaOptions, n_hands: int, seed: int, agents=EFFICIE
     for index, wall in enumerate(shuffled_walls(n_hands, 108, seed)):
         record = np.zeros(E.N_RECORD, np.int64)
         dealer = index % options.player_count
-        E.play_hand(
-            VARIANT_ANHUA,
+        AE.play_hand(
             state,
             wall,
             options.player_count,

@@ -1,4 +1,4 @@
-"""The variant interface (sim/kernels/variants.py): the contract between the engine and a
+"""The variant interface (sim/kernels/variant_type.py): the contract between the engine and a
 variant's hooks, checked on Anhua's.
 
 * The win pre-check: every hand Anhua's win hook accepts, for every win kind and scoring
@@ -7,8 +7,8 @@ variant's hooks, checked on Anhua's.
   no other test sees (the invariant grid re-scores the wins that happen, not the ones that do
   not). Random near-complete hands with kings (seed 安化七王麻将 ``000_256f49c87fe6e891.txt``,
   王的确定: every copy of X and Y is a king), and a hypothesis property test.
-* The engine plays through the hooks only: it names no variant, and an unknown variant id is an
-  error, not a silent Anhua game.
+* The engine plays through the hooks only: it names no variant, and a variant's marker is
+  made only with every hook of the interface.
 """
 
 from __future__ import annotations
@@ -23,16 +23,18 @@ import strategies as S
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.kernels import anhua as K
-from sim.kernels import anhua_hooks as H
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as GS
-from sim.kernels import variants as V
+from sim.kernels import variant_type as VT
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
+from sim.variants.anhua import engine as AE
+from sim.variants.anhua import hooks as H
+from sim.variants.anhua import scoring as K
 
 KERNELS = Path(__file__).resolve().parents[2] / "sim" / "kernels"
+ANHUA = Path(__file__).resolve().parents[2] / "sim" / "variants" / "anhua"
 HOWS = (K.HOW_SELF_DRAW, K.HOW_DISCARD, K.HOW_ROB_KONG, K.HOW_KONG_BLOOM, K.HOW_KONG_CANNON)
 OPTION_GRID = [
     AnhuaOptions(
@@ -73,7 +75,7 @@ def _accepted_wins_pass_the_pre_check(state, tables, forms):
     plausible = M.plausible_win(state.keys[0], state.wild_count[0], -1, state.wild, forms, tables)
     accepted = 0
     for params, how in itertools.product(OPTION_GRID, HOWS):
-        if H.win(state, 0, how, params, tables) != M.NO_WIN:
+        if H.win(AE.ANHUA, state, 0, how, params, tables) != M.NO_WIN:
             assert plausible, (state.hands[0].tolist(), how, params.tolist())
             accepted += 1
     return accepted
@@ -83,7 +85,7 @@ def test_every_win_the_hook_accepts_passes_the_pre_check():
     """王 (000_256f49c87fe6e891.txt, 王的确定; 王代硬; 小七对; 二五八将) over random near-complete
     hands: no legal Anhua win is rejected by the four-lookup pre-check."""
     tables = load_tables()
-    forms = V.win_forms(V.VARIANT_ANHUA)
+    forms = H.WIN_FORMS
     rng = np.random.default_rng(20261130)
     counts, wilds = S.near_complete_batch(
         rng, 1500, 14, max_wilds=7, honours=False, forms=("standard", "seven_pairs")
@@ -109,7 +111,7 @@ def test_property_pre_check_admits_every_win(hand, indicator, king_mode):
     counts, wilds = hand
     state = _anhua_hand(counts, wilds, indicator, king_mode)
     if state is not None:
-        _accepted_wins_pass_the_pre_check(state, load_tables(), V.win_forms(V.VARIANT_ANHUA))
+        _accepted_wins_pass_the_pre_check(state, load_tables(), H.WIN_FORMS)
 
 
 def test_engine_names_no_variant():
@@ -117,24 +119,22 @@ def test_engine_names_no_variant():
     engine, and no variant's hooks import the engine."""
     engine_source = (KERNELS / "engine.py").read_text()
     assert not re.search(r"\banhua\w*\b", engine_source.split('"""', 2)[2])
-    hooks_source = (KERNELS / "anhua_hooks.py").read_text()
+    hooks_source = (ANHUA / "hooks.py").read_text()
     assert not re.search(r"^from \.engine import|^from \. import engine", hooks_source, re.M)
 
 
-def test_unknown_variant_id_is_an_error():
-    state = GS.new_state()
-    walls = np.zeros((1, 108), np.int8)
-    records = np.zeros((1, E.N_RECORD), np.int64)
-    for bad in (-1, V.N_VARIANTS):
-        with pytest.raises(ValueError, match="unknown variant id"):
-            E.play_hands(
-                bad,
-                state,
-                walls,
-                4,
-                np.zeros(1, np.int64),
-                8,
-                AnhuaOptions().params(),
-                load_tables(),
-                records,
-            )
+def test_a_variant_marker_needs_every_hook_and_a_new_name():
+    hooks = {name: getattr(H, name) for name in VT.HOOK_NAMES}
+    with pytest.raises(TypeError, match=r"missing hooks \['win'\]"):
+        VT.define_variant("incomplete", {k: v for k, v in hooks.items() if k != "win"})
+    with pytest.raises(TypeError, match=r"unknown hooks \['winn'\]"):
+        VT.define_variant("misspelt", {**hooks, "winn": H.win})
+    with pytest.raises(ValueError, match="anhua is defined twice"):
+        VT.define_variant("anhua", hooks)
+
+
+def test_engine_is_compiled_only_inside_a_variant_entry():
+    """The generic loop is never cached on its own (it is compiled into each variant's entry
+    points, in that variant's cache folder); the entries are."""
+    assert type(E.play_hand._cache).__name__ == "NullCache"
+    assert type(AE.play_hands._cache).__name__ == "FunctionCache"

@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.kernels import checks as C
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.kernels.agents import seed_agents
 from sim.replay import describe
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, feature_names, kings_of
+from sim.variants.anhua import checks as C
 from sim.wall import shuffled_walls
 
 from . import anhua as R

@@ -6,13 +6,14 @@ from __future__ import annotations
 import engine_steps as steps
 import numpy as np
 
-from sim.kernels import anhua as K
-from sim.kernels import anhua_hooks as H
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.tables import load_tables
 from sim.tiles import kind_id, parse_tiles
 from sim.variants.anhua import AnhuaOptions
+from sim.variants.anhua import engine as AE
+from sim.variants.anhua import hooks as H
+from sim.variants.anhua import scoring as K
 
 X, Y = kind_id("9s"), kind_id("1s")  # indicator 9s: kings 9s and 1s
 
@@ -42,7 +43,7 @@ AH6 = {
 
 def _kong(state, konger, kind, kong_type, from_seat, **options):
     params = AnhuaOptions(**options).params()
-    allowed = H.kong_allowed(state, konger, kind, kong_type, params, load_tables())
+    allowed = H.kong_allowed(AE.ANHUA, state, konger, kind, kong_type, params, load_tables())
     result, record, locked = steps.open_kong(
         state, konger, kind, kong_type, from_seat, params, load_tables()
     )
@@ -125,11 +126,11 @@ def test_kong_conditions():
     tables = load_tables()
     params = AnhuaOptions().params()
     state = _state(AH6, "7m 2p 6s 6p 8m")
-    assert H.kong_allowed(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, params, tables)
+    assert H.kong_allowed(AE.ANHUA, state, 1, kind_id("4s"), S.MELD_ADDED_KONG, params, tables)
     not_ready = dict(AH6)
     not_ready[1] = "2p 9m 5m 6m 7m 7p 8p 9p 5s 1m 4s"
     state = _state(not_ready, "7m 2p 6s 6p 8m")
-    assert not H.kong_allowed(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, params, tables)
+    assert not H.kong_allowed(AE.ANHUA, state, 1, kind_id("4s"), S.MELD_ADDED_KONG, params, tables)
     state = _state(AH6, "7m 2p 6s 6p 8m")
     state.scalars[S.HEAD] = state.scalars[S.TAIL] - 3  # three tiles left
-    assert not H.kong_allowed(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, params, tables)
+    assert not H.kong_allowed(AE.ANHUA, state, 1, kind_id("4s"), S.MELD_ADDED_KONG, params, tables)

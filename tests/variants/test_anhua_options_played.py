@@ -22,16 +22,16 @@ import numpy as np
 import pytest
 from reference import anhua as R
 
-from sim.kernels import anhua as K
-from sim.kernels import anhua_hooks as H
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, seed_agents
-from sim.kernels.variants import VARIANT_ANHUA
 from sim.tables import load_tables
 from sim.tiles import kind_id, parse_tiles
 from sim.variants.anhua import AnhuaOptions, bigs, kings_of
+from sim.variants.anhua import engine as AE
+from sim.variants.anhua import hooks as H
+from sim.variants.anhua import scoring as K
 from sim.wall import shuffled_walls
 
 X, Y = kind_id("9s"), kind_id("1s")
@@ -75,8 +75,7 @@ def _records(options, seed, n_hands, hands_per_session=8, agents=(AGENT_EFFICIEN
     walls = shuffled_walls(n_hands, 108, seed)
     records = np.zeros((n_hands, E.N_RECORD), np.int64)
     seed_agents(seed)
-    E.play_hands(
-        VARIANT_ANHUA,
+    AE.play_hands(
         S.new_state(agents=agents),
         walls,
         options.player_count,
@@ -99,7 +98,7 @@ def _hands(options, seed, n_hands, agents=(AGENT_EFFICIENCY,) * 4, log=False):
     seed_agents(seed)
     for wall in shuffled_walls(n_hands, 108, seed):
         record = np.zeros(E.N_RECORD, np.int64)
-        E.play_hand(VARIANT_ANHUA, state, wall, options.player_count, 0, params, tables, record)
+        AE.play_hand(state, wall, options.player_count, 0, params, tables, record)
         yield record, state
 
 
@@ -220,7 +219,7 @@ def _play_built(wall, **options):
     state = S.new_state(1024)
     record = np.zeros(E.N_RECORD, np.int64)
     params = AnhuaOptions(**options).params()
-    E.play_hand(VARIANT_ANHUA, state, wall, 4, 3, params, load_tables(), record)
+    AE.play_hand(state, wall, 4, 3, params, load_tables(), record)
     return record, _events(state)
 
 
@@ -779,7 +778,7 @@ def test_kong_min_wall_at_the_boundary(left, min_wall, allowed):
     params = AnhuaOptions(kong_min_wall=min_wall).params()
     tables = load_tables()
     four_s = kind_id("4s")
-    assert H.kong_allowed(state, 1, four_s, S.MELD_ADDED_KONG, params, tables) == allowed
+    assert H.kong_allowed(AE.ANHUA, state, 1, four_s, S.MELD_ADDED_KONG, params, tables) == allowed
     if not allowed:
         return
     result, record, _ = steps.open_kong(state, 1, four_s, S.MELD_ADDED_KONG, 1, params, tables)
@@ -922,7 +921,7 @@ def test_rob_direct_kong_on_a_built_state(allow):
     S.add_discard(state, 2, four_s)
     params = AnhuaOptions(allow_rob_direct_kong=allow).params()
     tables = load_tables()
-    assert H.kong_allowed(state, 1, four_s, S.MELD_DISCARD_KONG, params, tables)
+    assert H.kong_allowed(AE.ANHUA, state, 1, four_s, S.MELD_DISCARD_KONG, params, tables)
     result, record, locked = steps.open_kong(
         state, 1, four_s, S.MELD_DISCARD_KONG, 2, params, tables
     )

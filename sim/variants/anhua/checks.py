@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import anhua
-from ._jit import inline_kernel, kernel
-from .engine import (
+from ...kernels._jit import inline_kernel, kernel
+from ...kernels.engine import (
     OUTCOME_DRAW,
     OUTCOME_WIN,
     R_BIRD,
@@ -52,10 +51,9 @@ from .engine import (
     R_WIN_KIND,
     R_WINNER,
     R_WINNING_TILE,
-    play_hand,
 )
-from .hand import KIND_POWER, KIND_SUIT
-from .state import (
+from ...kernels.hand import KIND_POWER, KIND_SUIT
+from ...kernels.state import (
     DEALER,
     EVENT_BIRD,
     EVENT_CHI,
@@ -86,7 +84,8 @@ from .state import (
     TAIL,
     TURNS,
 )
-from .variants import VARIANT_ANHUA
+from . import scoring as anhua
+from .engine import play_hand
 
 # Error codes (the first violation found), 0 = the hand passed
 OK = 0
@@ -1020,9 +1019,7 @@ def check_anhua_hands(
     for index in range(walls.shape[0]):
         if index % hands_per_session == 0:
             dealer = first_dealers[index // hands_per_session]
-        play_hand(
-            VARIANT_ANHUA, state, walls[index], n_players, dealer, params, tables, records[index]
-        )
+        play_hand(state, walls[index], n_players, dealer, params, tables, records[index])
         code, at = check_hand(
             state,
             state.log,

@@ -1,8 +1,12 @@
 """Anhua Seven Kings 安化七王麻将: its hooks of the variant interface (numba).
 
-``sim.kernels.variants`` calls these for a hand played under Anhua's rules; the game loop itself
-(``sim.kernels.engine``) knows nothing below. Scoring (king classes, features, points, birds and
-payments) is in ``sim.kernels.anhua``; this module applies it to the game state: the kings 王
+Each hook of ``sim.kernels.variant_type.HOOK_NAMES`` is a kernel taking Anhua's marker first;
+``sim.variants.anhua.engine`` makes them the methods of that marker, so the generic game loop
+(``sim.kernels.engine``) plays Anhua through them and knows nothing below. One hook calls
+another as a method (``variant.win(...)``), not as a kernel: the kernel would be a second
+compiled copy of the same body. Scoring (king
+classes, features, points, birds and payments) is in ``scoring``; this module applies it to the
+game state: the kings 王
 from the flip, the instant king win, claims without kings and chi only from the previous
 player, the open kong 开杠 and its three revealed tiles, and settlement with birds.
 
@@ -14,16 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import anhua
-from ._jit import inline_kernel, kernel
-from .agents import accepts_win
-from .hand import (
+from ...kernels._jit import inline_kernel, kernel
+from ...kernels.agents import accepts_win
+from ...kernels.hand import (
     FORM_SEVEN_PAIRS,
     FORM_STANDARD,
     OPTION_PAIR_258,
     OPTION_QUADS,
 )
-from .moves import (
+from ...kernels.moves import (
     KONG_CONTINUE,
     KONG_HAND_OVER,
     NO_WIN,
@@ -40,8 +43,8 @@ from .moves import (
     set_single_win,
     takes_claimed_win,
 )
-from .record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_POINTS
-from .state import (
+from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_POINTS
+from ...kernels.state import (
     DEALER,
     EVENT_BIRD,
     EVENT_INDICATOR,
@@ -68,6 +71,7 @@ from .state import (
     take_tile,
     tiles_left,
 )
+from . import scoring as anhua
 
 # the hand row's variant slots
 HAND_X_KIND = FIRST_VARIANT_SLOT  # king kind X (the flipped kind), -1 with four kings
@@ -91,7 +95,7 @@ def set_kings(state, x_kind, y_kind):
 
 
 @kernel
-def setup(state, params, record):
+def setup(variant, state, params, record):
     """王的确定 (rules-spec A2.3): flip the tile after the deal; X is its kind (seven kings
     only), Y the next rank of its suit (9 wraps to 1). Every other copy of X and Y is a king."""
     indicator = pop_front(state)
@@ -110,7 +114,13 @@ def setup(state, params, record):
 
 
 @kernel
-def win(state, seat, how, params, tables):
+def win_forms(variant):
+    """The forms every win of ``win`` is complete in with all kings wild (the pre-check's)."""
+    return WIN_FORMS
+
+
+@kernel
+def win(variant, state, seat, how, params, tables):
     """anhua.best_win for ``seat``'s concealed hand as it is (the winning tile already in it)."""
     return anhua.best_win(
         state.hands[seat],
@@ -125,7 +135,7 @@ def win(state, seat, how, params, tables):
 
 
 @kernel
-def win_with(state, seat, tile, how, params, tables):
+def win_with(variant, state, seat, tile, how, params, tables):
     """``win`` for ``seat``'s concealed hand plus ``tile`` (put back afterwards); the
     four-lookup pre-check first."""
     if not plausible_win(
@@ -133,7 +143,7 @@ def win_with(state, seat, tile, how, params, tables):
     ):
         return NO_WIN
     give_tile(state, seat, tile)
-    won = win(state, seat, how, params, tables)
+    won = variant.win(state, seat, how, params, tables)
     take_tile(state, seat, tile)
     return won
 
@@ -150,8 +160,8 @@ def _holds_instant_kings(hand, x_kind, y_kind, params):
     return tier == anhua.TIER_FOUR or tier == anhua.TIER_SEVEN
 
 
-@inline_kernel
-def own_turn_win(hand, status, seat, params):
+@kernel
+def own_turn_win(variant, hand, status, seat, params):
     """起手四王/七王: on the seat's first own turn, or (option instant_win_window) on any own turn
     before its first claim, a hand holding 四王/七王 may win at once as 小胡. ``hand``: the
     seat's concealed counts; ``status``: the state's status array. Returns (features, how):
@@ -166,15 +176,15 @@ def own_turn_win(hand, status, seat, params):
     return NO_WIN, anhua.HOW_INSTANT
 
 
-@inline_kernel
-def tile_winnable(state, tile, params):
+@kernel
+def tile_winnable(variant, state, tile, params):
     """Whether anyone may win on ``tile`` offered by another player: never on a king unless the
     option discarded_king_claimable_for_win says so (rules-spec A2.3.5)."""
     return not (state.wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0)
 
 
-@inline_kernel
-def may_claim(hand, wild, is_next, kind):
+@kernel
+def may_claim(variant, hand, wild, is_next, kind, params):
     """Whether a seat with concealed ``hand`` has a legal pong or chi of the discarded ``kind``
     (chi only when it is the discarder's next player, ``is_next``). Kings are never claimed
     (rules-spec A2.3.4)."""
@@ -196,8 +206,8 @@ def may_claim(hand, wild, is_next, kind):
     return False
 
 
-@inline_kernel
-def max_winners(how, kong_type, params):
+@kernel
+def max_winners(variant, how, kong_type, params):
     """How many players may win on one tile: on a discard all who can with 一炮多响, else the
     first in turn order; robbing 明杠 (and 直杠 with allow_rob_direct_kong) likewise; none for a
     暗杠 or when robbing is off (rules-spec A3.5)."""
@@ -213,19 +223,20 @@ def max_winners(how, kong_type, params):
 
 
 @kernel
-def is_ready(state, seat, params, tables):
+def is_ready(variant, state, seat, params, tables):
     """听牌 under Anhua's rules: some tile would complete a legal hand (rules-spec 0.3: never a
     fifth copy of a kind held four times; a wait counts even if every copy is visible)."""
     for kind in range(27):
         if state.hands[seat, kind] < 4 and (
-            win_with(state, seat, kind, anhua.HOW_SELF_DRAW, params, tables) != NO_WIN
+            win_with(variant, state, seat, kind, np.int64(anhua.HOW_SELF_DRAW), params, tables)
+            != NO_WIN
         ):
             return True
     return False
 
 
 @kernel
-def kong_allowed(state, seat, kind, kong_type, params, tables):
+def kong_allowed(variant, state, seat, kind, kong_type, params, tables):
     """Conditions of an open kong 开杠 (rules-spec A3.3): K3 no king among the four, K2 enough
     wall, K1 ready once the four tiles are set aside."""
     if state.wild[kind] or tiles_left(state) < params[anhua.P_KONG_MIN_WALL]:
@@ -239,7 +250,7 @@ def kong_allowed(state, seat, kind, kong_type, params, tables):
         take_tile(state, seat, kind)
     if kong_type != MELD_ADDED_KONG:
         add_meld(state, seat, kong_type, kind, seat)
-    ready = is_ready(state, seat, params, tables)
+    ready = is_ready(variant, state, seat, params, tables)
     if kong_type != MELD_ADDED_KONG:
         state.n_melds[seat] -= 1
     for _ in range(from_hand):
@@ -248,7 +259,7 @@ def kong_allowed(state, seat, kind, kong_type, params, tables):
 
 
 @kernel
-def kong(state, konger, kind, kong_type, from_seat, params, tables, outcome):
+def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, outcome):
     """The open kong 开杠 of rules-spec A3.4 after the engine has made the kong (robbing is
     over): the next tiles of the wall are revealed; the konger blooms on the best of them
     (杠上花; with ``kong_multi_tile_win = double`` twice the points when several would win);
@@ -273,7 +284,7 @@ def kong(state, konger, kind, kong_type, from_seat, params, tables, outcome):
         tile = revealed[j]
         if tile < 0:
             continue
-        won = win_with(state, konger, tile, anhua.HOW_KONG_BLOOM, params, tables)
+        won = win_with(variant, state, konger, tile, np.int64(anhua.HOW_KONG_BLOOM), params, tables)
         if won != NO_WIN and accepts_win(state.agents[konger], won, -1):
             winning_tiles += 1
             if anhua.bigs_of(won) > best_rank:
@@ -302,16 +313,18 @@ def kong(state, konger, kind, kong_type, from_seat, params, tables, outcome):
             add_discard(state, konger, revealed[j])
     for offset in range(1, n_players):
         other = (konger + offset) % n_players
-        seat_best = NO_WIN
+        seat_best = np.int64(NO_WIN)
         seat_rank = -1
-        seat_tile = -1
+        seat_tile = np.int64(-1)
         for j in range(n_reveal):
             tile = revealed[j]
-            if tile < 0 or not tile_winnable(state, tile, params):
+            if tile < 0 or not variant.tile_winnable(state, tile, params):
                 continue
             if (state.passed_wins[other] >> tile) & 1:
                 continue  # 漏胡
-            won = win_with(state, other, tile, anhua.HOW_KONG_CANNON, params, tables)
+            won = win_with(
+                variant, state, other, tile, np.int64(anhua.HOW_KONG_CANNON), params, tables
+            )
             if won != NO_WIN and anhua.bigs_of(won) > seat_rank:
                 seat_rank = anhua.bigs_of(won)
                 seat_best = won
@@ -326,7 +339,7 @@ def kong(state, konger, kind, kong_type, from_seat, params, tables, outcome):
 
 
 @kernel
-def settle_win(state, outcome, params, record, delta):
+def settle_win(variant, state, outcome, params, record, delta):
     """Points P = 2^(B+1) times the outcome's factor, birds 抓鸟 (none when the winning tile was
     the last of the wall, 海底), the payments into ``delta`` and the event log, and the next
     dealer: the winner, or the discarder when several won on one discard (rules-spec A2.1,
@@ -342,7 +355,7 @@ def settle_win(state, outcome, params, record, delta):
         record[R_POINTS + w] = points[w]
     last_tile = tiles_left(state) == 0 and how == anhua.HOW_SELF_DRAW
     birds = np.zeros(4, np.int64)
-    n_birds = 0
+    n_birds = np.int64(0)
     if not last_tile:
         for _ in range(params[anhua.P_BIRD_COUNT]):
             tile = pop_front(state)
@@ -375,6 +388,6 @@ def settle_win(state, outcome, params, record, delta):
 
 
 @kernel
-def settle_draw(state, last_drawer, params, record, delta):
+def settle_draw(variant, state, last_drawer, params, record, delta):
     """荒庄: no payments; whoever drew the last tile deals next (rules-spec A3.8)."""
     return last_drawer

@@ -1,20 +1,29 @@
 """Anhua Seven Kings 安化七王麻将 (Hunan): options, pattern names, and a Python face on the kernels.
 
 Source: ``000_256f49c87fe6e891.txt``; English reading: ``rules-spec.md`` Part A. Every option of
-rules-spec A6 is a field of :class:`AnhuaOptions` with the spec's default. The numba kernels are
-in :mod:`sim.kernels.anhua`.
+rules-spec A6 is a field of :class:`AnhuaOptions` with the spec's default.
+
+This folder holds the whole variant: ``scoring`` (king classes, features, points, payments) and
+``hooks`` (the variant interface) are numba kernels, ``engine`` the generic loop compiled with
+those hooks. They are imported here inside :func:`sim.kernels.variant_cache_folder`, so that
+their compiled code caches in Anhua's own folder.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
-from ..kernels import anhua as kernels
-from ..options import check_options
-from ..tables import load_tables
+from ...kernels import variant_cache_folder
+from ...options import check_options
+from ...tables import load_tables
+
+with variant_cache_folder("anhua", Path(__file__).parent):
+    from . import engine, hooks  # noqa: F401 (hooks: the numba modules of this variant)
+    from . import scoring as kernels
 
 N_TILES = 108
 """The tile set: 万, 筒 and 条, four of each (no honours)."""
@@ -315,20 +324,18 @@ def play_records(
     agent_kinds: tuple[int, ...],
     agent_seed: int,
 ) -> np.ndarray:
-    """Play one hand per wall, in sessions, into int64 records (``sim.kernels.engine.R_*``).
+    """Play one hand per wall, in sessions, into int64 records (``sim.kernels.record.R_*``).
 
     ``agent_kinds``: one agent id per seat (``sim.agents``); ``agent_seed`` seeds the generator
     the random agent draws from (numba's, one per process)."""
-    from ..kernels import engine
-    from ..kernels import state as game_state
-    from ..kernels.agents import seed_agents
-    from ..kernels.variants import VARIANT_ANHUA
+    from ...kernels import state as game_state
+    from ...kernels.agents import seed_agents
+    from ...kernels.record import N_RECORD
 
-    records = np.zeros((len(walls), engine.N_RECORD), np.int64)
+    records = np.zeros((len(walls), N_RECORD), np.int64)
     kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
     seed_agents(agent_seed)
     engine.play_hands(
-        VARIANT_ANHUA,
         game_state.new_state(agents=kinds),
         walls,
         options.player_count,
@@ -354,19 +361,17 @@ def replay_hand(
     """Hand ``index`` of a block of walls played as ``play_records`` plays it, with the event
     log on: the hands before it are played first, with the same agent seed, so the dealer and
     the random agent's generator are where they were. Returns (record, events)."""
-    from ..kernels import engine
-    from ..kernels import state as game_state
-    from ..kernels.agents import seed_agents
-    from ..kernels.variants import VARIANT_ANHUA
+    from ...kernels import state as game_state
+    from ...kernels.agents import seed_agents
+    from ...kernels.record import N_RECORD, R_NEXT_DEALER
 
     kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
     params = options.params()
     tables = load_tables()
-    records = np.zeros((index + 1, engine.N_RECORD), np.int64)
+    records = np.zeros((index + 1, N_RECORD), np.int64)
     seed_agents(agent_seed)
     dealers = np.asarray(first_dealers, np.int64)
     engine.play_hands(
-        VARIANT_ANHUA,
         game_state.new_state(agents=kinds),
         walls[:index],
         options.player_count,
@@ -379,16 +384,18 @@ def replay_hand(
     if index % hands_per_session == 0:
         dealer = int(dealers[index // hands_per_session])
     else:
-        dealer = int(records[index - 1, engine.R_NEXT_DEALER])
+        dealer = int(records[index - 1, R_NEXT_DEALER])
+    # the hand itself through the same entry point, as a session of one hand (so that replays
+    # compile nothing that runs did not)
     state = game_state.new_state(log_capacity, agents=kinds)
-    engine.play_hand(
-        VARIANT_ANHUA,
+    engine.play_hands(
         state,
-        walls[index],
+        walls[index : index + 1],
         options.player_count,
-        dealer,
+        np.array([dealer], np.int64),
+        1,
         params,
         tables,
-        records[index],
+        records[index : index + 1],
     )
     return records[index], state.log[: state.scalars[game_state.LOG_COUNT]].copy()

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import inline_kernel, kernel
-from .hand import (
+from ...kernels._jit import inline_kernel, kernel
+from ...kernels.hand import (
     FORM_SEVEN_PAIRS,
     FORM_STANDARD,
     KIND_POWER,
@@ -26,11 +26,11 @@ from .hand import (
     OPTION_QUADS,
     is_complete,
 )
-from .moves import FIRST_VARIANT_HOW
-from .moves import HOW_DISCARD as HOW_DISCARD
-from .moves import HOW_ROB_KONG as HOW_ROB_KONG
-from .moves import HOW_SELF_DRAW as HOW_SELF_DRAW
-from .moves import NO_WIN as NO_WIN
+from ...kernels.moves import FIRST_VARIANT_HOW
+from ...kernels.moves import HOW_DISCARD as HOW_DISCARD
+from ...kernels.moves import HOW_ROB_KONG as HOW_ROB_KONG
+from ...kernels.moves import HOW_SELF_DRAW as HOW_SELF_DRAW
+from ...kernels.moves import NO_WIN as NO_WIN
 
 # ---------------------------------------------------------------------------------------------
 # Options (rules-spec A6), as indices into ``params``

@@ -1,0 +1,53 @@
+"""Anhua's engine: the generic game loop compiled with Anhua's hooks, and nothing else.
+
+``ANHUA`` is the variant marker (``sim.kernels.variant_type``) whose methods are the hooks of
+``hooks``; the cached entry points below call the generic loop (``sim.kernels.engine``) with it,
+so numba compiles and caches one engine for Anhua, in Anhua's cache folder. Besides the two
+that play hands, the single steps (a kong, a claim search, a win's settlement) are entry points
+too, for tests and tools that set up an exact position.
+"""
+
+from __future__ import annotations
+
+from ...kernels import engine as generic
+from ...kernels._jit import kernel
+from ...kernels.variant_type import HOOK_NAMES, define_variant
+from . import hooks
+
+ANHUA = define_variant("anhua", {name: getattr(hooks, name) for name in HOOK_NAMES})
+
+
+@kernel
+def play_hands(state, walls, n_players, first_dealers, hands_per_session, params, tables, records):
+    """``sim.kernels.engine.play_hands`` under Anhua's rules."""
+    generic.play_hands(
+        ANHUA, state, walls, n_players, first_dealers, hands_per_session, params, tables, records
+    )
+
+
+@kernel
+def play_hand(state, wall, n_players, dealer, params, tables, record):
+    """``sim.kernels.engine.play_hand`` under Anhua's rules: the next dealer."""
+    return generic.play_hand(ANHUA, state, wall, n_players, dealer, params, tables, record)
+
+
+@kernel
+def make_kong(state, konger, kind, kong_type, from_seat, params, tables, outcome):
+    """``sim.kernels.engine.make_kong`` under Anhua's rules."""
+    return generic.make_kong(
+        ANHUA, state, konger, kind, kong_type, from_seat, params, tables, outcome
+    )
+
+
+@kernel
+def claim_winners(state, tile, from_seat, barred_seat, how, max_winners, params, tables, outcome):
+    """``sim.kernels.engine.claim_winners`` under Anhua's rules."""
+    return generic.claim_winners(
+        ANHUA, state, tile, from_seat, barred_seat, how, max_winners, params, tables, outcome
+    )
+
+
+@kernel
+def finish_win(state, outcome, params, record):
+    """``sim.kernels.engine.finish_win`` under Anhua's rules."""
+    generic.finish_win(ANHUA, state, outcome, params, record)
