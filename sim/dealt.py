@@ -34,6 +34,7 @@ from .kernels import exact as _kernels
 from .tables import load_tables
 from .tiles import N_KINDS, N_SUITED
 from .variants.anhua import AnhuaOptions
+from .variants.anhua import scoring as anhua_scoring
 from .wall import Seed, deal, deal_size, shuffled_walls, spawn_seeds
 
 __all__ = [
@@ -250,7 +251,7 @@ def _anhua_hits(hands: DealtHands, settings: dict[str, str], wanted: _Wanted) ->
                 king_mode=mode, king_tier_mode=settings["tiers"], seven_pairs_allow_quad=quads
             )
             legal = np.empty(counts.shape[0], np.bool_)
-            _kernels.anhua_legal_batch(
+            anhua_scoring.anhua_legal_batch(
                 np.ascontiguousarray(counts), x_kind, y_kind, options.params(), load_tables(), legal
             )
             dealer_events["complete_kings"] = legal

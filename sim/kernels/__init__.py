@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,10 +55,19 @@ def variant_cache_name(name: str, folder: Path) -> str:
     return f"numba-{name}-{_sources_digest(Path(__file__).parent, folder)}"
 
 
+def _import_generic_kernels() -> None:
+    """Import every generic kernel module now, under the generic folder: one first imported by
+    a variant's module inside :func:`variant_cache_folder` would cache in the variant's."""
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        if path.stem != "__init__":
+            importlib.import_module(f"{__name__}.{path.stem}")
+
+
 @contextlib.contextmanager
 def variant_cache_folder(name: str, folder: Path) -> Iterator[None]:
     """Kernels decorated inside this block (the variant's modules, imported here) cache in the
     variant's own folder (:func:`variant_cache_name`); the generic folder is restored after."""
+    _import_generic_kernels()
     if _USER_CACHE_DIR:
         yield
         return

@@ -22,7 +22,6 @@ the binomial coefficient it must equal. No kernel here validates its input.
 
 from __future__ import annotations
 
-from ..variants.anhua.scoring import HOW_SELF_DRAW, NO_WIN, best_win
 from ._jit import kernel
 
 N_SIZE_BITS = 10
@@ -92,19 +91,6 @@ def convolve_spread_sizes(state, tiles, fit_sizes, count, out):
                 new_mask &= n_masks - 1
                 if new_mask != 0:
                     out[t + group_tiles, new_mask] += value * weight
-
-
-@kernel
-def anhua_legal_batch(counts, x_kinds, y_kinds, params, tables, out):
-    """out[i] = hand i is a legal Anhua win by self-draw (rules-spec A4.1-A4.2, kings wild).
-
-    counts: (n, 34) uint8 concealed hands with kings at their face; x_kinds, y_kinds: (n,) int64
-    king kinds of each hand's deal (x -1 in four-kings mode). Uses the engine's own scorer
-    ``best_win``; a self-draw is allowed to every king class, so this is "complete".
-    """
-    for i in range(counts.shape[0]):
-        features = best_win(counts[i], 0, 0, x_kinds[i], y_kinds[i], HOW_SELF_DRAW, params, tables)
-        out[i] = features != NO_WIN
 
 
 @kernel

@@ -1,6 +1,6 @@
 """The shared vocabulary of the variant interface, and the moves every variant may use.
 
-A variant's hooks (``sim.kernels.variants``) talk to the engine in these terms:
+A variant's hooks (``sim.kernels.variant_type``) talk to the engine in these terms:
 
 * ``HOW_*``: how a hand is won. The engine itself produces the first three (a self-draw, a win on
   a discard, robbing a kong); a variant numbers its own special kinds from ``FIRST_VARIANT_HOW``.
@@ -52,7 +52,7 @@ def plausible_win(keys, wilds, tile, wild, forms, tables):
     ``tile`` (-1: none), is complete in one of ``forms`` with every wild counted wild.
 
     The cheap pre-check before a variant's win hook: four table lookups. A variant's
-    ``variants.win_forms`` must let every hand its win hook accepts pass."""
+    ``win_forms`` hook must let every hand its win hook accepts pass."""
     # no branches: numba can then drop the reference counts of the tables it binds per call
     kind = max(tile, 0)
     present = np.int64(tile >= 0)

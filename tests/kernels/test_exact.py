@@ -7,7 +7,7 @@ import numpy as np
 
 from sim.kernels import exact as kernels
 from sim.tables import load_tables
-from sim.variants.anhua import AnhuaOptions, kings_of, score
+from sim.variants.anhua import AnhuaOptions, kings_of, score, scoring
 from sim.wall import shuffled_walls
 
 OVER = 9  # the "too many wilds" value of sim.exact
@@ -97,7 +97,7 @@ def test_anhua_legal_batch_agrees_with_the_scorer():
         x_kind = np.array([kings_of(int(k), mode)[0] for k in indicator], np.int64)
         y_kind = np.array([kings_of(int(k), mode)[1] for k in indicator], np.int64)
         out = np.empty(3000, np.bool_)
-        kernels.anhua_legal_batch(counts, x_kind, y_kind, options.params(), load_tables(), out)
+        scoring.anhua_legal_batch(counts, x_kind, y_kind, options.params(), load_tables(), out)
         expected = [
             score(counts[i], indicator=int(indicator[i]), how="self_draw", options=options)
             is not None

@@ -53,3 +53,21 @@ def test_digest_changes_with_any_kernel_source(tmp_path):
     with (tmp_path / "hand.py").open("a") as handle:
         handle.write("\n# an edit\n")
     assert kernels._sources_digest(tmp_path) != kernels._sources_digest()
+
+
+def test_generic_kernels_cache_in_the_generic_folder_whatever_is_imported_first(tmp_path):
+    """A fresh process that imports a variant's scoring first (which imports generic kernels)
+    still caches the generic kernels in the generic folder."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sim.variants.anhua.scoring as s, sim.kernels.hand as h, sim.kernels as k\n"
+        "from pathlib import Path\n"
+        "generic = Path(h.shanten_many._cache.cache_path)\n"
+        "assert generic.is_relative_to(k.cache_root() / f'numba-{k._sources_digest()}'), generic\n"
+        "assert 'numba-anhua-' in s.best_win._cache.cache_path\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    environment["MJSIM_CACHE_DIR"] = str(tmp_path)
+    subprocess.run([sys.executable, "-c", script], check=True, env=environment)

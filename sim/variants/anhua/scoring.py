@@ -328,3 +328,16 @@ def settle(
                 payments[n_payments, 2] = amount
             n_payments += 1
     return n_payments
+
+
+@kernel
+def anhua_legal_batch(counts, x_kinds, y_kinds, params, tables, out):
+    """out[i] = hand i is a legal Anhua win by self-draw (rules-spec A4.1-A4.2, kings wild).
+
+    counts: (n, 34) uint8 concealed hands with kings at their face; x_kinds, y_kinds: (n,) int64
+    king kinds of each hand's deal (x -1 in four-kings mode). Uses the engine's own scorer
+    ``best_win``; a self-draw is allowed to every king class, so this is "complete".
+    """
+    for i in range(counts.shape[0]):
+        features = best_win(counts[i], 0, 0, x_kinds[i], y_kinds[i], HOW_SELF_DRAW, params, tables)
+        out[i] = features != NO_WIN
