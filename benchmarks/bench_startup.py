@@ -39,7 +39,7 @@ def _mjsim_run(config: str, games: int, cache: Path, folder: Path) -> tuple[floa
         "--games", str(games), "--jobs", "1", "--out", str(out), "--quiet",
     ]  # fmt: skip
     started = time.perf_counter()
-    subprocess.run(command, check=True, env=environment)
+    subprocess.run(command, check=True, env=environment, stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - started
     return seconds, json.loads((out / "manifest.json").read_text())
 

@@ -217,6 +217,42 @@ def test_ledger_checks_doubled_blooms():
     assert (~doubled).any()
 
 
+@pytest.mark.parametrize("window", ["first_turn", "until_first_claim"])
+def test_ledger_checks_instant_wins_on_the_dealt_hand(window):
+    """起手四王/七王 (000_256f49c87fe6e891.txt: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌),
+    options instant_king_win_counts_draw and instant_king_win_window (rules-spec A3.6): on the
+    same 10,000 walls the ledger passes every hand, which checks each instant win against the
+    winner's kings (dealt and still held, or, counting draws, held). Counting the draw makes
+    instant wins more frequent (162 and 196 here in the first-turn window)."""
+    instant = {}
+    for counts_draw in (False, True):
+        options = AnhuaOptions(
+            instant_king_win_counts_draw=counts_draw,
+            instant_king_win_window=window,
+            king_tier_mode="count",
+        )
+        played = G.play_checked(options, 10_000, 76, EFFICIENT)
+        assert (played.errors[:, 0] == C.OK).all()
+        instant[counts_draw] = (played.records[:, E.R_WIN_KIND] == A.HOW_INSTANT).sum()
+    assert instant[True] > instant[False] > 0
+
+
+def test_ledger_instant_win_rule():
+    """起手四王 (rules-spec A3.6) in the ledger's own check: three Y kings dealt and a fourth drawn
+    are 四王 only when the draw counts; four dealt and still held always are."""
+    params = AnhuaOptions().params()
+    counts = AnhuaOptions(instant_king_win_counts_draw=True).params()
+    y_kind, x_kind = 0, 8
+    dealt, now = np.zeros(34, np.int64), np.zeros(34, np.int64)
+    dealt[y_kind], now[y_kind] = 3, 4
+    assert not C._instant_kings_held(now, dealt, x_kind, y_kind, params)
+    assert C._instant_kings_held(now, dealt, x_kind, y_kind, counts)
+    dealt[y_kind] = 4
+    assert C._instant_kings_held(now, dealt, x_kind, y_kind, params)
+    now[y_kind] = 3  # one thrown away since
+    assert not C._instant_kings_held(now, dealt, x_kind, y_kind, params)
+
+
 # --------------------------------------------------------------------------------------------
 # 王不能碰杠吃 and who may win how, explicitly from the logs and records
 

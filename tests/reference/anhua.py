@@ -88,6 +88,7 @@ DEFAULT_OPTIONS: dict[str, object] = {
     "first_dealer": "seat0",  # 16
     "discarded_king_claimable_for_win": False,  # 17
     "allow_rob_direct_kong": True,  # 18
+    "instant_king_win_counts_draw": False,  # 19
 }
 
 _ALLOWED_VALUES: dict[str, tuple] = {
@@ -108,6 +109,7 @@ _ALLOWED_VALUES: dict[str, tuple] = {
     "first_dealer": ("seat0", "random"),
     "discarded_king_claimable_for_win": (False, True),
     "allow_rob_direct_kong": (False, True),
+    "instant_king_win_counts_draw": (False, True),
 }
 
 

@@ -105,6 +105,7 @@ def test_default_options_are_spec_a6():
         "first_dealer": "seat0",
         "discarded_king_claimable_for_win": False,
         "allow_rob_direct_kong": True,
+        "instant_king_win_counts_draw": False,
     }
     with pytest.raises(ValueError):
         A.resolve_options({"no_such_option": 1})

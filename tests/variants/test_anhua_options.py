@@ -14,9 +14,11 @@ from sim.variants.anhua import AnhuaOptions
 
 def test_instant_win_window_until_first_claim_allows_later_declarations():
     """起手四王/七王 (000: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌): with the window open until
-    the first claim, players who gather the kings on later turns may declare too, so the instant
-    win is more frequent (rules-spec A3.6, option instant_king_win_window)."""
-    options = {"king_mode": "four_kings"}
+    the first claim and drawn kings counted, players who gather the kings on later turns may
+    declare too, so the instant win is more frequent (rules-spec A3.6, options
+    instant_king_win_window and instant_king_win_counts_draw). Counting only the dealt hand,
+    the longer window changes nothing for agents that always declare at once."""
+    options = {"king_mode": "four_kings", "instant_king_win_counts_draw": True}
     first, _ = play_anhua(6000, seed=3, options=AnhuaOptions(**options))
     later, _ = play_anhua(
         6000, seed=3, options=AnhuaOptions(instant_king_win_window="until_first_claim", **options)
@@ -24,6 +26,14 @@ def test_instant_win_window_until_first_claim_allows_later_declarations():
     first_count = (first["win_kind"] == "instant").sum()
     later_count = (later["win_kind"] == "instant").sum()
     assert later_count > first_count >= 1
+    dealt_only = {"king_mode": "four_kings"}
+    first, _ = play_anhua(6000, seed=3, options=AnhuaOptions(**dealt_only))
+    later, _ = play_anhua(
+        6000,
+        seed=3,
+        options=AnhuaOptions(instant_king_win_window="until_first_claim", **dealt_only),
+    )
+    assert (first["win_kind"] == "instant").sum() == (later["win_kind"] == "instant").sum() >= 1
 
 
 def test_first_dealer_random_spreads_the_first_deal():

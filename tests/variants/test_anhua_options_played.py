@@ -593,6 +593,27 @@ def test_king_tier_mode_on_a_played_instant_win(mode):
         assert record[E.R_WIN_KIND] != K.HOW_INSTANT
 
 
+@pytest.mark.parametrize("counts_draw", [False, True])
+def test_instant_king_win_counts_the_dealt_hand_only(counts_draw):
+    """起手四王/七王 (000_256f49c87fe6e891.txt: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌), option
+    instant_king_win_counts_draw (rules-spec A3.6, A6 #19): seat 0 is dealt three 1s kings and
+    draws the fourth at its first turn. 发完牌后 is the dealt hand: by default three Y kings are
+    no 四王 and seat 0 plays on; counting the draw, all four Y are 四王 and seat 0 wins at once,
+    小胡 P = 2 (birds 2m and 3p land on seats 1 and 2, who pay double). Before this option the
+    engine always counted the draw."""
+    wall = _built_wall("1s 1s 1s 258m 369p 47s 1m 7p", discard="9p", then="1s 2m 3p")
+    record, events = _play_built(wall, instant_king_win_counts_draw=counts_draw)
+    moves = _moves(events, 3)
+    assert moves[:2] == [(S.EVENT_DISCARD, 3, kind_id("9p")), (S.EVENT_DRAW, 0, kind_id("1s"))]
+    if counts_draw:
+        assert moves[2] == (S.EVENT_WIN, 0, -1)
+        assert record[E.R_WIN_KIND] == K.HOW_INSTANT and record[E.R_POINTS] == 2
+        assert _delta(record) == [10, -4, -4, -2]
+    else:
+        assert moves[2][:2] == (S.EVENT_DISCARD, 0)
+        assert record[E.R_WIN_KIND] != K.HOW_INSTANT
+
+
 # ---------------------------------------------------------------------------------------------
 # 七对 seven_pairs_allow_quad
 

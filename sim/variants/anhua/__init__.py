@@ -131,6 +131,7 @@ class AnhuaOptions:
     first_dealer: Literal["seat0", "random"] = "seat0"  # 开房玩家坐庄
     discarded_king_claimable_for_win: bool = False
     allow_rob_direct_kong: bool = True  # 直杠 can be robbed
+    instant_king_win_counts_draw: bool = False  # 起手四王: the first drawn tile counts
 
     def __post_init__(self) -> None:
         check_options(self)
@@ -177,6 +178,7 @@ class AnhuaOptions:
         p[kernels.P_FIRST_DEALER] = ("seat0", "random").index(self.first_dealer)
         p[kernels.P_DISCARDED_KING_CLAIMABLE] = self.discarded_king_claimable_for_win
         p[kernels.P_ALLOW_ROB_DIRECT_KONG] = self.allow_rob_direct_kong
+        p[kernels.P_INSTANT_COUNTS_DRAW] = self.instant_king_win_counts_draw
         return p
 
 
@@ -201,6 +203,9 @@ OPTION_TITLES = {
     "first_dealer": "开房玩家坐庄 — first dealer of a session: seat 0 or random",
     "discarded_king_claimable_for_win": "a discarded or revealed king can be won on",
     "allow_rob_direct_kong": "抢杠 — a 直杠 (kong on a discard) can also be robbed",
+    "instant_king_win_counts_draw": (
+        "起手四王/七王 — the first drawn tile counts (off: the dealt hand only)"
+    ),
 }
 """Option -> its Chinese rule name and meaning (configs, reports, ``--help``)."""
 

@@ -314,6 +314,21 @@ def _best_bloom(
 
 
 @kernel
+def _instant_kings_held(hand, dealt_hand, x_kind, y_kind, params):
+    """起手四王/七王 (rules-spec A3.6): the kings of ``hand`` (only those also in the dealt hand,
+    unless instant_king_win_counts_draw) are 四王 or 七王 by the tier mode."""
+    x_held = hand[x_kind] if x_kind >= 0 else 0
+    y_held = hand[y_kind]
+    if params[anhua.P_INSTANT_COUNTS_DRAW] == 0:
+        x_held = min(x_held, dealt_hand[x_kind]) if x_kind >= 0 else 0
+        y_held = min(y_held, dealt_hand[y_kind])
+    if params[anhua.P_KING_TIER_MODE] == anhua.TIER_MODE_COUNT:
+        return x_held + y_held >= 4
+    tier = anhua.king_tier(x_held, y_held, anhua.TIER_MODE_IDENTICAL_SETS)
+    return tier == anhua.TIER_FOUR or tier == anhua.TIER_SEVEN
+
+
+@kernel
 def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, record):
     """Check one played hand: ``log[:n_events]`` its events, ``state`` the engine's arrays after
     it, ``record`` its record row. Returns ``(code, event index)``: ``(OK, n_events)`` when every
@@ -342,6 +357,7 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
     claimed = np.zeros(4, np.bool_)  # made a chi, pong or kong this hand
     draws_by = np.zeros(4, np.int64)
     drawn = np.full(4, -1, np.int64)  # the tile drawn this turn by the seat in turn
+    dealt_hands = np.zeros((4, 34), np.int64)  # each seat's dealt hand (起手)
     holds_claim = np.zeros(4, np.bool_)  # holds a winning tile claimed from another seat
     winners = np.full(4, -1, np.int64)
     revealed = np.full(4, -1, np.int64)
@@ -436,6 +452,9 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
                 head += 1
                 dealt = True
                 holder = dealer
+                for s in range(n_players):
+                    for kind in range(34):
+                        dealt_hands[s, kind] = counts[L_HAND + s, kind]
                 touched[TOUCHED] = 0
                 for kind in range(34):
                     if not _conserved(counts, wall_count, kind):
@@ -698,6 +717,10 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
                         return ERR_WIN, index
                     first_turn = draws_by[seat] == (0 if seat == dealer else 1)
                     if params[anhua.P_INSTANT_WIN_WINDOW] == 0 and not first_turn:
+                        return ERR_WIN, index
+                    if not _instant_kings_held(
+                        counts[L_HAND + seat], dealt_hands[seat], x_kind, y_kind, params
+                    ):
                         return ERR_WIN, index
                 elif tile == -1:
                     # the dealer complete on his dealt tiles, before any draw

@@ -76,6 +76,9 @@ from . import scoring as anhua
 # the hand row's variant slots
 HAND_X_KIND = FIRST_VARIANT_SLOT  # king kind X (the flipped kind), -1 with four kings
 HAND_Y_KIND = FIRST_VARIANT_SLOT + 1  # king kind Y (the next rank)
+# each seat's variant slots
+ST_DEALT_X = FIRST_VARIANT_SLOT  # X kings in the seat's dealt hand (起手), for the instant win
+ST_DEALT_Y = FIRST_VARIANT_SLOT + 1  # Y kings in the seat's dealt hand
 
 # Every hand anhua.best_win accepts is complete in one of these forms with all kings wild (a
 # king counted as its own face, 王代硬, is one of the things a wild may stand for).
@@ -109,6 +112,9 @@ def setup(variant, state, params, record):
     if params[anhua.P_SEVEN_PAIRS_ALLOW_QUAD] != 0:
         steer |= OPTION_QUADS
     state.status[HAND_ROW, HAND_STEER_FORMS] = steer
+    for seat in range(state.scalars[N_PLAYERS]):
+        state.status[seat, ST_DEALT_X] = state.hands[seat, x_kind] if x_kind >= 0 else 0
+        state.status[seat, ST_DEALT_Y] = state.hands[seat, y_kind]
     record[R_INDICATOR] = indicator
     record[R_DEAL_INSTANT] = 0
 
@@ -149,11 +155,10 @@ def win_with(variant, state, seat, tile, how, params, tables):
 
 
 @inline_kernel
-def _holds_instant_kings(hand, x_kind, y_kind, params):
-    """起手四王/七王 (rules-spec A3.6, docs/rules-anhua.md #4): the concealed ``hand`` holds 四王
-    or 七王 by the tier mode: all four Y, or all seven kings; with ``count`` any four or more."""
-    x_held = np.int64(hand[x_kind]) if x_kind >= 0 else 0
-    y_held = np.int64(hand[y_kind])
+def holds_instant_kings(x_held, y_held, params):
+    """起手四王/七王 (rules-spec A3.6, docs/rules-anhua.md #4): ``x_held`` X and ``y_held`` Y
+    kings are 四王 or 七王 by the tier mode: all four Y, or all seven kings; with ``count`` any
+    four or more."""
     if params[anhua.P_KING_TIER_MODE] == anhua.TIER_MODE_COUNT:
         return x_held + y_held >= 4
     tier = anhua.king_tier(x_held, y_held, anhua.TIER_MODE_IDENTICAL_SETS)
@@ -163,15 +168,23 @@ def _holds_instant_kings(hand, x_kind, y_kind, params):
 @kernel
 def own_turn_win(variant, hand, status, seat, params):
     """起手四王/七王: on the seat's first own turn, or (option instant_win_window) on any own turn
-    before its first claim, a hand holding 四王/七王 may win at once as 小胡. ``hand``: the
-    seat's concealed counts; ``status``: the state's status array. Returns (features, how):
+    before its first claim, a dealt hand (起手) holding 四王/七王 may win at once as 小胡. The
+    kings counted are those dealt and still held: a king drawn since, the first draw included,
+    counts only with ``instant_king_win_counts_draw`` (rules-spec A3.6). ``hand``: the seat's
+    concealed counts; ``status``: the state's status array. Returns (features, how):
     FEATURE_INSTANT and HOW_INSTANT, or NO_WIN."""
     window_open = status[seat, ST_ACTED] == 0 or (
         params[anhua.P_INSTANT_WIN_WINDOW] == 1 and status[seat, ST_CLAIMED] == 0
     )
-    if window_open and _holds_instant_kings(
-        hand, status[HAND_ROW, HAND_X_KIND], status[HAND_ROW, HAND_Y_KIND], params
-    ):
+    if not window_open:
+        return NO_WIN, anhua.HOW_INSTANT
+    x_kind = status[HAND_ROW, HAND_X_KIND]
+    x_held = np.int64(hand[x_kind]) if x_kind >= 0 else np.int64(0)
+    y_held = np.int64(hand[status[HAND_ROW, HAND_Y_KIND]])
+    if params[anhua.P_INSTANT_COUNTS_DRAW] == 0:
+        x_held = min(x_held, status[seat, ST_DEALT_X])
+        y_held = min(y_held, status[seat, ST_DEALT_Y])
+    if holds_instant_kings(x_held, y_held, params):
         return anhua.FEATURE_INSTANT, anhua.HOW_INSTANT
     return NO_WIN, anhua.HOW_INSTANT
 

@@ -53,7 +53,8 @@ P_DEALER_BONUS_TIMING = 14  # after_birds 0 / before_birds 1
 P_FIRST_DEALER = 15  # seat0 0 / random 1
 P_DISCARDED_KING_CLAIMABLE = 16
 P_ALLOW_ROB_DIRECT_KONG = 17
-N_PARAMS = 18
+P_INSTANT_COUNTS_DRAW = 18  # 起手四王: the first drawn tile counts
+N_PARAMS = 19
 
 KING_MODE_SEVEN = 0
 KING_MODE_FOUR = 1
