@@ -153,7 +153,7 @@ def claim_winners(
         ):
             continue
         give_tile(state, other, tile)
-        won = variant.win(state, other, how, params, tables)
+        won = variant.win(state, other, how, tile, params, tables)
         take_tile(state, other, tile)
         if won != NO_WIN and not takes_claimed_win(state, other, won, tile):
             continue
@@ -252,7 +252,7 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
     for seat in range(n_players):
         record[R_KINGS_DEALT + seat] = wild_count[seat]
     record[R_DEALER_COMPLETE] = (
-        variant.win(state, dealer, np.int64(HOW_SELF_DRAW), params, tables) != NO_WIN
+        variant.win(state, dealer, np.int64(HOW_SELF_DRAW), np.int64(-1), params, tables) != NO_WIN
     )
     win_forms = variant.win_forms()
     steer_forms = status[HAND_ROW, HAND_STEER_FORMS]
@@ -295,7 +295,7 @@ def play_hand(variant, state, wall, n_players, dealer, params, tables, record):
                 break
             won = NO_WIN
             if plausible_win(keys[seat], wild_count[seat], -1, wild, win_forms, tables):
-                won = variant.win(state, seat, np.int64(HOW_SELF_DRAW), params, tables)
+                won = variant.win(state, seat, np.int64(HOW_SELF_DRAW), drawn, params, tables)
             if won != NO_WIN and accepts_win(agents[seat], won, -1):
                 set_single_win(outcome, seat, won, HOW_SELF_DRAW, -1, drawn, 1)
                 finish_win(variant, state, outcome, params, record)

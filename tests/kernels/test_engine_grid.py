@@ -237,6 +237,28 @@ def test_ledger_checks_instant_wins_on_the_dealt_hand(window):
     assert instant[True] > instant[False] > 0
 
 
+@pytest.mark.parametrize("as_itself", [False, True])
+def test_claimed_kings_pass_the_ledger_and_the_reference(as_itself):
+    """王 (000_256f49c87fe6e891.txt, 王的确定; 注意事项: 手中无王可接炮), option
+    discarded_king_claimable_for_win (rules-spec A2.3.5): random agents discard kings; every
+    hand passes the ledger (a claimed king does not count as a physical king of the winner),
+    and every win, those on a claimed king among them, scores as the slow reference scores it
+    with the claimed king a natural tile of its face."""
+    options = {"discarded_king_claimable_for_win": True, "king_as_itself_is_hard": as_itself}
+    report = G.run_cell(options, 3000, 79, MIXED)
+    assert not report.failures, "\n\n".join(report.failures)
+    assert report.failed_hands == 0 and report.wins > 2000
+    played = G.play_checked(AnhuaOptions(**options), 3000, 79, MIXED)
+    records = played.records
+    claimed = np.isin(records[:, E.R_WIN_KIND], (A.HOW_DISCARD, A.HOW_KONG_CANNON))
+    on_kings = [
+        row
+        for row in records[claimed]
+        if row[E.R_WINNING_TILE] in kings_of(int(row[E.R_INDICATOR]))
+    ]
+    assert on_kings
+
+
 def test_ledger_instant_win_rule():
     """起手四王 (rules-spec A3.6) in the ledger's own check: three Y kings dealt and a fourth drawn
     are 四王 only when the draw counts; four dealt and still held always are."""

@@ -75,7 +75,7 @@ def _accepted_wins_pass_the_pre_check(state, tables, forms):
     plausible = M.plausible_win(state.keys[0], state.wild_count[0], -1, state.wild, forms, tables)
     accepted = 0
     for params, how in itertools.product(OPTION_GRID, HOWS):
-        if H.win(AE.ANHUA, state, 0, how, params, tables) != M.NO_WIN:
+        if H.win(AE.ANHUA, state, 0, how, -1, params, tables) != M.NO_WIN:
             assert plausible, (state.hands[0].tolist(), how, params.tolist())
             accepted += 1
     return accepted

@@ -232,7 +232,10 @@ class AnhuaHand:
     * ``melds``: ``(kind, tile)`` with kind ``"chi"`` (tile = first of the sequence), ``"pong"``
       or ``"kong"``; melds never contain kings (A2.3.4);
     * ``win_kind``: one of ``WIN_KINDS``;
-    * ``winning_tile``: its kind, or None for ``"instant"`` (A3.6).
+    * ``winning_tile``: its kind, or None for ``"instant"`` (A3.6);
+    * ``claimed_king``: the winning tile is a king claimed from another player (a discard, or a
+      tile revealed by another's kong; only with ``discarded_king_claimable_for_win``). It is a
+      natural tile of its face for the claimer (A2.3.5): pass that copy in ``naturals``.
 
     A ``"kong_bloom"`` hand must hold a kong meld (the open kong it was won from), so 杠上花 never
     combines with seven pairs and B stays <= 5 (A5.1).
@@ -245,6 +248,7 @@ class AnhuaHand:
     melds: tuple[tuple[str, int], ...] = ()
     win_kind: str = "self_draw"
     winning_tile: int | None = None
+    claimed_king: bool = False
 
     def __post_init__(self) -> None:
         naturals = _as_counts(self.naturals, "naturals")
@@ -271,7 +275,12 @@ class AnhuaHand:
 
     def _check_kings(self) -> None:
         faces = self.king_faces()
-        if any(self.naturals[f] for f in faces):
+        if self.claimed_king:
+            t = self.winning_tile
+            if self.win_kind not in CLAIMED or t is None or self.naturals[t] != 1:
+                raise ValueError("a claimed king is one natural winning tile won from another")
+        # the claimed king is the one natural tile a king face may have
+        if any(self.naturals[f] - (self.claimed_king and f == self.winning_tile) for f in faces):
             raise ValueError("a king face cannot also be a natural tile")
         if len(faces) > 2:
             raise ValueError("at most two king faces (X and Y)")
@@ -319,7 +328,10 @@ class AnhuaHand:
         return tuple(t for t in range(N_KINDS) for _ in range(self.kings[t]))
 
     def winning_tile_is_king(self) -> bool:
-        """A face held as a king is never natural, so the winning tile is a king iff its face is."""
+        """A face held as a king is never natural (but for a claimed king), so the winning tile
+        is a king iff it is the claimed king or its face is a king face."""
+        if self.claimed_king:
+            return True
         return self.winning_tile is not None and self.kings[self.winning_tile] > 0
 
 

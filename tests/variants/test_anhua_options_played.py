@@ -819,10 +819,11 @@ def test_discarded_king_claimable_in_play():
     1》3》: 手中有单王 ... 不能接炮, 手中无王可接炮), option discarded_king_claimable_for_win
     (rules-spec A2.3.5, A7 #13). The efficiency agent never discards a king, so random agents sit
     in seats 1 and 3. Same walls and agent seed. Off: no win is ever made on another player's
-    king. On: some discarded kings are won on, each by a hand that is 硬 only because the claimed
-    king stands for its own face (王代硬 on: a claimed king stays a king, docs/rules-anhua.md #6);
-    with 王代硬 off the claimed king would make the winner 单王, who may not win on a discard, so
-    the option alone wins nothing."""
+    king. On: some discarded kings are won on, with or without 王代硬, each by a 硬 hand: the
+    claimed king is a natural tile of its face for the claimer (rules-spec A2.3.5,
+    docs/rules-anhua.md #6), so a winner holding no other king stays hard. (Until 2026-12-02
+    the claimed king stayed a king, made the winner 单王 without 王代硬, and the option alone
+    won nothing.)"""
     agents = (AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_RANDOM)
     won_on_kings = {}
     for claimable, as_itself in ((False, True), (True, True), (True, False)):
@@ -840,7 +841,7 @@ def test_discarded_king_claimable_in_play():
         won_on_kings[claimable, as_itself] = count
     assert won_on_kings[False, True] == 0
     assert won_on_kings[True, True] > 0
-    assert won_on_kings[True, False] == 0
+    assert won_on_kings[True, False] > 0
 
 
 BYSTANDERS = {
@@ -853,10 +854,11 @@ BYSTANDERS = {
     ("options", "delta"),
     [
         ({"king_as_itself_is_hard": True}, None),  # kings are never won on
-        ({"discarded_king_claimable_for_win": True}, None),  # 单王 may not win on a discard
+        # the claimed 1s is a natural 1s in 1s-2s-3s: 硬庄 on the discard, P = 4, no bird hits
+        ({"discarded_king_claimable_for_win": True}, [4, 0, 0, -4]),
         (
             {"discarded_king_claimable_for_win": True, "king_as_itself_is_hard": True},
-            [4, 0, 0, -4],  # 1s as itself in 1s-2s-3s: 硬庄 on the discard, P = 4, no bird hits
+            [4, 0, 0, -4],
         ),
     ],
 )
@@ -864,7 +866,10 @@ def test_discarded_king_claimable_on_a_built_state(options, delta):
     """王 (000_256f49c87fe6e891.txt: 王可以代替任何一张牌,但不能代替形成吃碰杠; 王代硬; 手中无王可
     接炮) on a built state: seat 0 holds 2s 3s 456m 789p 345m 55s (waits 1s / 4s) and seat 3
     discards a 1s king; the engine's discard claim and settlement run under each setting (the
-    efficiency agent never discards a king, so no built wall can lead a played hand here)."""
+    efficiency agent never discards a king, so no built wall can lead a played hand here). With
+    the option on, the claimed king is a natural 1s for seat 0 (rules-spec A2.3.5), with or
+    without 王代硬; before 2026-12-02 it stayed a king and, without 王代硬, made seat 0 单王, who
+    may not win on a discard."""
     hands = {0: "2s 3s 456m 789p 345m 55s", 3: "1s", **BYSTANDERS}
     state = _state_with(hands, "2p 3m")
     S.take_tile(state, 3, Y)

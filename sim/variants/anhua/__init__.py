@@ -270,6 +270,7 @@ def score(
         x_kind,
         y_kind,
         HOW[how],
+        -1,
         options.params(),
         load_tables(),
     )

@@ -259,7 +259,7 @@ def _ready_after_kong(concealed, melds, n_melds, x_kind, y_kind, params, tables)
             continue
         hand[kind] += 1
         won = anhua.best_win(
-            hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_SELF_DRAW, params, tables
+            hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_SELF_DRAW, -1, params, tables
         )
         hand[kind] -= 1
         if won != anhua.NO_WIN:
@@ -297,7 +297,7 @@ def _best_bloom(
     for j in range(n_revealed):
         hand[revealed[j]] += 1
         won = anhua.best_win(
-            hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_KONG_BLOOM, params, tables
+            hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_KONG_BLOOM, -1, params, tables
         )
         hand[revealed[j]] -= 1
         if won != anhua.NO_WIN:
@@ -305,7 +305,7 @@ def _best_bloom(
             best_bigs = max(best_bigs, anhua.bigs_of(won))
     hand[tile] += 1
     chosen = anhua.best_win(
-        hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_KONG_BLOOM, params, tables
+        hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_KONG_BLOOM, -1, params, tables
     )
     if chosen == anhua.NO_WIN or anhua.bigs_of(chosen) != best_bigs or features != chosen:
         return False
@@ -886,11 +886,11 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
     for w in range(n_winners):
         s = winners[w]
         features = record[R_FEATURES + w]
+        # the winning tile claimed from another seat is not in the hand's count here; a claimed
+        # king is a natural tile of its face for the claimer (rules-spec A2.3.5), so it is not
+        # counted either
         x_held = counts[L_HAND + s, x_kind] if x_kind >= 0 else 0
         y_held = counts[L_HAND + s, y_kind]
-        if holds_claim[s] and win_tile >= 0:
-            x_held += 1 if win_tile == x_kind else 0
-            y_held += 1 if win_tile == y_kind else 0
         weight = _tier_weight(x_held, y_held, params[anhua.P_KING_TIER_MODE])
         if how == anhua.HOW_DISCARD:
             if by_effective and (features & anhua.FEATURE_HARD) == 0:

@@ -126,8 +126,12 @@ def win_forms(variant):
 
 
 @kernel
-def win(variant, state, seat, how, params, tables):
-    """anhua.best_win for ``seat``'s concealed hand as it is (the winning tile already in it)."""
+def win(variant, state, seat, how, tile, params, tables):
+    """anhua.best_win for ``seat``'s concealed hand as it is (the winning ``tile`` already in it,
+    -1 when none was drawn). A king won on from another player (only with
+    discarded_king_claimable_for_win) is a natural tile of its face (rules-spec A2.3.5)."""
+    claimed = how == anhua.HOW_DISCARD or how == anhua.HOW_ROB_KONG or how == anhua.HOW_KONG_CANNON
+    natural_king = tile if claimed and tile >= 0 and state.wild[tile] else -1
     return anhua.best_win(
         state.hands[seat],
         meld_suits(state, seat),
@@ -135,6 +139,7 @@ def win(variant, state, seat, how, params, tables):
         state.status[HAND_ROW, HAND_X_KIND],
         state.status[HAND_ROW, HAND_Y_KIND],
         how,
+        natural_king,
         params,
         tables,
     )
@@ -149,7 +154,7 @@ def win_with(variant, state, seat, tile, how, params, tables):
     ):
         return NO_WIN
     give_tile(state, seat, tile)
-    won = variant.win(state, seat, how, params, tables)
+    won = variant.win(state, seat, how, tile, params, tables)
     take_tile(state, seat, tile)
     return won
 

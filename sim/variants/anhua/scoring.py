@@ -191,20 +191,28 @@ def _add_naturals(key_m, key_p, key_s, suits, kind, count):
 
 
 @kernel
-def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, params, tables):
+def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, natural_king, params, tables):
     """The best legal, eligible way to score a won hand, as feature bits; ``NO_WIN`` if none.
 
     concealed: (34,) counts of the concealed hand *including the winning tile*, kings at their
     face. meld_suits: bit s set when a meld of suit s exists. x_kind: kind X of the seven-kings
-    mode (-1 in four-kings mode); y_kind: kind Y. Implements rules-spec A4.1-A4.6 and A5.1: among
-    every way of counting kings as their own face (only with 王代硬) the legal hand form with the
-    most bigs that the king class allows for ``how``.
+    mode (-1 in four-kings mode); y_kind: kind Y. natural_king: the kind of a king claimed from
+    another player (a discarded or revealed king, only with discarded_king_claimable_for_win),
+    one copy of which is a natural tile of its face for the claimer (rules-spec A2.3.5), or -1.
+    Implements rules-spec A4.1-A4.6 and A5.1: among every way of counting kings as their own
+    face (only with 王代硬) the legal hand form with the most bigs that the king class allows
+    for ``how``.
     """
     if how == HOW_INSTANT:
         return FEATURE_INSTANT
     tier_mode = params[P_KING_TIER_MODE]
-    x_held = np.int64(concealed[x_kind]) if x_kind >= 0 else 0
+    x_held = np.int64(concealed[x_kind]) if x_kind >= 0 else np.int64(0)
     y_held = np.int64(concealed[y_kind])
+    if natural_king >= 0:  # the claimed king has lost its power: one natural of its face
+        if natural_king == x_kind:
+            x_held -= 1
+        else:
+            y_held -= 1
     as_itself = params[P_KING_AS_ITSELF_IS_HARD] != 0
     physical_class = king_class(x_held, y_held, tier_mode)
     eligibility_by_effective = params[P_KING_AS_ITSELF_AFFECTS_ELIGIBILITY] != 0
@@ -218,6 +226,9 @@ def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, params, tables
             continue
         base_keys[KIND_SUIT[kind]] += count * KIND_POWER[kind]
         suits_present |= 1 << KIND_SUIT[kind]
+    if natural_king >= 0:
+        base_keys[KIND_SUIT[natural_king]] += KIND_POWER[natural_king]
+        suits_present |= 1 << KIND_SUIT[natural_king]
     quads = params[P_SEVEN_PAIRS_ALLOW_QUAD] != 0
     seven_pairs_form = FORM_SEVEN_PAIRS | (OPTION_QUADS if quads else 0)
     best = NO_WIN
@@ -340,5 +351,7 @@ def anhua_legal_batch(counts, x_kinds, y_kinds, params, tables, out):
     ``best_win``; a self-draw is allowed to every king class, so this is "complete".
     """
     for i in range(counts.shape[0]):
-        features = best_win(counts[i], 0, 0, x_kinds[i], y_kinds[i], HOW_SELF_DRAW, params, tables)
+        features = best_win(
+            counts[i], 0, 0, x_kinds[i], y_kinds[i], HOW_SELF_DRAW, -1, params, tables
+        )
         out[i] = features != NO_WIN
