@@ -21,7 +21,8 @@ def register(commands) -> None:
         description=(
             "Play hand ID of a run directory again from the run's seed (same walls, dealer and "
             "agents) and print every event: the deal, kings, draws, discards, claims, kongs and "
-            "revealed tiles, wins, birds and each payment. The replay is checked against the "
+            "revealed tiles, passed wins, wins, birds and each payment, then every seat's "
+            "final tiles and melds. The replay is checked against the "
             "stored row."
         ),
         epilog="example: mjsim replay runs/anhua-seven-kings --game 17",

@@ -112,6 +112,25 @@ class GameState(NamedTuple):
     log: np.ndarray
 
 
+class FinalPosition(NamedTuple):
+    """Every seat's concealed tiles and melds when a hand ended (a winner's hand holds the
+    winning tile): what a replay shows after the events."""
+
+    hands: np.ndarray  # (n_players, 34) concealed counts, wilds at their face
+    melds: np.ndarray  # (n_players, MAX_MELDS, 3): meld type, first tile, from seat
+    n_melds: np.ndarray  # (n_players,)
+
+
+def final_position(state: GameState) -> FinalPosition:
+    """The state's hands and melds, copied, for its ``scalars[N_PLAYERS]`` seats."""
+    n_players = int(state.scalars[N_PLAYERS])
+    return FinalPosition(
+        state.hands[:n_players].copy(),
+        state.melds[:n_players].copy(),
+        state.n_melds[:n_players].copy(),
+    )
+
+
 def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
     """Allocate the arrays of one game state (reused from hand to hand with ``reset``).
 

@@ -36,9 +36,12 @@ class Variant:
     """``first_dealers(n_sessions, options, seed)``: the first dealer of each session."""
     replay: Callable[..., tuple[np.ndarray, np.ndarray]]
     """``replay(options, walls, first_dealers, hands_per_session, agent_kinds, agent_seed,
-    index)`` -> (record, events): hand ``index`` of ``play``'s block again, with the log on."""
+    index)`` -> (record, events, final position): hand ``index`` of ``play``'s block again,
+    with the log on."""
     describe: Callable[..., list[str]]
-    """``describe(events, record, n_players)``: the event log as lines of text."""
+    """``describe(events, record, n_players, final=None)``: the event log as lines of text,
+    with every seat's final tiles when ``final`` (``sim.kernels.state.FinalPosition``) is
+    given."""
 
     def player_count(self, options: Any) -> int:
         return options.player_count

@@ -366,7 +366,8 @@ def replay_hand(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Hand ``index`` of a block of walls played as ``play_records`` plays it, with the event
     log on: the hands before it are played first, with the same agent seed, so the dealer and
-    the random agent's generator are where they were. Returns (record, events)."""
+    the random agent's generator are where they were. Returns (record, events, the final
+    position: ``sim.kernels.state.FinalPosition``)."""
     from ...kernels import state as game_state
     from ...kernels.agents import seed_agents
     from ...kernels.record import N_RECORD, R_NEXT_DEALER
@@ -404,4 +405,5 @@ def replay_hand(
         tables,
         records[index : index + 1],
     )
-    return records[index], state.log[: state.scalars[game_state.LOG_COUNT]].copy()
+    events = state.log[: state.scalars[game_state.LOG_COUNT]].copy()
+    return records[index], events, game_state.final_position(state)
