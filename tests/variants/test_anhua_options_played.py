@@ -581,10 +581,17 @@ def test_king_tier_mode_on_a_played_instant_win(mode):
     its first draw, 小胡 P = 2 (birds 2m, 3p: seats 1 and 2 pay double); as identical sets it is no
     四王 (not all four 1s) and seat 0 plays on (rules-spec A3.6, docs/rules-anhua.md #4)."""
     wall = _built_wall("9s 9s 1s 1s 258m 36p 47s 6m 2s", discard="9p", then="9m 2m 3p")
-    record, events = _play_built(wall, king_tier_mode=mode)
+    _assert_first_turn_of_seat_0(wall, "9m", mode == "count", king_tier_mode=mode)
+
+
+def _assert_first_turn_of_seat_0(wall, drawn, instant, **options):
+    """The built wall played: the dealer discards 9p, seat 0 draws ``drawn`` and then either
+    wins at once by 起手四王 (小胡 P = 2; the birds 2m and 3p make seats 1 and 2 pay double) or
+    discards."""
+    record, events = _play_built(wall, **options)
     moves = _moves(events, 3)
-    assert moves[:2] == [(S.EVENT_DISCARD, 3, kind_id("9p")), (S.EVENT_DRAW, 0, kind_id("9m"))]
-    if mode == "count":
+    assert moves[:2] == [(S.EVENT_DISCARD, 3, kind_id("9p")), (S.EVENT_DRAW, 0, kind_id(drawn))]
+    if instant:
         assert moves[2] == (S.EVENT_WIN, 0, -1)
         assert record[E.R_WIN_KIND] == K.HOW_INSTANT and record[E.R_POINTS] == 2
         assert _delta(record) == [10, -4, -4, -2]
@@ -602,16 +609,7 @@ def test_instant_king_win_counts_the_dealt_hand_only(counts_draw):
     小胡 P = 2 (birds 2m and 3p land on seats 1 and 2, who pay double). Before this option the
     engine always counted the draw."""
     wall = _built_wall("1s 1s 1s 258m 369p 47s 1m 7p", discard="9p", then="1s 2m 3p")
-    record, events = _play_built(wall, instant_king_win_counts_draw=counts_draw)
-    moves = _moves(events, 3)
-    assert moves[:2] == [(S.EVENT_DISCARD, 3, kind_id("9p")), (S.EVENT_DRAW, 0, kind_id("1s"))]
-    if counts_draw:
-        assert moves[2] == (S.EVENT_WIN, 0, -1)
-        assert record[E.R_WIN_KIND] == K.HOW_INSTANT and record[E.R_POINTS] == 2
-        assert _delta(record) == [10, -4, -4, -2]
-    else:
-        assert moves[2][:2] == (S.EVENT_DISCARD, 0)
-        assert record[E.R_WIN_KIND] != K.HOW_INSTANT
+    _assert_first_turn_of_seat_0(wall, "1s", counts_draw, instant_king_win_counts_draw=counts_draw)
 
 
 # ---------------------------------------------------------------------------------------------
