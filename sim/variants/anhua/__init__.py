@@ -17,7 +17,10 @@ from typing import Literal
 
 import numpy as np
 
+from ...kernels import state as game_state
 from ...kernels import variant_cache_folder
+from ...kernels.agents import seed_agents
+from ...kernels.record import N_RECORD, R_NEXT_DEALER
 from ...options import check_options
 from ...tables import load_tables
 
@@ -334,10 +337,6 @@ def play_records(
 
     ``agent_kinds``: one agent id per seat (``sim.agents``); ``agent_seed`` seeds the generator
     the random agent draws from (numba's, one per process)."""
-    from ...kernels import state as game_state
-    from ...kernels.agents import seed_agents
-    from ...kernels.record import N_RECORD
-
     records = np.zeros((len(walls), N_RECORD), np.int64)
     kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
     seed_agents(agent_seed)
@@ -363,15 +362,11 @@ def replay_hand(
     agent_seed: int,
     index: int,
     log_capacity: int = 1024,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, game_state.FinalPosition]:
     """Hand ``index`` of a block of walls played as ``play_records`` plays it, with the event
     log on: the hands before it are played first, with the same agent seed, so the dealer and
     the random agent's generator are where they were. Returns (record, events, the final
     position: ``sim.kernels.state.FinalPosition``)."""
-    from ...kernels import state as game_state
-    from ...kernels.agents import seed_agents
-    from ...kernels.record import N_RECORD, R_NEXT_DEALER
-
     kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
     params = options.params()
     tables = load_tables()
