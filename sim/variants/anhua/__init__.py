@@ -325,6 +325,11 @@ def session_first_dealers(n_sessions: int, options: AnhuaOptions, seed) -> np.nd
     return np.random.default_rng(seed).integers(0, options.player_count, n_sessions)
 
 
+def _seat_agents(agent_kinds: tuple[int, ...]) -> tuple[int, ...]:
+    """One agent id per state seat (four): the unused seats of a smaller table get agent 0."""
+    return tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
+
+
 def play_records(
     options: AnhuaOptions,
     walls: np.ndarray,
@@ -338,10 +343,9 @@ def play_records(
     ``agent_kinds``: one agent id per seat (``sim.agents``); ``agent_seed`` seeds the generator
     the random agent draws from (numba's, one per process)."""
     records = np.zeros((len(walls), N_RECORD), np.int64)
-    kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
     seed_agents(agent_seed)
     engine.play_hands(
-        game_state.new_state(agents=kinds),
+        game_state.new_state(agents=_seat_agents(agent_kinds)),
         walls,
         options.player_count,
         np.asarray(first_dealers, np.int64),
@@ -367,38 +371,26 @@ def replay_hand(
     log on: the hands before it are played first, with the same agent seed, so the dealer and
     the random agent's generator are where they were. Returns (record, events, the final
     position: ``sim.kernels.state.FinalPosition``)."""
-    kinds = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
-    params = options.params()
-    tables = load_tables()
-    records = np.zeros((index + 1, N_RECORD), np.int64)
-    seed_agents(agent_seed)
-    dealers = np.asarray(first_dealers, np.int64)
-    engine.play_hands(
-        game_state.new_state(agents=kinds),
-        walls[:index],
-        options.player_count,
-        dealers,
-        hands_per_session,
-        params,
-        tables,
-        records[:index],
+    before = play_records(
+        options, walls[:index], first_dealers, hands_per_session, agent_kinds, agent_seed
     )
     if index % hands_per_session == 0:
-        dealer = int(dealers[index // hands_per_session])
+        dealer = int(first_dealers[index // hands_per_session])
     else:
-        dealer = int(records[index - 1, R_NEXT_DEALER])
+        dealer = int(before[index - 1, R_NEXT_DEALER])
     # the hand itself through the same entry point, as a session of one hand (so that replays
-    # compile nothing that runs did not)
-    state = game_state.new_state(log_capacity, agents=kinds)
+    # compile nothing that runs did not), the random agent's generator going on from there
+    record = np.zeros((1, N_RECORD), np.int64)
+    state = game_state.new_state(log_capacity, agents=_seat_agents(agent_kinds))
     engine.play_hands(
         state,
         walls[index : index + 1],
         options.player_count,
         np.array([dealer], np.int64),
         1,
-        params,
-        tables,
-        records[index : index + 1],
+        options.params(),
+        load_tables(),
+        record,
     )
     events = state.log[: state.scalars[game_state.LOG_COUNT]].copy()
-    return records[index], events, game_state.final_position(state)
+    return record[0], events, game_state.final_position(state)
