@@ -22,19 +22,14 @@ def open_kong(state, konger, kind, kong_type, from_seat, params, tables):
     return result, record, (state.status[:4, S.ST_LOCKED] != 0).tolist()
 
 
-def claim_winners(state, tile, from_seat, how, params, tables, max_winners=4, barred_seat=-1):
-    """The engine's claim search on ``tile``: (number of winners, outcome)."""
+def claim_winners(
+    state, tile, from_seat, how, params, tables, max_winners=4, kong_type=-1, kong_from=-1
+):
+    """The engine's claim search on ``tile`` (the variant's listed wins, the agents' choice):
+    (number of winners, outcome). ``kong_type`` and ``kong_from`` describe a kong being robbed."""
     outcome = np.zeros(M.N_OUTCOME, np.int64)
     n_winners = AE.claim_winners(
-        state,
-        tile,
-        from_seat,
-        barred_seat,
-        how,
-        max_winners,
-        params,
-        tables,
-        outcome,
+        state, tile, from_seat, how, kong_type, kong_from, max_winners, params, tables, outcome
     )
     return n_winners, outcome
 

@@ -1,11 +1,14 @@
 """Agent policies (numba). Every decision of a seat is asked of its agent here.
 
-The engine asks four questions, each a function that dispatches on the seat's agent kind
-(``state.agents[seat]``, one of ``AGENT_*``; ``sim.agents`` has the names): ``choose_discard``,
-``choose_claim`` (pong, chi or pass on a discard), ``accepts_kong`` and ``accepts_win``
-(including the instant king win). Agents get the seat's own arrays (hand, suit keys, wild
-count), the wild mask and the visible tiles, never the whole state: that is what a player
-knows, and it is cheap to pass.
+The engine asks five questions, each a function that dispatches on the seat's agent kind
+(``state.agents[seat]``, one of ``AGENT_*``; ``sim.agents`` has the names), and every answer is
+one of the legal options the variant listed (``sim.kernels.moves``: ``ACT_*`` rows), so an
+agent can never make an illegal move: ``choose_own_turn`` (a win, a kong or a variant's
+declaration on the seat's own turn, or none), ``choose_discard`` (a kind the variant's mask
+allows), ``accepts_win`` (a listed win on another player's tile), ``accepts_kong`` (a listed
+kong on a discard) and ``choose_claim`` (one of the listed pongs and chis, or none). Agents get
+the seat's own arrays (hand, suit keys, wild count), the wild mask and the visible tiles, never
+the whole state: that is what a player knows, and it is cheap to pass.
 
 The random agent discards, claims and kongs uniformly at random among what is legal, from
 numba's generator (seeded per run by the engine's caller); it takes a self-drawn win always and
@@ -13,7 +16,8 @@ a win on another player's tile with probability 1/2. The self-draw agent plays l
 efficiency agent but passes every win on another player's tile, holding out for 自摸 (its passes
 bring 漏胡 into play).
 
-The efficiency agent (default): wins whenever allowed, keeps wilds, discards the tile that leaves
+The efficiency agent (default): wins whenever allowed (of two wins on its own turn, the one the
+variant pays more for), keeps wilds, discards the tile that leaves
 the lowest shanten (ties: the most unseen tiles of nearby kinds that would lower it further, then
 the lowest kind id, which is deterministic), claims a pong or chi only when the hand after the claim
 and the best discard is no further from ready than before.
@@ -32,15 +36,12 @@ from .hand import (
     shanten_after_swaps,
     shanten_many,
 )
+from .moves import A_TILE, A_TYPE, A_VALUE, ACT_CHI, ACT_KONG, ACT_PONG, ACT_WIN
 
 AGENT_EFFICIENCY = 0
 AGENT_RANDOM = 1
 AGENT_SELF_DRAW = 2  # plays like the efficiency agent, wins only by self-draw (自摸)
 N_AGENTS = 3
-
-CLAIM_NONE = 0
-CLAIM_PONG = 1
-CLAIM_CHI = 2
 
 
 @kernel
@@ -225,26 +226,6 @@ def accepts_kong(agent, kind):
     return True
 
 
-@inline_kernel
-def _chi_starts(hand, wild, kind):
-    """First tiles of the sequences a hand could chi with a discarded ``kind`` (-1 unused)."""
-    starts = np.full(3, -1, np.int64)
-    if kind >= 27:
-        return starts
-    rank = kind % 9
-    n = 0
-    for first_rank in range(max(0, rank - 2), min(rank, 6) + 1):
-        first = kind - (rank - first_rank)
-        usable = True
-        for member in range(first, first + 3):
-            if member != kind and (hand[member] == 0 or wild[member]):
-                usable = False
-        if usable:
-            starts[n] = first
-            n += 1
-    return starts
-
-
 @kernel
 def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables):
     """Shanten of the hand now, and the least shanten after each claim and its best discard:
@@ -283,34 +264,66 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
 
 
 @kernel
-def choose_claim(agent, hand, keys, wilds, wild, kind, is_next, forms, tables):
-    """Pong (any seat holding two), chi (only the discarder's next player, ``is_next``) or
-    pass, as (CLAIM_*, first tile of the chi), for a seat with agent kind ``agent`` and the
-    seat's arrays (see ``choose_discard``). Wild kinds are never claimed (Anhua A2.3.4).
+def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms, tables):
+    """The listed pong or chi of the discarded ``kind`` a seat with agent kind ``agent`` makes:
+    the index of its row in ``actions`` (``n_actions`` rows listed for this seat by the variant;
+    rows of other types are ignored), or -1 to pass. The seat's arrays as in ``choose_discard``.
 
     Efficiency agent: claims when the hand after the claim and its best discard is no further
-    from ready than now (pong before chi). Random agent: each legal claim with probability 1/2.
+    from ready than now (pong before chi, chis in listed order). Random agent: the pong with
+    probability 1/2, else each chi in turn with probability 1/2.
     """
-    if wild[kind]:
-        return CLAIM_NONE, -1
-    can_pong = hand[kind] >= 2
-    starts = _chi_starts(hand, wild, kind) if is_next else np.full(3, -1, np.int64)
+    pong_row = -1
+    starts = np.full(3, -1, np.int64)
+    chi_rows = np.full(3, -1, np.int64)
+    n_chi = 0
+    for row in range(n_actions):
+        if actions[row, A_TYPE] == ACT_PONG:
+            pong_row = row
+        elif actions[row, A_TYPE] == ACT_CHI and n_chi < 3:
+            starts[n_chi] = actions[row, A_TILE]
+            chi_rows[n_chi] = row
+            n_chi += 1
+    can_pong = pong_row >= 0
     if agent == AGENT_RANDOM:
         if can_pong and np.random.random() < 0.5:
-            return CLAIM_PONG, kind
-        for first in starts:
-            if first >= 0 and np.random.random() < 0.5:
-                return CLAIM_CHI, first
-        return CLAIM_NONE, -1
-    if not can_pong and starts[0] < 0:
-        return CLAIM_NONE, -1  # nothing to claim: skip the shanten of the hand
+            return pong_row
+        for index in range(n_chi):
+            if np.random.random() < 0.5:
+                return chi_rows[index]
+        return -1
+    if not can_pong and n_chi == 0:
+        return -1  # nothing to claim: skip the shanten of the hand
     now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
     if can_pong and after[0] <= now:
-        return CLAIM_PONG, kind
-    for index in range(3):
-        if starts[index] >= 0 and after[1 + index] <= now:
-            return CLAIM_CHI, starts[index]
-    return CLAIM_NONE, -1
+        return pong_row
+    for index in range(n_chi):
+        if after[1 + index] <= now:
+            return chi_rows[index]
+    return -1
+
+
+@kernel
+def choose_own_turn(agent, actions, n_actions):
+    """The listed own-turn action a seat with agent kind ``agent`` takes (its row in
+    ``actions``), or -1 to go on to its discard. Every agent takes a win when one is listed,
+    the one with the highest ``A_VALUE`` (the first listed among equals); otherwise the
+    efficiency and self-draw agents make the first listed kong, the random agent makes it with
+    probability 1/2."""
+    best_row = -1
+    for row in range(n_actions):
+        if actions[row, A_TYPE] == ACT_WIN and (
+            best_row < 0 or actions[row, A_VALUE] > actions[best_row, A_VALUE]
+        ):
+            best_row = row
+    if best_row >= 0:
+        return best_row
+    for row in range(n_actions):
+        if actions[row, A_TYPE] == ACT_KONG:
+            if agent == AGENT_RANDOM and np.random.random() >= 0.5:
+                return -1
+            return row
+    return -1
 
 
 @kernel

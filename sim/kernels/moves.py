@@ -11,6 +11,10 @@ A variant's hooks (``sim.kernels.variant_type``) talk to the engine in these ter
   their features, how, who pays, the winning tile and a point factor. The engine fills it for
   the wins it finds; a variant hook that ends the hand (a kong bloom, a kong cannon) fills it
   and the engine settles it through the variant's settle hook.
+* Legal actions, ``actions`` int64 (MAX_ACTIONS, N_ACTION_FIELDS): what a variant's listing
+  hooks (``own_turn_actions``, ``claim_actions``) write, one row per legal action with the
+  ``A_*`` fields, and what agents choose among (``sim.kernels.agents``). ``add_action`` appends
+  a row.
 
 The moves below touch only the state arrays documented in ``sim.kernels.state``; variants call
 them instead of writing their own.
@@ -20,10 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import inline_kernel, kernel
-from .agents import accepts_win
+from ._jit import generic_inline_kernel, inline_kernel, kernel
 from .hand import KIND_POWER, KIND_SUIT, is_complete
-from .state import EVENT_PASS_WIN, log_event
+from .state import MELD_PONG, log_event
 
 HOW_SELF_DRAW = 0  # 自摸
 HOW_DISCARD = 1  # a win on another player's discard (接炮, 点炮)
@@ -44,6 +47,20 @@ O_FACTOR = 4  # points are multiplied by this (Anhua: 2 for a double kong bloom)
 O_WINNER = 5  # 4 slots: seats in claim order
 O_FEATURES = 9  # 4 slots: feature bits per winner
 N_OUTCOME = 13
+
+# Legal actions: the kinds of action a variant lists ...
+ACT_WIN = 0  # win: A_TILE the winning tile (-1: none drawn), A_DETAIL how (HOW_*), A_FEATURES
+ACT_KONG = 1  # A_TILE the kind, A_DETAIL the meld type (MELD_CONCEALED/ADDED/DISCARD_KONG)
+ACT_PONG = 2  # A_TILE the kind
+ACT_CHI = 3  # A_TILE the first tile of the sequence
+# ... and the fields of each listed action
+A_TYPE = 0  # ACT_*
+A_TILE = 1
+A_DETAIL = 2
+A_FEATURES = 3  # a win's feature bits (the variant's pattern bits)
+A_VALUE = 4  # a win's points as the variant pays them: what agents compare wins by
+N_ACTION_FIELDS = 5
+MAX_ACTIONS = 16  # own turn: two wins and up to eight kongs; a claim: win, kong, pong, 3 chi
 
 
 @inline_kernel
@@ -97,14 +114,49 @@ def remove_discard(state, seat, tile):
             return
 
 
+@generic_inline_kernel
+def emit(variant, state, event, seat, tile, detail, params):
+    """Log an event (``EVENT_*``: the replay log) and tell it to the variant's ``observe`` hook,
+    which keeps the variant's own per-seat state (a passed win, say)."""
+    log_event(state, event, seat, tile, detail)
+    # np.int64: a literal event code would compile observe once per code
+    variant.observe(
+        state.status, np.int64(event), np.int64(seat), np.int64(tile), np.int64(detail), params
+    )
+
+
+@inline_kernel
+def add_action(actions, n_actions, action, tile, detail, features, value):
+    """Write action row ``n_actions`` of a listing (``A_*`` fields); returns the new count."""
+    actions[n_actions, A_TYPE] = action
+    actions[n_actions, A_TILE] = tile
+    actions[n_actions, A_DETAIL] = detail
+    actions[n_actions, A_FEATURES] = features
+    actions[n_actions, A_VALUE] = value
+    return n_actions + 1
+
+
 @kernel
-def takes_claimed_win(state, seat, features, tile):
-    """Ask ``seat``'s agent whether it wins on ``tile`` offered by another player; a pass is
-    漏胡: the seat may not win on that kind from others until it draws (``passed_wins``)."""
-    if accepts_win(state.agents[seat], features, tile):
-        return True
-    state.passed_wins[seat] |= np.int64(1) << tile
-    log_event(state, EVENT_PASS_WIN, seat, tile, 0)
+def find_action(actions, n_actions, action):
+    """The first listed row of type ``action`` (ACT_*), or -1."""
+    for row in range(n_actions):
+        if actions[row, A_TYPE] == action:
+            return row
+    return -1
+
+
+@kernel
+def holds_kong_shape(hand, melds, n_melds):
+    """Whether a concealed ``hand`` holds four of a kind, or a tile of one of its pongs
+    (``melds``: the seat's rows of ``state.melds``): the tiles an ordinary own-turn kong needs.
+    The engine asks a variant for its own-turn actions only when this holds, a win is plausible
+    or the variant flagged the seat (``ST_OWN_TURN_EXTRA``)."""
+    for kind in range(hand.shape[0]):
+        if hand[kind] == 4:
+            return True
+    for index in range(n_melds):
+        if melds[index, 0] == MELD_PONG and hand[melds[index, 1]] > 0:
+            return True
     return False
 
 

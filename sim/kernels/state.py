@@ -13,8 +13,6 @@ Layout (docs/engine.md):
 * ``visible`` uint8 (34,): tiles every player can see (discards, melds, flipped tiles).
 * ``scalars`` int64 (16,): named slots ``N_TILES``, ``HEAD``, ``TAIL``, ``N_PLAYERS``, ...
 * ``agents`` int64 (4,): the agent kind of each seat (``sim.kernels.agents.AGENT_*``).
-* ``passed_wins`` int64 (4,): bit k set when the seat passed a claimable win on kind k since its
-  last draw from the wall (漏胡: it may not win on that kind offered by others until it draws).
 * ``status`` int64 (5, 16): per-seat facts of this hand in rows 0-3 and the hand's own in row
   ``HAND_ROW`` (4). Columns below ``FIRST_VARIANT_SLOT`` belong to the engine (``ST_*`` per seat,
   ``HAND_*`` in the hand row); the rest are the variant's, named in its hooks module
@@ -57,12 +55,17 @@ TURNS = 6  # draws made so far this hand
 LAST_DISCARD = 7  # kind of the last discard, -1 none
 LAST_DISCARDER = 8
 LOG_COUNT = 9  # events written to ``log``
+DEALER_STREAK = 10  # hands in a row the dealer has dealt before this one (连庄), from the engine
 N_SCALARS = 16
 
 # status columns: the engine's per-seat facts (rows 0-3) ...
 ST_ACTED = 0  # 1 once the seat discarded, claimed or konged this hand (its first turn is over)
 ST_CLAIMED = 1  # 1 once the seat made a chi, pong or kong this hand
-ST_LOCKED = 2  # 1 while the hand is locked: it discards what it draws and claims nothing
+ST_LOCKED = 2  # 1 while the hand is locked (the variant's notion: after an open kong, 报听)
+# 1 while the variant may list own-turn actions other than a win the pre-check finds plausible
+# and a kong of four held tiles or of a pong's fourth (an instant win's window, say): the
+# engine asks for a seat's own-turn actions only when one of the three holds
+ST_OWN_TURN_EXTRA = 3
 # ... and the hand row's slots, which the variant's setup hook fills
 HAND_ROW = 4
 HAND_STEER_FORMS = 0  # hand forms the agents steer their discards and claims by
@@ -107,7 +110,6 @@ class GameState(NamedTuple):
     visible: np.ndarray
     scalars: np.ndarray
     agents: np.ndarray
-    passed_wins: np.ndarray
     status: np.ndarray
     log: np.ndarray
 
@@ -149,7 +151,6 @@ def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
         visible=np.zeros(N_KINDS, np.uint8),
         scalars=np.zeros(N_SCALARS, np.int64),
         agents=np.array(agents, np.int64),
-        passed_wins=np.zeros(MAX_SEATS, np.int64),
         status=np.zeros((MAX_SEATS + 1, N_STATUS), np.int64),
         log=np.zeros((log_capacity + 1, 4), np.int64),
     )
@@ -171,7 +172,6 @@ def reset(state, wall, n_players, dealer):
     state.n_discards[:] = 0
     state.visible[:] = 0
     state.scalars[:] = 0
-    state.passed_wins[:] = 0
     state.status[:] = 0
     state.scalars[N_TILES] = n_tiles
     state.scalars[HEAD] = 0

@@ -2,7 +2,7 @@
 hooks.
 
 The engine (``sim.kernels.engine``) takes a *variant marker* as its first argument and calls
-``variant.win(state, seat, how, params, tables)`` and the other hooks of :data:`HOOK_NAMES`.
+``variant.win(state, seat, how, tile, params, tables)`` and the other hooks of :data:`HOOK_NAMES`.
 The marker holds no data; its numba type is made by :func:`define_variant` with one method per
 hook, and the method's implementation *is* the hook's body. So the engine compiled for a
 marker is that variant's engine and nothing else: each variant's entry module
@@ -33,12 +33,12 @@ HOOK_NAMES = (
     "setup",
     "win_forms",
     "win",
-    "own_turn_win",
-    "tile_winnable",
+    "own_turn_actions",
+    "claim_actions",
+    "discard_mask",
     "max_winners",
-    "may_claim",
-    "kong_allowed",
     "kong",
+    "observe",
     "settle_win",
     "settle_draw",
 )

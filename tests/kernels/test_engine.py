@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from reference import anhua as R
 
 from sim.kernels import engine as E
+from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
@@ -47,7 +48,7 @@ def _play(options: AnhuaOptions, seed: int, n_hands: int):
     for index, wall in enumerate(shuffled_walls(n_hands, 108, seed)):
         record = np.zeros(E.N_RECORD, np.int64)
         dealer = index % options.player_count
-        AE.play_hand(state, wall, options.player_count, dealer, params, tables, record)
+        AE.play_hand(state, wall, options.player_count, dealer, 0, params, tables, record)
         yield wall, state, record
 
 
@@ -156,7 +157,7 @@ def test_exhaustive_draws_pay_nothing_and_pass_the_deal():
     draws = 0
     for wall_index, wall in enumerate(shuffled_walls(40_000, 108, 5)):
         record = np.zeros(E.N_RECORD, np.int64)
-        AE.play_hand(state, wall, 4, wall_index % 4, options.params(), tables, record)
+        AE.play_hand(state, wall, 4, wall_index % 4, 0, options.params(), tables, record)
         if record[E.R_OUTCOME] != E.OUTCOME_DRAW:
             continue
         draws += 1
@@ -188,7 +189,7 @@ def test_random_agents_keep_every_invariant_and_are_reproducible():
         state = S.new_state(agents=seats)
         records = np.zeros((150, E.N_RECORD), np.int64)
         for index, wall in enumerate(walls):
-            AE.play_hand(state, wall, 4, index % 4, options.params(), tables, records[index])
+            AE.play_hand(state, wall, 4, index % 4, 0, options.params(), tables, records[index])
             _check_hand(wall, state, records[index], options)
         runs.append(records)
     np.testing.assert_array_equal(runs[0], runs[1])
@@ -237,7 +238,7 @@ def test_missed_win_blocks_that_kind_until_the_next_draw():
     passes = 0
     for index, wall in enumerate(shuffled_walls(400, 108, 12)):
         record = np.zeros(E.N_RECORD, np.int64)
-        AE.play_hand(state, wall, 4, index % 4, options.params(), tables, record)
+        AE.play_hand(state, wall, 4, index % 4, 0, options.params(), tables, record)
         _check_hand(wall, state, record, options)
         blocked = [set() for _ in range(4)]
         for event, seat, tile, detail in state.log[: state.scalars[S.LOG_COUNT]]:
@@ -270,9 +271,10 @@ def test_a_passed_kind_cannot_be_won_on_until_a_draw():
     args = _seat_0_waits_on_5s()
     state, five_s = args[0], args[1]
     assert steps.claim_winners(*args)[0] == 1
-    state.passed_wins[0] |= 1 << five_s
+    H.observe(AE.ANHUA, state.status, S.EVENT_PASS_WIN, 0, five_s, 0, args[4])
+    assert state.status[0, H.ST_PASSED_WINS] == 1 << five_s
     assert steps.claim_winners(*args)[0] == 0
-    state.passed_wins[0] = 0
+    H.observe(AE.ANHUA, state.status, S.EVENT_DRAW, 0, 0, 0, args[4])
     assert steps.claim_winners(*args)[0] == 1
 
 
@@ -284,9 +286,10 @@ def test_claim_winners_honours_a_limit_of_none():
     assert steps.claim_winners(*args, max_winners=0)[0] == 0
 
 
-def test_claim_winners_passes_over_a_barred_seat():
-    """Seat 0 waits on 5s; barred (the discarder of a robbed 直杠's tile, rules-spec A3.4 step 1)
-    it is passed over, and another seat barred changes nothing."""
-    args = _seat_0_waits_on_5s()
-    assert steps.claim_winners(*args, barred_seat=0)[0] == 0
-    assert steps.claim_winners(*args, barred_seat=2)[0] == 1
+def test_robbing_passes_over_the_discarder_of_a_direct_kong():
+    """Seat 0 waits on 5s; seat 3 makes a 直杠 of 5s: seat 0 may rob it, unless the 直杠 took
+    seat 0's own discard (nobody wins on his own discard, rules-spec A3.4 step 1)."""
+    state, five_s, konger, _, params, tables = _seat_0_waits_on_5s()
+    rob = (state, five_s, konger, M.HOW_ROB_KONG, params, tables)
+    assert steps.claim_winners(*rob, kong_type=S.MELD_DISCARD_KONG, kong_from=0)[0] == 0
+    assert steps.claim_winners(*rob, kong_type=S.MELD_DISCARD_KONG, kong_from=2)[0] == 1

@@ -292,6 +292,7 @@ def _logged_hands(options: AnhuaOptions, n_hands: int, seed: int, agents=EFFICIE
             wall,
             options.player_count,
             dealer,
+            0,
             options.params(),
             tables,
             record,

@@ -28,6 +28,7 @@ from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, seed_agents
 from sim.tables import load_tables
 from sim.tiles import kind_id, parse_tiles
+from sim.variants import anhua
 from sim.variants.anhua import AnhuaOptions, bigs, kings_of
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H
@@ -98,7 +99,7 @@ def _hands(options, seed, n_hands, agents=(AGENT_EFFICIENCY,) * 4, log=False):
     seed_agents(seed)
     for wall in shuffled_walls(n_hands, 108, seed):
         record = np.zeros(E.N_RECORD, np.int64)
-        AE.play_hand(state, wall, options.player_count, 0, params, tables, record)
+        AE.play_hand(state, wall, options.player_count, 0, 0, params, tables, record)
         yield record, state
 
 
@@ -219,7 +220,7 @@ def _play_built(wall, **options):
     state = S.new_state(1024)
     record = np.zeros(E.N_RECORD, np.int64)
     params = AnhuaOptions(**options).params()
-    AE.play_hand(state, wall, 4, 3, params, load_tables(), record)
+    AE.play_hand(state, wall, 4, 3, 0, params, load_tables(), record)
     return record, _events(state)
 
 
@@ -610,6 +611,26 @@ def test_instant_king_win_counts_the_dealt_hand_only(counts_draw):
     engine always counted the draw."""
     wall = _built_wall("1s 1s 1s 258m 369p 47s 1m 7p", discard="9p", then="1s 2m 3p")
     _assert_first_turn_of_seat_0(wall, "1s", counts_draw, instant_king_win_counts_draw=counts_draw)
+
+
+def test_a_dealt_four_kings_hand_that_is_complete_takes_the_better_win():
+    """起手四王 (000_256f49c87fe6e891.txt: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌 ... 小胡自摸)
+    against 四王平胡 (四王平胡 ... 大胡): seat 0 is dealt all four 1s kings with 234m 567p 78s 9m
+    and draws 9m. Both wins are legal (rules-spec A3.6: the instant win is a declaration the
+    player may make); the complete hand is 四王平胡, P = 8, the instant win only 小胡, P = 2, so the
+    player takes 四王平胡. Before the variant listed both, the engine took the instant win
+    (a bug of issue 13, point 9)."""
+    wall = _built_wall("1s 1s 1s 1s 234m 567p 78s 9m", discard="9p", then="9m 2m 3p")
+    record, events = _play_built(wall)
+    assert _moves(events, 3)[2] == (S.EVENT_WIN, 0, kind_id("9m"))
+    assert record[E.R_WIN_KIND] == K.HOW_SELF_DRAW
+    assert record[E.R_FEATURES] == K.FEATURE_FOUR_KINGS and record[E.R_POINTS] == 8
+    birds = [kind_id("2m"), kind_id("3p")]
+    assert _delta(record) == anhua.settle([(0, 8)], payer=None, birds=birds, dealer=3)
+    # four dealt kings in a hand far from complete: the instant win, 小胡
+    wall = _built_wall("1s 1s 1s 1s 258m 369p 47s 1m", discard="9p", then="7p 2m 3p")
+    record, _ = _play_built(wall)
+    assert record[E.R_WIN_KIND] == K.HOW_INSTANT and record[E.R_POINTS] == 2
 
 
 # ---------------------------------------------------------------------------------------------

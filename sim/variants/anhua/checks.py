@@ -86,6 +86,7 @@ from ...kernels.state import (
 )
 from . import scoring as anhua
 from .engine import play_hand
+from .hooks import ST_PASSED_WINS
 
 # Error codes (the first violation found), 0 = the hand passed
 OK = 0
@@ -938,7 +939,7 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
         for j in range(expected_discards):
             if state.discards[s, j] != disc[s, j]:
                 return ERR_STATE_DISCARDS, end
-        if state.passed_wins[s] != (passed[s] if s < n_players else 0):
+        if state.status[s, ST_PASSED_WINS] != (passed[s] if s < n_players else 0):
             return ERR_STATE_PASSED, end
     for kind in range(34):
         if state.wild[kind] != king[kind]:
@@ -1042,7 +1043,7 @@ def check_anhua_hands(
     for index in range(walls.shape[0]):
         if index % hands_per_session == 0:
             dealer = first_dealers[index // hands_per_session]
-        play_hand(state, walls[index], n_players, dealer, params, tables, records[index])
+        play_hand(state, walls[index], n_players, dealer, 0, params, tables, records[index])
         code, at = check_hand(
             state,
             state.log,

@@ -26,9 +26,9 @@ def play_hands(state, walls, n_players, first_dealers, hands_per_session, params
 
 
 @kernel
-def play_hand(state, wall, n_players, dealer, params, tables, record):
+def play_hand(state, wall, n_players, dealer, streak, params, tables, record):
     """``sim.kernels.engine.play_hand`` under Anhua's rules: the next dealer."""
-    return generic.play_hand(ANHUA, state, wall, n_players, dealer, params, tables, record)
+    return generic.play_hand(ANHUA, state, wall, n_players, dealer, streak, params, tables, record)
 
 
 @kernel
@@ -40,10 +40,28 @@ def make_kong(state, konger, kind, kong_type, from_seat, params, tables, outcome
 
 
 @kernel
-def claim_winners(state, tile, from_seat, barred_seat, how, max_winners, params, tables, outcome):
+def claim_winners(
+    state, tile, offerer, how, kong_type, kong_from, max_winners, params, tables, outcome
+):
     """``sim.kernels.engine.claim_winners`` under Anhua's rules."""
     return generic.claim_winners(
-        ANHUA, state, tile, from_seat, barred_seat, how, max_winners, params, tables, outcome
+        ANHUA, state, tile, offerer, how, kong_type, kong_from, max_winners, params, tables, outcome
+    )
+
+
+@kernel
+def own_turn_actions(state, seat, drawn, params, tables, actions):
+    """Anhua's ``own_turn_actions`` hook as an entry point: the legal own-turn actions."""
+    return ANHUA.own_turn_actions(state, seat, drawn, params, tables, actions)
+
+
+@kernel
+def claim_actions(
+    state, offerer, tile, how, kong_type, kong_from, params, tables, claims, n_claims
+):
+    """Anhua's ``claim_actions`` hook as an entry point: every seat's legal claims."""
+    ANHUA.claim_actions(
+        state, offerer, tile, how, kong_type, kong_from, params, tables, claims, n_claims
     )
 
 

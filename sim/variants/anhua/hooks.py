@@ -27,6 +27,10 @@ from ...kernels.hand import (
     OPTION_QUADS,
 )
 from ...kernels.moves import (
+    ACT_CHI,
+    ACT_KONG,
+    ACT_PONG,
+    ACT_WIN,
     KONG_CONTINUE,
     KONG_HAND_OVER,
     NO_WIN,
@@ -36,18 +40,21 @@ from ...kernels.moves import (
     O_N_WINNERS,
     O_PAYER,
     O_WINNER,
+    add_action,
+    emit,
     meld_index,
     meld_suits,
     plausible_win,
     remove_discard,
     set_single_win,
-    takes_claimed_win,
 )
 from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_POINTS
 from ...kernels.state import (
     DEALER,
     EVENT_BIRD,
+    EVENT_DRAW,
     EVENT_INDICATOR,
+    EVENT_PASS_WIN,
     EVENT_PAY,
     EVENT_REVEAL,
     EVENT_WILD,
@@ -62,6 +69,7 @@ from ...kernels.state import (
     ST_ACTED,
     ST_CLAIMED,
     ST_LOCKED,
+    ST_OWN_TURN_EXTRA,
     add_discard,
     add_meld,
     give_tile,
@@ -79,6 +87,9 @@ HAND_Y_KIND = FIRST_VARIANT_SLOT + 1  # king kind Y (the next rank)
 # each seat's variant slots
 ST_DEALT_X = FIRST_VARIANT_SLOT  # X kings in the seat's dealt hand (起手), for the instant win
 ST_DEALT_Y = FIRST_VARIANT_SLOT + 1  # Y kings in the seat's dealt hand
+# bit k set when the seat passed a win on kind k offered by another player since its last draw
+# from the wall (漏胡: it may not win on that kind from others until it draws; ``observe``)
+ST_PASSED_WINS = FIRST_VARIANT_SLOT + 2
 
 # Every hand anhua.best_win accepts is complete in one of these forms with all kings wild (a
 # king counted as its own face, 王代硬, is one of the things a wild may stand for).
@@ -112,9 +123,17 @@ def setup(variant, state, params, record):
     if params[anhua.P_SEVEN_PAIRS_ALLOW_QUAD] != 0:
         steer |= OPTION_QUADS
     state.status[HAND_ROW, HAND_STEER_FORMS] = steer
+    counts_draw = params[anhua.P_INSTANT_COUNTS_DRAW] != 0
     for seat in range(state.scalars[N_PLAYERS]):
-        state.status[seat, ST_DEALT_X] = state.hands[seat, x_kind] if x_kind >= 0 else 0
-        state.status[seat, ST_DEALT_Y] = state.hands[seat, y_kind]
+        dealt_x = np.int64(state.hands[seat, x_kind]) if x_kind >= 0 else np.int64(0)
+        dealt_y = np.int64(state.hands[seat, y_kind])
+        state.status[seat, ST_DEALT_X] = dealt_x
+        state.status[seat, ST_DEALT_Y] = dealt_y
+        # the instant win is an own-turn action the engine would not ask for otherwise: flag
+        # the seats that may come to hold it (own_turn_actions clears the flag once the window
+        # has closed)
+        if counts_draw or holds_instant_kings(dealt_x, dealt_y, params):
+            state.status[seat, ST_OWN_TURN_EXTRA] = 1
     record[R_INDICATOR] = indicator
     record[R_DEAL_INSTANT] = 0
 
@@ -171,57 +190,167 @@ def holds_instant_kings(x_held, y_held, params):
 
 
 @kernel
-def own_turn_win(variant, hand, status, seat, params):
+def instant_win(hand, status, seat, params):
     """起手四王/七王: on the seat's first own turn, or (option instant_win_window) on any own turn
     before its first claim, a dealt hand (起手) holding 四王/七王 may win at once as 小胡. The
     kings counted are those dealt and still held: a king drawn since, the first draw included,
     counts only with ``instant_king_win_counts_draw`` (rules-spec A3.6). ``hand``: the seat's
-    concealed counts; ``status``: the state's status array. Returns (features, how):
-    FEATURE_INSTANT and HOW_INSTANT, or NO_WIN."""
+    concealed counts; ``status``: the state's status array. Returns 1 when the instant win is
+    there, 0 when not, -1 when the window has closed for this hand."""
     window_open = status[seat, ST_ACTED] == 0 or (
         params[anhua.P_INSTANT_WIN_WINDOW] == 1 and status[seat, ST_CLAIMED] == 0
     )
     if not window_open:
-        return NO_WIN, anhua.HOW_INSTANT
+        return -1
     x_kind = status[HAND_ROW, HAND_X_KIND]
     x_held = np.int64(hand[x_kind]) if x_kind >= 0 else np.int64(0)
     y_held = np.int64(hand[status[HAND_ROW, HAND_Y_KIND]])
     if params[anhua.P_INSTANT_COUNTS_DRAW] == 0:
         x_held = min(x_held, status[seat, ST_DEALT_X])
         y_held = min(y_held, status[seat, ST_DEALT_Y])
-    if holds_instant_kings(x_held, y_held, params):
-        return anhua.FEATURE_INSTANT, anhua.HOW_INSTANT
-    return NO_WIN, anhua.HOW_INSTANT
+    return 1 if holds_instant_kings(x_held, y_held, params) else 0
 
 
 @kernel
-def tile_winnable(variant, state, tile, params):
+def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
+    """The legal actions of ``seat`` on its own turn (``drawn``: the tile it drew, -1 for the
+    dealer's first turn), written to ``actions``; returns their number. In order: the instant
+    win 起手四王/七王 (``instant_win``), the self-drawn win (``win``: 自摸, its best scoring), then
+    every kong the K1-K3 conditions allow (``kong_allowed``; rules-spec A3.3), by kind: a 暗杠
+    of four held tiles or a 明杠 of a pong's fourth; a locked hand (after its open kong) only
+    with the tile it drew. Both wins are listed where both are there: the agent takes the one
+    that pays more (a dealt 四王 that is also a complete hand is a 四王平胡, P = 8, not 小胡;
+    rules-spec A3.6)."""
+    status = state.status
+    hand = state.hands[seat]
+    n_actions = 0
+    if status[seat, ST_OWN_TURN_EXTRA] != 0:
+        instant = instant_win(hand, status, seat, params)
+        if instant < 0:
+            status[seat, ST_OWN_TURN_EXTRA] = 0  # the window never opens again
+        elif instant > 0:
+            n_actions = add_action(
+                actions,
+                n_actions,
+                ACT_WIN,
+                -1,
+                anhua.HOW_INSTANT,
+                anhua.FEATURE_INSTANT,
+                anhua.base_points(np.int64(anhua.FEATURE_INSTANT)),
+            )
+    if plausible_win(state.keys[seat], state.wild_count[seat], -1, state.wild, WIN_FORMS, tables):
+        won = variant.win(state, seat, np.int64(anhua.HOW_SELF_DRAW), drawn, params, tables)
+        if won != NO_WIN:
+            n_actions = add_action(
+                actions,
+                n_actions,
+                ACT_WIN,
+                drawn,
+                anhua.HOW_SELF_DRAW,
+                won,
+                anhua.base_points(won),
+            )
+    locked = status[seat, ST_LOCKED] != 0
+    for kind in range(27):
+        if locked and kind != drawn:
+            continue
+        if hand[kind] == 4:
+            kong_type = np.int64(MELD_CONCEALED_KONG)
+        elif hand[kind] >= 1 and meld_index(state, seat, MELD_PONG, kind) >= 0:
+            kong_type = np.int64(MELD_ADDED_KONG)
+        else:
+            continue
+        if kong_allowed(variant, state, seat, kind, kong_type, params, tables):
+            n_actions = add_action(actions, n_actions, ACT_KONG, kind, kong_type, 0, 0)
+    return n_actions
+
+
+@kernel
+def tile_winnable(state, tile, params):
     """Whether anyone may win on ``tile`` offered by another player: never on a king unless the
     option discarded_king_claimable_for_win says so (rules-spec A2.3.5)."""
     return not (state.wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0)
 
 
 @kernel
-def may_claim(variant, hand, wild, is_next, kind, params):
-    """Whether a seat with concealed ``hand`` has a legal pong or chi of the discarded ``kind``
-    (chi only when it is the discarder's next player, ``is_next``). Kings are never claimed
-    (rules-spec A2.3.4)."""
-    if wild[kind]:
-        return False
-    if hand[kind] >= 2:
-        return True
-    if kind >= 27 or not is_next:
-        return False
-    rank = kind % 9
+def claim_actions(
+    variant, state, offerer, tile, how, kong_type, kong_from, params, tables, claims, n_claims
+):
+    """Each other seat's legal claims on ``tile`` offered by ``offerer``, written to
+    ``claims[seat]`` with their number in ``n_claims[seat]``. ``how``: HOW_DISCARD for a
+    discard, HOW_ROB_KONG for the tile of a kong being made (``kong_type``; ``kong_from``: whose
+    discard a 直杠 took).
+
+    A win (``win``: its best scoring), unless the tile is a king (``tile_winnable``), the seat
+    passed a win on this kind since its last draw (漏胡) or, when robbing a 直杠, the seat
+    discarded the tile (nobody wins on his own discard; rules-spec A3.4 step 1). On a discard
+    also, for a hand that is not locked and never on a king (A2.3.4): a 直杠 of three held
+    tiles (``kong_allowed``), a pong of two, and a chi, only by the discarder's next player,
+    each sequence in order of its first tile, with natural tiles only."""
+    n_players = state.scalars[N_PLAYERS]
+    status = state.status
+    wild = state.wild
+    winnable = tile_winnable(state, tile, params)
+    robbing = how == anhua.HOW_ROB_KONG
+    for offset in range(1, n_players):
+        seat = (offerer + offset) % n_players
+        actions = claims[seat]
+        n_actions = 0
+        barred = robbing and kong_type == MELD_DISCARD_KONG and seat == kong_from
+        if winnable and not barred and not (status[seat, ST_PASSED_WINS] >> tile) & 1:
+            won = win_with(variant, state, seat, tile, how, params, tables)
+            if won != NO_WIN:
+                n_actions = add_action(
+                    actions, n_actions, ACT_WIN, tile, how, won, anhua.base_points(won)
+                )
+        if not robbing and status[seat, ST_LOCKED] == 0 and not wild[tile]:
+            held = state.hands[seat, tile]
+            if held == 3 and kong_allowed(
+                variant, state, seat, tile, np.int64(MELD_DISCARD_KONG), params, tables
+            ):
+                n_actions = add_action(actions, n_actions, ACT_KONG, tile, MELD_DISCARD_KONG, 0, 0)
+            if held >= 2:
+                n_actions = add_action(actions, n_actions, ACT_PONG, tile, 0, 0, 0)
+            if offset == 1 and tile < 27:
+                n_actions = list_chis(state.hands[seat], wild, tile, actions, n_actions)
+        n_claims[seat] = n_actions
+
+
+@kernel
+def list_chis(hand, wild, tile, actions, n_actions):
+    """Append a chi of ``tile`` for each sequence the concealed ``hand`` completes with natural
+    tiles (kings are never claimed with), in order of the sequence's first tile."""
+    rank = tile % 9
     for first_rank in range(max(0, rank - 2), min(rank, 6) + 1):
+        first = tile - rank + first_rank
         usable = True
-        for member_rank in range(first_rank, first_rank + 3):
-            member = kind - rank + member_rank
-            if member != kind and (hand[member] == 0 or wild[member]):
+        for member in range(first, first + 3):
+            if member != tile and (hand[member] == 0 or wild[member]):
                 usable = False
         if usable:
-            return True
-    return False
+            n_actions = add_action(actions, n_actions, ACT_CHI, first, 0, 0, 0)
+    return n_actions
+
+
+@kernel
+def discard_mask(variant, hand, status, seat, drawn, params, allowed):
+    """What ``seat`` may discard: a locked hand (after its open kong) discards the tile it
+    drew, returned as the forced discard (选择杠开后手牌不能动, rules-spec A3.4 step 6); any
+    other hand may discard any tile it holds (``allowed`` stays as it is: -1)."""
+    if status[seat, ST_LOCKED] != 0:
+        return drawn
+    return -1
+
+
+@kernel
+def observe(variant, status, event, seat, tile, detail, params):
+    """漏胡: a seat that passes a win on a kind offered by another player may not win on that
+    kind from others until its next draw from the wall (rules-spec A3.5); kept as bits in the
+    seat's ``ST_PASSED_WINS``."""
+    if event == EVENT_DRAW:
+        status[seat, ST_PASSED_WINS] = 0
+    elif event == EVENT_PASS_WIN:
+        status[seat, ST_PASSED_WINS] |= np.int64(1) << tile
 
 
 @kernel
@@ -336,9 +465,9 @@ def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, out
         seat_tile = np.int64(-1)
         for j in range(n_reveal):
             tile = revealed[j]
-            if tile < 0 or not variant.tile_winnable(state, tile, params):
+            if tile < 0 or not tile_winnable(state, tile, params):
                 continue
-            if (state.passed_wins[other] >> tile) & 1:
+            if (state.status[other, ST_PASSED_WINS] >> tile) & 1:
                 continue  # 漏胡
             won = win_with(
                 variant, state, other, tile, np.int64(anhua.HOW_KONG_CANNON), params, tables
@@ -347,11 +476,14 @@ def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, out
                 seat_rank = anhua.bigs_of(won)
                 seat_best = won
                 seat_tile = tile
-        if seat_best != NO_WIN and takes_claimed_win(state, other, seat_best, seat_tile):
+        if seat_best == NO_WIN:
+            continue
+        if accepts_win(state.agents[other], seat_best, seat_tile):
             remove_discard(state, konger, seat_tile)
             give_tile(state, other, seat_tile)
             set_single_win(outcome, other, seat_best, anhua.HOW_KONG_CANNON, konger, seat_tile, 1)
             return KONG_HAND_OVER
+        emit(variant, state, EVENT_PASS_WIN, other, seat_tile, 0, params)
     state.status[konger, ST_LOCKED] = 1  # 选择杠开后手牌不能动 (rules-spec A3.4 step 6)
     return KONG_CONTINUE
 
