@@ -17,14 +17,15 @@ A config file names the variant, a label, the run settings and every option::
     ...
 
 Unknown keys, wrong types and out-of-range values are errors naming the key and what is
-allowed. Options left out keep the spec's defaults. ``--set KEY=VALUE`` overrides use the same
-names: ``king_mode=four_kings``, ``options.bird_count=4``, ``run.games=5000``, ``label=x``.
+allowed; the options are checked by the variant's declarations (:mod:`sim.options`), which also
+write the ``[options]`` comments. Options left out keep the spec's defaults. ``--set KEY=VALUE``
+overrides use the same names and TOML values: ``king_mode=four_kings``, ``options.bird_count=4``,
+``run.games=5000``, ``label=x``, a list option as ``some_table=[3,6,12,15]``.
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hashlib
 import json
 import tomllib
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .agents import AGENTS
-from .options import options_from_mapping
+from .options import option_values, options_from_mapping
 from .outdir import plain_name
 from .variants import VARIANT_NAMES, Variant, get_variant
 
@@ -82,7 +83,7 @@ class RunConfig:
                 "agents": list(self.agents),
                 "chunk_hands": self.chunk_hands,
             },
-            "options": dataclasses.asdict(self.options),
+            "options": option_values(self.options),
         }
 
     def hash(self) -> str:

@@ -32,8 +32,9 @@ def test_every_option_is_present_and_commented(path):
     lines = text.splitlines()
     for name in OPTION_FIELDS:
         index = next(i for i, line in enumerate(lines) if re.match(rf"{name}\s*=", line))
-        # the line before names the rule (Chinese name + meaning), the line itself what is allowed
-        assert lines[index - 1] == f"# {OPTION_TITLES[name]}"
+        # the line before names the rule (Chinese name + meaning, rules-spec section), the line
+        # itself what is allowed (exactly as declared: tests/test_options.py)
+        assert lines[index - 1].startswith(f"# {OPTION_TITLES[name]} [rules-spec A")
         assert "# allowed:" in lines[index]
     config = load_config(path)
     assert config.label == path.stem
@@ -71,6 +72,7 @@ def test_overrides_and_the_hash():
         (["multi_ron=1"], "options.multi_ron: expected true or false, got 1"),
         (["player_count=true"], "options.player_count: True is not allowed; allowed: 3, 4"),
         (["kong_min_wall=2"], "kong_min_wall: 2 is below kong_reveal_count + 1 = 4"),
+        (["kong_min_wall=[4]"], "options.kong_min_wall: expected an integer, got [4]"),
         (["kong_min_wall=200"], "kong_min_wall: 200 is above the 55 tiles left after a 4-player"),
         (["kong_min_wall=56"], "no kong could ever be made; allowed: 4-55"),
         (["kong_min_wall=69", "player_count=3"], "above the 68 tiles left after a 3-player"),

@@ -2,7 +2,7 @@
 
 A variant is options plus kernels plus names. What the generic layers (``sim.config``,
 ``sim.runner``, ``sim.cli``) need of one is a :class:`Variant`: its options class (a frozen
-dataclass whose annotations say what each option accepts, see :mod:`sim.options`), a line per
+dataclass made from its option declarations, see :mod:`sim.options`), a line per
 option for configs and reports, the tile set, and three functions: play hands from walls into
 int64 records, and turn records into the games and wins frames (:mod:`sim.records`). Weng'an and
 Anqing join by adding an entry to :data:`VARIANTS`.

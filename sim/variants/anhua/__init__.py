@@ -1,7 +1,8 @@
 """Anhua Seven Kings 安化七王麻将 (Hunan): options, pattern names, and a Python face on the kernels.
 
 Source: ``000_256f49c87fe6e891.txt``; English reading: ``rules-spec.md`` Part A. Every option of
-rules-spec A6 is a field of :class:`AnhuaOptions` with the spec's default.
+rules-spec A6 is declared once in ``options`` (:data:`ANHUA_OPTIONS`), with the spec's default;
+:class:`AnhuaOptions` and its ``params()`` come from there.
 
 This folder holds the whole variant: ``scoring`` (king classes, features, points, payments) and
 ``hooks`` (the variant interface) are numba kernels, ``engine`` the generic loop compiled with
@@ -11,9 +12,7 @@ their compiled code caches in Anhua's own folder.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
@@ -21,15 +20,18 @@ from ...kernels import state as game_state
 from ...kernels import variant_cache_folder
 from ...kernels.agents import seed_agents
 from ...kernels.record import N_RECORD, R_NEXT_DEALER
-from ...options import check_options
 from ...tables import load_tables
+from .options import (  # noqa: F401 (declared in options.py, used from here too)
+    ANHUA_OPTIONS,
+    N_TILES,
+    OPTION_NAMES,
+    OPTION_TITLES,
+    AnhuaOptions,
+)
 
 with variant_cache_folder("anhua", Path(__file__).parent):
     from . import engine, hooks  # noqa: F401 (hooks: the numba modules of this variant)
     from . import scoring as kernels
-
-N_TILES = 108
-"""The tile set: 万, 筒 and 条, four of each (no honours)."""
 
 # Feature bits: (bit, Chinese name, English id), in the order used to name combinations the
 # text does not name (rules-spec A5.1).
@@ -108,109 +110,6 @@ HOW = {
     "kong_cannon": kernels.HOW_KONG_CANNON,
     "instant": kernels.HOW_INSTANT,
 }
-
-
-@dataclass(frozen=True)
-class AnhuaOptions:
-    """Every option of rules-spec A6, with its default. Chinese names in the comments."""
-
-    player_count: Literal[3, 4] = 4  # 人数 (四人玩 / 三人玩)
-    king_mode: Literal["seven_kings", "four_kings"] = "seven_kings"  # 七王 / 四王
-    king_as_itself_is_hard: bool = False  # 王代硬
-    allow_rob_kong: bool = True  # 可抢杠胡
-    multi_ron: bool = True  # 一炮多响
-    dealer_bonus: bool = False  # 庄闲分
-    bird_count: Literal[1, 2, 4] = 2  # 抓鸟
-    king_tier_mode: Literal["identical_sets", "count"] = (
-        "identical_sets"  # 单王/三王/四王/六王/七王
-    )
-    king_as_itself_affects_eligibility: bool = True  # 王代硬 also for who may win how
-    instant_king_win_window: Literal["first_turn", "until_first_claim"] = "first_turn"  # 起手四王
-    kong_reveal_count: Literal[2, 3] = 3  # 开杠 tiles revealed
-    kong_multi_tile_win: Literal["best_only", "double"] = "best_only"  # several revealed tiles win
-    kong_min_wall: int = field(default=4, metadata={"minimum": 1})  # 余牌数 for 杠开
-    seven_pairs_allow_quad: bool = True  # 小七对 with four of a kind
-    dealer_bonus_timing: Literal["after_birds", "before_birds"] = "after_birds"
-    first_dealer: Literal["seat0", "random"] = "seat0"  # 开房玩家坐庄
-    discarded_king_claimable_for_win: bool = False
-    allow_rob_direct_kong: bool = True  # 直杠 can be robbed
-    instant_king_win_counts_draw: bool = False  # 起手四王: the first drawn tile counts
-
-    def __post_init__(self) -> None:
-        check_options(self)
-        if self.kong_min_wall < self.kong_reveal_count + 1:
-            raise ValueError(
-                f"kong_min_wall: {self.kong_min_wall} is below kong_reveal_count + 1 = "
-                f"{self.kong_reveal_count + 1} (rules-spec A6 #13)"
-            )
-        if self.kong_min_wall > self.wall_after_deal:
-            raise ValueError(
-                f"kong_min_wall: {self.kong_min_wall} is above the {self.wall_after_deal} tiles "
-                f"left after a {self.player_count}-player deal, so no kong could ever be made; "
-                f"allowed: {self.kong_reveal_count + 1}-{self.wall_after_deal}"
-            )
-
-    @property
-    def wall_after_deal(self) -> int:
-        """Tiles left in the wall once 13 are dealt to each seat and the dealer draws its 14th:
-        the most there can be when a kong is declared (bounds ``kong_min_wall``)."""
-        return N_TILES - 13 * self.player_count - 1
-
-    def params(self) -> np.ndarray:
-        """The int64 array the kernels read (indices ``sim.kernels.anhua.P_*``)."""
-        p = np.zeros(kernels.N_PARAMS, np.int64)
-        p[kernels.P_PLAYERS] = self.player_count
-        p[kernels.P_KING_MODE] = ("seven_kings", "four_kings").index(self.king_mode)
-        p[kernels.P_KING_AS_ITSELF_IS_HARD] = self.king_as_itself_is_hard
-        p[kernels.P_ALLOW_ROB_KONG] = self.allow_rob_kong
-        p[kernels.P_MULTI_RON] = self.multi_ron
-        p[kernels.P_DEALER_BONUS] = self.dealer_bonus
-        p[kernels.P_BIRD_COUNT] = self.bird_count
-        p[kernels.P_KING_TIER_MODE] = ("identical_sets", "count").index(self.king_tier_mode)
-        p[kernels.P_KING_AS_ITSELF_AFFECTS_ELIGIBILITY] = self.king_as_itself_affects_eligibility
-        p[kernels.P_INSTANT_WIN_WINDOW] = ("first_turn", "until_first_claim").index(
-            self.instant_king_win_window
-        )
-        p[kernels.P_KONG_REVEAL_COUNT] = self.kong_reveal_count
-        p[kernels.P_KONG_MULTI_TILE_WIN] = ("best_only", "double").index(self.kong_multi_tile_win)
-        p[kernels.P_KONG_MIN_WALL] = self.kong_min_wall
-        p[kernels.P_SEVEN_PAIRS_ALLOW_QUAD] = self.seven_pairs_allow_quad
-        p[kernels.P_DEALER_BONUS_TIMING] = ("after_birds", "before_birds").index(
-            self.dealer_bonus_timing
-        )
-        p[kernels.P_FIRST_DEALER] = ("seat0", "random").index(self.first_dealer)
-        p[kernels.P_DISCARDED_KING_CLAIMABLE] = self.discarded_king_claimable_for_win
-        p[kernels.P_ALLOW_ROB_DIRECT_KONG] = self.allow_rob_direct_kong
-        p[kernels.P_INSTANT_COUNTS_DRAW] = self.instant_king_win_counts_draw
-        return p
-
-
-OPTION_NAMES = tuple(f.name for f in fields(AnhuaOptions))
-
-OPTION_TITLES = {
-    "player_count": "人数 — players: 4 (四人玩) or 3 (三人玩)",
-    "king_mode": "七王 / 四王 — seven kings (flipped kind X and next rank Y) or four (Y only)",
-    "king_as_itself_is_hard": "王代硬 — a king standing for its own face may count as hard",
-    "allow_rob_kong": "可抢杠胡 — a 明杠 can be robbed",
-    "multi_ron": "一炮多响 — several players may win on one discard",
-    "dealer_bonus": "庄闲分 — one extra point on every payment with the dealer",
-    "bird_count": "抓鸟 — birds flipped after a win: 1, 2 or 4",
-    "king_tier_mode": "单王/三王/四王/六王/七王 — tiers by identical sets, or by king count",
-    "king_as_itself_affects_eligibility": "王代硬 also decides who may win on discards",
-    "instant_king_win_window": "起手四王/七王 — window of the instant win",
-    "kong_reveal_count": "开杠 — tiles revealed by an open kong: 3 or 2",
-    "kong_multi_tile_win": "开杠 — several revealed tiles win: best only, or double points",
-    "kong_min_wall": "开杠 — tiles that must be left in the wall to kong (at least reveal + 1)",
-    "seven_pairs_allow_quad": "小七对 — four identical tiles count as two pairs",
-    "dealer_bonus_timing": "庄闲分 — added after or before the birds double",
-    "first_dealer": "开房玩家坐庄 — first dealer of a session: seat 0 or random",
-    "discarded_king_claimable_for_win": "a discarded or revealed king can be won on",
-    "allow_rob_direct_kong": "抢杠 — a 直杠 (kong on a discard) can also be robbed",
-    "instant_king_win_counts_draw": (
-        "起手四王/七王 — the first drawn tile counts (off: the dealt hand only)"
-    ),
-}
-"""Option -> its Chinese rule name and meaning (configs, reports, ``--help``)."""
 
 
 def kings_of(indicator: int, king_mode: str = "seven_kings") -> tuple[int, int]:

@@ -9,7 +9,8 @@ at most 4 x 5 ways) is one table lookup; the kings left over are wilds, and they
 *effective* kings that decide the king tier and class. A wild can take any suit, so a hand whose
 naturals and melds lie in one suit is a flush 清一色 exactly when it is complete.
 
-``params`` is an int64 array indexed by the ``P_*`` constants (filled by ``sim.variants.anhua``).
+``params`` is an int64 array indexed by the ``P_*`` constants, which come with the array's layout
+from the option declarations in ``options.py`` (``AnhuaOptions.params()`` fills it).
 """
 
 from __future__ import annotations
@@ -32,34 +33,33 @@ from ...kernels.moves import HOW_ROB_KONG as HOW_ROB_KONG
 from ...kernels.moves import HOW_SELF_DRAW as HOW_SELF_DRAW
 from ...kernels.moves import NO_WIN as NO_WIN
 
-# ---------------------------------------------------------------------------------------------
-# Options (rules-spec A6), as indices into ``params``
-
-P_PLAYERS = 0  # 人数: 4 or 3
-P_KING_MODE = 1  # 七王 0 / 四王 1
-P_KING_AS_ITSELF_IS_HARD = 2  # 王代硬
-P_ALLOW_ROB_KONG = 3  # 可抢杠胡
-P_MULTI_RON = 4  # 一炮多响
-P_DEALER_BONUS = 5  # 庄闲分
-P_BIRD_COUNT = 6  # 抓鸟 1, 2, 4
-P_KING_TIER_MODE = 7  # identical_sets 0 / count 1
-P_KING_AS_ITSELF_AFFECTS_ELIGIBILITY = 8
-P_INSTANT_WIN_WINDOW = 9  # first_turn 0 / until_first_claim 1
-P_KONG_REVEAL_COUNT = 10  # 3 or 2
-P_KONG_MULTI_TILE_WIN = 11  # best_only 0 / double 1
-P_KONG_MIN_WALL = 12
-P_SEVEN_PAIRS_ALLOW_QUAD = 13
-P_DEALER_BONUS_TIMING = 14  # after_birds 0 / before_birds 1
-P_FIRST_DEALER = 15  # seat0 0 / random 1
-P_DISCARDED_KING_CLAIMABLE = 16
-P_ALLOW_ROB_DIRECT_KONG = 17
-P_INSTANT_COUNTS_DRAW = 18  # 起手四王: the first drawn tile counts
-N_PARAMS = 19
-
-KING_MODE_SEVEN = 0
-KING_MODE_FOUR = 1
-TIER_MODE_IDENTICAL_SETS = 0
-TIER_MODE_COUNT = 1
+# Options (rules-spec A6): indices into ``params`` and the codes of choices, from the declarations
+from .options import (  # noqa: F401 (read by hooks and checks as scoring.P_*)
+    KING_MODE_FOUR,
+    KING_MODE_SEVEN,
+    N_PARAMS,
+    P_ALLOW_ROB_DIRECT_KONG,
+    P_ALLOW_ROB_KONG,
+    P_BIRD_COUNT,
+    P_DEALER_BONUS,
+    P_DEALER_BONUS_TIMING,
+    P_DISCARDED_KING_CLAIMABLE,
+    P_FIRST_DEALER,
+    P_INSTANT_COUNTS_DRAW,
+    P_INSTANT_WIN_WINDOW,
+    P_KING_AS_ITSELF_AFFECTS_ELIGIBILITY,
+    P_KING_AS_ITSELF_IS_HARD,
+    P_KING_MODE,
+    P_KING_TIER_MODE,
+    P_KONG_MIN_WALL,
+    P_KONG_MULTI_TILE_WIN,
+    P_KONG_REVEAL_COUNT,
+    P_MULTI_RON,
+    P_PLAYERS,
+    P_SEVEN_PAIRS_ALLOW_QUAD,
+    TIER_MODE_COUNT,
+    TIER_MODE_IDENTICAL_SETS,
+)
 
 # ---------------------------------------------------------------------------------------------
 # How a hand is won, king classes, features

@@ -1,0 +1,417 @@
+"""sim.options: options declared once, and everything derived from the declarations.
+
+Property tests of the checks (every allowed value passes; values of a wrong type or out of range
+fail with one line naming the option), the params array (round trip; Anhua's identical to the
+encoding written by hand before the declarations), the config comments and the docs table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+import tomllib
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim import config as config_module
+from sim.config import load_config
+from sim.options import (
+    Option,
+    Options,
+    choice,
+    decode_params,
+    flag,
+    int_list,
+    integer,
+    options_from_mapping,
+    options_markdown,
+    options_toml,
+    param_count,
+    param_slots,
+    replace_doc_table,
+    replace_options_section,
+)
+from sim.variants.anhua import options as anhua_declared
+from sim.variants.anhua import scoring
+from sim.variants.anhua.options import ANHUA_OPTIONS, AnhuaOptions
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A made-up variant's options, one of each kind, with a per-连庄-streak list like Anqing's
+DEMO_OPTIONS = (
+    choice("player_count", (2, 3, 4), 4, "人数", "players", "C1"),
+    flag("multi_ron", True, "一炮多响", "several winners on one discard", "C3"),
+    choice("first_dealer", ("random", "seat0"), "random", "起庄", "first dealer", "C6 #1"),
+    integer("dealer_extra", 3, "庄家额外", "the dealer's extra", "C6 #3", minimum=0),
+    integer("weekday", 3, "星期几", "day of the week", "B6 #15", minimum=1, maximum=7),
+    int_list(
+        "lian_zhuang_table",
+        (3, 6, 12, 15),
+        "连庄",
+        "points of a dealer streak of 1, 2, 3, 4 or more",
+        "C6 #5",
+        length=4,
+        minimum=0,
+    ),
+)
+
+
+class DemoOptions(Options, declarations=DEMO_OPTIONS):
+    def check_together(self) -> None:
+        if self.player_count == 2 and not self.multi_ron:
+            raise ValueError("multi_ron: false is not allowed with 2 players")
+
+
+# ------------------------------------------------------------------------------ an oracle
+
+
+def is_allowed(option: Option, value) -> bool:
+    """Whether ``value`` is allowed, written out independently of ``Option.check``."""
+
+    def is_int(item) -> bool:
+        return (
+            type(item) is int
+            and (option.minimum is None or item >= option.minimum)
+            and (option.maximum is None or item <= option.maximum)
+        )
+
+    if option.kind == "flag":
+        return type(value) is bool
+    if option.kind == "choice":
+        return any(type(value) is type(a) and value == a for a in option.allowed)
+    if option.kind == "integer":
+        return is_int(value)
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == option.length
+        and all(is_int(item) for item in value)
+    )
+
+
+def allowed_values(option: Option) -> st.SearchStrategy:
+    if option.kind == "flag":
+        return st.booleans()
+    if option.kind == "choice":
+        return st.sampled_from(option.allowed)
+    ints = st.integers(
+        -1000 if option.minimum is None else option.minimum,
+        1000 if option.maximum is None else option.maximum,
+    )
+    if option.kind == "integer":
+        return ints
+    lists = st.lists(ints, min_size=option.length, max_size=option.length)
+    return st.one_of(lists, lists.map(tuple))
+
+
+ANY_VALUE = st.one_of(
+    st.booleans(),
+    st.integers(-300, 300),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(max_size=12),
+    st.sampled_from(["seven_kings", "four_kings", "random", "seat0", "count", "double"]),
+    st.none(),
+    st.lists(st.one_of(st.integers(-5, 20), st.booleans(), st.text(max_size=2)), max_size=6),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+ALL_DECLARED = DEMO_OPTIONS + ANHUA_OPTIONS
+
+
+def _items(value):
+    return value if isinstance(value, list | tuple) else ()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(ALL_DECLARED), ANY_VALUE)
+def test_a_value_passes_exactly_when_allowed_and_else_one_line_names_the_key(option, value):
+    if is_allowed(option, value):
+        option.check(value)
+        return
+    with pytest.raises(ValueError) as error:
+        option.check(value)
+    message = str(error.value)
+    assert "\n" not in message
+    assert message.startswith((f"{option.name}: ", f"{option.name}["))
+    # the value at fault is named: the whole value, or the item of a list
+    assert repr(value) in message or any(repr(item) in message for item in _items(value))
+    assert (
+        "allowed" in message
+        or "expected" in message
+        or "minimum" in message
+        or ("maximum" in message)
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_every_allowed_value_passes(data):
+    for option in ALL_DECLARED:
+        option.check(data.draw(allowed_values(option), label=option.name))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(DEMO_OPTIONS), ANY_VALUE)
+def test_the_class_and_config_tables_reject_what_the_option_rejects(option, value):
+    """Through the class made from the declarations and a config's ``[options]`` table."""
+    if is_allowed(option, value):
+        options_from_mapping(DemoOptions, {option.name: value})
+        return
+    with pytest.raises(ValueError) as error:
+        options_from_mapping(DemoOptions, {option.name: value})
+    message = str(error.value)
+    assert "\n" not in message and message.startswith(f"options.{option.name}")
+
+
+# ------------------------------------------------------------------------------ the class
+
+
+def test_the_class_has_a_field_per_declaration_with_its_default():
+    assert [field.name for field in dataclasses.fields(DemoOptions)] == [
+        option.name for option in DEMO_OPTIONS
+    ]
+    defaults = DemoOptions()
+    assert defaults.lian_zhuang_table == (3, 6, 12, 15) and defaults.player_count == 4
+    made = DemoOptions(lian_zhuang_table=[1, 2, 4, 8])
+    assert made.lian_zhuang_table == (1, 2, 4, 8)  # a list is kept as a tuple: frozen, hashable
+    assert hash(made) == hash(DemoOptions(lian_zhuang_table=(1, 2, 4, 8)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.multi_ron = False  # type: ignore[misc]
+    with pytest.raises(ValueError, match="multi_ron: false is not allowed with 2 players"):
+        DemoOptions(player_count=2, multi_ron=False)  # the class's own rule between options
+    with pytest.raises(ValueError, match=r"lian_zhuang_table\[2\]: -1 is below the minimum 0"):
+        DemoOptions(lian_zhuang_table=[1, 2, -1, 8])
+    with pytest.raises(ValueError, match=r"lian_zhuang_table: expected a list of 4 integers ≥ 0"):
+        DemoOptions(lian_zhuang_table=[1, 2])
+    with pytest.raises(ValueError, match=r"weekday: 8 is above the maximum 7"):
+        DemoOptions(weekday=8)
+
+
+def test_bad_declarations_fail_when_declared():
+    with pytest.raises(ValueError, match="bird_count: 3 is not allowed"):
+        choice("bird_count", (1, 2, 4), 3, "抓鸟", "birds", "A6 #7")
+    with pytest.raises(ValueError, match="a choice needs two or more str or int values"):
+        choice("mixed", (1, "two"), 1, "", "mixed", "-")
+    with pytest.raises(ValueError, match="expected a list of 4 integers"):
+        int_list("table", (1, 2, 3), "", "a table", "-", length=4)
+    with pytest.raises(ValueError, match="declared twice"):
+
+        class Twice(Options, declarations=DEMO_OPTIONS[:2] + DEMO_OPTIONS[:1]):
+            pass
+
+    with pytest.raises(TypeError, match="fields come from the declarations"):
+
+        class Annotated(Options, declarations=DEMO_OPTIONS):
+            extra: int = 3
+
+
+# ------------------------------------------------------------------------------ params
+
+
+def test_params_take_one_slot_per_option_and_length_slots_per_list():
+    slots = param_slots(DEMO_OPTIONS)
+    assert list(slots.values()) == [0, 1, 2, 3, 4, 5]
+    assert param_count(DEMO_OPTIONS) == 9
+    params = DemoOptions(player_count=3, first_dealer="seat0", lian_zhuang_table=(1, 2, 4, 8))
+    np.testing.assert_array_equal(params.params(), [3, 1, 1, 3, 3, 1, 2, 4, 8])
+    assert params.params().dtype == np.int64
+
+
+@st.composite
+def anhua_options(draw) -> AnhuaOptions:
+    values = {
+        option.name: draw(allowed_values(option), label=option.name)
+        for option in ANHUA_OPTIONS
+        if option.name != "kong_min_wall"
+    }
+    wall = AnhuaOptions(player_count=values["player_count"]).wall_after_deal
+    values["kong_min_wall"] = draw(st.integers(values["kong_reveal_count"] + 1, wall))
+    return AnhuaOptions(**values)
+
+
+@st.composite
+def demo_options(draw) -> DemoOptions:
+    values = {option.name: draw(allowed_values(option)) for option in DEMO_OPTIONS}
+    if values["player_count"] == 2:
+        values["multi_ron"] = True
+    return DemoOptions(**values)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(anhua_options(), demo_options()))
+def test_params_round_trip(options):
+    decoded = decode_params(options.DECLARATIONS, options.params())
+    assert type(options)(**decoded) == options
+
+
+def old_anhua_params(options) -> np.ndarray:
+    """``AnhuaOptions.params()`` as written by hand before the declarations (commit a6f259e),
+    its indices the literal ``P_*`` values of scoring.py then: the reference the declared
+    encoding must equal."""
+    p = np.zeros(19, np.int64)
+    p[0] = options.player_count
+    p[1] = ("seven_kings", "four_kings").index(options.king_mode)
+    p[2] = options.king_as_itself_is_hard
+    p[3] = options.allow_rob_kong
+    p[4] = options.multi_ron
+    p[5] = options.dealer_bonus
+    p[6] = options.bird_count
+    p[7] = ("identical_sets", "count").index(options.king_tier_mode)
+    p[8] = options.king_as_itself_affects_eligibility
+    p[9] = ("first_turn", "until_first_claim").index(options.instant_king_win_window)
+    p[10] = options.kong_reveal_count
+    p[11] = ("best_only", "double").index(options.kong_multi_tile_win)
+    p[12] = options.kong_min_wall
+    p[13] = options.seven_pairs_allow_quad
+    p[14] = ("after_birds", "before_birds").index(options.dealer_bonus_timing)
+    p[15] = ("seat0", "random").index(options.first_dealer)
+    p[16] = options.discarded_king_claimable_for_win
+    p[17] = options.allow_rob_direct_kong
+    p[18] = options.instant_king_win_counts_draw
+    return p
+
+
+@settings(max_examples=1000, deadline=None)
+@given(anhua_options())
+def test_anhua_params_equal_the_encoding_written_by_hand_before(options):
+    np.testing.assert_array_equal(options.params(), old_anhua_params(options))
+
+
+def test_anhua_kernel_constants_equal_the_ones_written_by_hand_before():
+    """The ``P_*`` indices and choice codes the kernels read (as ``scoring.P_*``), against the
+    literals scoring.py held before the declarations (commit a6f259e)."""
+    old = {
+        "P_PLAYERS": 0,
+        "P_KING_MODE": 1,
+        "P_KING_AS_ITSELF_IS_HARD": 2,
+        "P_ALLOW_ROB_KONG": 3,
+        "P_MULTI_RON": 4,
+        "P_DEALER_BONUS": 5,
+        "P_BIRD_COUNT": 6,
+        "P_KING_TIER_MODE": 7,
+        "P_KING_AS_ITSELF_AFFECTS_ELIGIBILITY": 8,
+        "P_INSTANT_WIN_WINDOW": 9,
+        "P_KONG_REVEAL_COUNT": 10,
+        "P_KONG_MULTI_TILE_WIN": 11,
+        "P_KONG_MIN_WALL": 12,
+        "P_SEVEN_PAIRS_ALLOW_QUAD": 13,
+        "P_DEALER_BONUS_TIMING": 14,
+        "P_FIRST_DEALER": 15,
+        "P_DISCARDED_KING_CLAIMABLE": 16,
+        "P_ALLOW_ROB_DIRECT_KONG": 17,
+        "P_INSTANT_COUNTS_DRAW": 18,
+        "N_PARAMS": 19,
+        "KING_MODE_SEVEN": 0,
+        "KING_MODE_FOUR": 1,
+        "TIER_MODE_IDENTICAL_SETS": 0,
+        "TIER_MODE_COUNT": 1,
+    }
+    assert {name: getattr(scoring, name) for name in old} == old
+    for name in old:
+        assert type(getattr(scoring, name)) is int  # a plain int: a compile-time constant
+
+
+def test_every_anhua_option_has_one_index_for_the_kernels():
+    indices = {
+        name: value
+        for name, value in vars(anhua_declared).items()
+        if name.startswith("P_") and type(value) is int
+    }
+    assert sorted(indices.values()) == sorted(param_slots(ANHUA_OPTIONS).values())
+    assert param_count(ANHUA_OPTIONS) == anhua_declared.N_PARAMS
+
+
+# ------------------------------------------------------------------------------ configs and docs
+
+
+def test_the_toml_section_reads_back_and_notes_changes():
+    values = {"player_count": 3, "lian_zhuang_table": [1, 2, 4, 8]}
+    text = options_toml(DEMO_OPTIONS, values)
+    document = tomllib.loads(text)["options"]
+    assert DemoOptions(**document) == DemoOptions(player_count=3, lian_zhuang_table=(1, 2, 4, 8))
+    lines = text.splitlines()
+    for option in DEMO_OPTIONS:
+        index = lines.index(f"# {option.title} [rules-spec {option.spec}]")
+        assert lines[index + 1].startswith(f"{option.name} = ")
+        assert "# allowed: " in lines[index + 1]
+        assert lines[index + 1].endswith("# changed from the default") == (option.name in values)
+    assert "lian_zhuang_table = [1, 2, 4, 8]  # allowed: a list of 4 integers ≥ 0" in text
+    assert 'first_dealer = "random"  # allowed: "random" | "seat0"' in text
+
+
+def test_replacing_the_section_keeps_the_rest_of_the_file():
+    text = 'variant = "demo"\n\n[options]\n# old\nweekday = 5\n\n[extra]\nx = 1\n'
+    new = replace_options_section(text, DEMO_OPTIONS, {"weekday": 5})
+    assert new.startswith('variant = "demo"\n\n[options]\n# ')
+    assert new.endswith("\n\n[extra]\nx = 1\n")
+    assert tomllib.loads(new)["options"]["weekday"] == 5
+    assert replace_options_section(new, DEMO_OPTIONS, {"weekday": 5}) == new
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "configs").glob("*.toml")), ids=lambda path: path.stem
+)
+def test_each_config_has_exactly_the_declared_comments(path):
+    text = path.read_text(encoding="utf-8")
+    document = tomllib.loads(text)
+    assert document["variant"] == "anhua"
+    assert replace_options_section(text, ANHUA_OPTIONS, document["options"]) == text
+
+
+def test_the_docs_table_is_the_declared_one():
+    text = (ROOT / "docs" / "rules-anhua.md").read_text(encoding="utf-8")
+    assert replace_doc_table(text, ANHUA_OPTIONS) == text
+    assert options_markdown(ANHUA_OPTIONS) in text
+    for option in ANHUA_OPTIONS:
+        assert f"| `{option.name}` | {option.title} |" in text
+
+
+def test_the_regeneration_script_finds_nothing_stale():
+    result = subprocess.run(
+        [sys.executable, "scripts/regenerate_options.py", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ------------------------------------------------------------------------------ --set
+
+
+@pytest.fixture
+def demo_variant(monkeypatch):
+    """A registered variant "demo" whose options are :class:`DemoOptions`."""
+    real = config_module.get_variant
+    demo = types.SimpleNamespace(
+        name="demo", options_class=DemoOptions, player_count=lambda options: 4
+    )
+    monkeypatch.setattr(
+        config_module, "get_variant", lambda name: demo if name == "demo" else real(name)
+    )
+
+
+def test_set_takes_a_list_value(demo_variant, tmp_path):
+    path = tmp_path / "demo.toml"
+    path.write_text('variant = "demo"\n\n' + options_toml(DEMO_OPTIONS), encoding="utf-8")
+    config = load_config(path, ["lian_zhuang_table=[1, 2, 4, 8]", "options.weekday=6"])
+    assert config.options.lian_zhuang_table == (1, 2, 4, 8) and config.options.weekday == 6
+    assert config.resolved()["options"]["lian_zhuang_table"] == [1, 2, 4, 8]
+    assert config.with_overrides([]).resolved() == config.resolved()
+    assert load_config(path).hash() != config.hash()
+    for override, message in [
+        ("lian_zhuang_table=[1,2,4]", "options.lian_zhuang_table: expected a list of 4 integers"),
+        ("lian_zhuang_table=1,2,4,8", "options.lian_zhuang_table: expected a list of 4"),
+        ("lian_zhuang_table=[1,2,true,8]", "options.lian_zhuang_table[2]: expected an integer"),
+        ("lian_zhuang_table=[1,2,-4,8]", "options.lian_zhuang_table[2]: -4 is below the minimum"),
+        ("weekday=0", "options.weekday: 0 is below the minimum 1"),
+    ]:
+        with pytest.raises(ValueError) as error:
+            load_config(path, [override])
+        assert message in str(error.value) and "\n" not in str(error.value)
