@@ -14,8 +14,8 @@ the pieces here and its :class:`ReplayWords`.
 
 The JSON form (``mjsim replay RUN --game N --format json``) is one object per line, each with
 ``event``, ``seat`` and ``tile`` (README notation such as ``"5s"``, or null) first: a ``hand``
-header, the events, every seat's ``final_hand``, the variant's lines (Anhua: each ``winner`` and
-every ``settlement`` item) and a ``result`` (docs/engine.md, "Replay").
+header, the events, every seat's ``final_hand``, the variant's lines (its winners' patterns and
+the settlement items, say) and a ``result`` (docs/engine.md, "Replay").
 """
 
 from __future__ import annotations
@@ -84,67 +84,89 @@ def _rows(events: np.ndarray):
     return (tuple(int(x) for x in row) for row in events)
 
 
-# events that answer the move before them rather than make one: the move a claim or a kong
-# follows is the last event of another kind
-_ANSWERS = (S.EVENT_PASS_WIN, S.EVENT_ROBBED)
+class _Moves:
+    """What the events so far tell a later event: the pongs made (a robbed kong onto one was an
+    added kong), the last move (a robbed kong on the discard just made was a kong on a discard),
+    the last discard (what a claim takes), and whether a robbed kong was shown as declared yet
+    (several robbers rob one kong)."""
+
+    # events that answer the move before them rather than make one
+    ANSWERS = (S.EVENT_PASS_WIN, S.EVENT_ROBBED)
+
+    def __init__(self) -> None:
+        self.pongs: set[tuple[int, int]] = set()
+        self.last_move = (-1, -1, -1, -1)
+        self.last_discard = (-1, -1)  # (seat, tile)
+        self.declared = False
+
+    def robbed_kong(self, konger: int, kind: int) -> int | None:
+        """The type of the robbed kong (its EVENT_KONG is never logged) at its first robber,
+        None at the others: on the discard just made by another seat, onto the konger's pong,
+        else from the hand."""
+        if self.declared:
+            return None
+        self.declared = True
+        event, seat, tile, _ = self.last_move
+        if event == S.EVENT_DISCARD and seat != konger and tile == kind:
+            return S.MELD_DISCARD_KONG
+        return S.MELD_ADDED_KONG if (konger, kind) in self.pongs else S.MELD_CONCEALED_KONG
+
+    def after(self, event: int, seat: int, tile: int, detail: int) -> None:
+        if event == S.EVENT_PONG:
+            self.pongs.add((seat, tile))
+        elif event == S.EVENT_DISCARD:
+            self.last_discard = (seat, tile)
+        if event not in self.ANSWERS:
+            self.last_move = (event, seat, tile, detail)
 
 
-def _robbed_kong_type(seat_pongs: set, last_move: tuple, konger: int, kind: int) -> int:
-    """The type of a kong robbed before it was made (its EVENT_KONG is never logged): on the
-    discard just made by another seat, onto the konger's pong, else from the hand."""
-    event, seat, tile, _ = last_move
-    if event == S.EVENT_DISCARD and seat != konger and tile == kind:
-        return S.MELD_DISCARD_KONG
-    return S.MELD_ADDED_KONG if (konger, kind) in seat_pongs else S.MELD_CONCEALED_KONG
+def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, words) -> str:
+    """The text of an event the engine logs (a robbed kong's first robber: two lines)."""
+    name = tile_or_none(tile) or ""
+    if event == S.EVENT_DEAL:
+        return f"seat {seat} is dealt {detail} tiles"
+    if event == S.EVENT_DRAW:
+        return f"seat {seat} draws {name}"
+    if event == S.EVENT_DISCARD:
+        return f"seat {seat} discards {name}"
+    if event == S.EVENT_CHI:
+        return f"seat {seat} chi {format_tiles([tile, tile + 1, tile + 2])} from seat {detail}"
+    if event == S.EVENT_PONG:
+        return f"seat {seat} pong {name} from seat {detail}"
+    if event == S.EVENT_KONG:
+        return f"seat {seat} {words.kong_names.get(detail, 'kong')} of {name}"
+    if event == S.EVENT_ROBBED:
+        robs = f"seat {seat} robs the kong of {name} from seat {detail}"
+        kong = moves.robbed_kong(detail, tile)
+        if kong is None:
+            return robs
+        # the kong was declared, then robbed: it is never made
+        return f"seat {detail} declares a {words.kong_names[kong]} of {name}\n{robs}"
+    if event == S.EVENT_PASS_WIN:
+        return (
+            f"seat {seat} passes a win on {name} (漏胡: it may not win on {name} from "
+            "another player until it draws)"
+        )
+    if event == S.EVENT_WIN:
+        on = f" on {name}" if name else ""
+        return f"seat {seat} wins ({words.win_kinds[detail]}){on}"
+    if event == S.EVENT_PAY:
+        return f"seat {seat} pays seat {tile}: {detail}"
+    if event == S.EVENT_EXHAUSTED:
+        return f"wall exhausted (荒庄); seat {seat} drew the last tile"
+    return f"event {event}: seat {seat}, tile {name or '-'}, detail {detail}"
 
 
 def event_lines(events: np.ndarray, words: ReplayWords) -> list[str]:
     """The events as lines of text; the variant's ``event_text`` words its own."""
     lines = []
-    pongs = set()  # (seat, kind), to tell a robbed 明杠 from a robbed 直杠
-    last_move = (-1, -1, -1, -1)
-    robbed = False
+    moves = _Moves()
     for event, seat, tile, detail in _rows(events):
-        name = tile_or_none(tile) or ""
         line = words.event_text(event, seat, tile, detail)
-        if line is not None:
-            lines.append(line)
-        elif event == S.EVENT_DEAL:
-            lines.append(f"seat {seat} is dealt {detail} tiles")
-        elif event == S.EVENT_DRAW:
-            lines.append(f"seat {seat} draws {name}")
-        elif event == S.EVENT_DISCARD:
-            lines.append(f"seat {seat} discards {name}")
-        elif event == S.EVENT_CHI:
-            sequence = format_tiles([tile, tile + 1, tile + 2])
-            lines.append(f"seat {seat} chi {sequence} from seat {detail}")
-        elif event == S.EVENT_PONG:
-            pongs.add((seat, tile))
-            lines.append(f"seat {seat} pong {name} from seat {detail}")
-        elif event == S.EVENT_KONG:
-            lines.append(f"seat {seat} {words.kong_names.get(detail, 'kong')} of {name}")
-        elif event == S.EVENT_ROBBED:
-            if not robbed:  # the kong was declared, then robbed: it is never made
-                kong = _robbed_kong_type(pongs, last_move, detail, tile)
-                lines.append(f"seat {detail} declares a {words.kong_names[kong]} of {name}")
-                robbed = True
-            lines.append(f"seat {seat} robs the kong of {name} from seat {detail}")
-        elif event == S.EVENT_PASS_WIN:
-            lines.append(
-                f"seat {seat} passes a win on {name} (漏胡: it may not win on {name} from "
-                "another player until it draws)"
-            )
-        elif event == S.EVENT_WIN:
-            on = f" on {name}" if name else ""
-            lines.append(f"seat {seat} wins ({words.win_kinds[detail]}){on}")
-        elif event == S.EVENT_PAY:
-            lines.append(f"seat {seat} pays seat {tile}: {detail}")
-        elif event == S.EVENT_EXHAUSTED:
-            lines.append(f"wall exhausted (荒庄); seat {seat} drew the last tile")
-        else:
-            lines.append(f"event {event}: seat {seat}, tile {name or '-'}, detail {detail}")
-        if event not in _ANSWERS:
-            last_move = (event, seat, tile, detail)
+        if line is None:
+            line = _engine_line(event, seat, tile, detail, moves, words)
+        lines += line.split("\n")
+        moves.after(event, seat, tile, detail)
     return lines
 
 
@@ -166,6 +188,27 @@ def dealt_tiles(events: np.ndarray, wall: np.ndarray) -> dict[int, list[int]]:
     return dealt
 
 
+def _engine_fields(event: int, seat: int, tile: int, detail: int, moves: _Moves, words):
+    """(the tile shown, the event's own JSON fields) for an event the engine logs."""
+    if event == S.EVENT_CHI:  # the tile is the discard claimed, not the sequence's first
+        sequence = format_tiles([tile, tile + 1, tile + 2])
+        return moves.last_discard[1], {"from_seat": detail, "sequence": sequence}
+    if event == S.EVENT_PONG:
+        return tile, {"from_seat": detail}
+    if event == S.EVENT_KONG:
+        from_seat = moves.last_discard[0] if detail == S.MELD_DISCARD_KONG else seat
+        return tile, {"kong_type": KONG_TYPES.get(detail, str(detail)), "from_seat": from_seat}
+    if event == S.EVENT_ROBBED:
+        return tile, {"from_seat": detail}
+    if event == S.EVENT_WIN:
+        return tile, {"win_kind": words.win_kinds[detail]}
+    if event == S.EVENT_PAY:
+        return -1, {"payer": seat, "payee": tile, "amount": detail}
+    if event == S.EVENT_EXHAUSTED:
+        return tile, {"last_drawer": seat}
+    return tile, ({} if event in EVENT_NAMES else {"detail": detail})
+
+
 def event_objects(
     events: np.ndarray, wall: np.ndarray, record: np.ndarray, words: ReplayWords
 ) -> list[dict[str, Any]]:
@@ -176,48 +219,19 @@ def event_objects(
     payee and amount."""
     dealt = dealt_tiles(events, wall)
     objects = []
-    pongs = set()
-    last_move = (-1, -1, -1, -1)
-    last_discard = (-1, -1)  # (seat, tile): what a chi, a pong or a 直杠 takes
-    robbed = False
+    moves = _Moves()
     for event, seat, tile, detail in _rows(events):
-        fields: dict[str, Any] = {}
-        shown_tile = tile
         if event == S.EVENT_DEAL:
-            fields = {"count": detail, "tiles": format_tiles(sorted(dealt[seat]))}
-        elif event == S.EVENT_DISCARD:
-            last_discard = (seat, tile)
-        elif event == S.EVENT_CHI:
-            shown_tile = last_discard[1]  # the discard claimed
-            fields = {"from_seat": detail, "sequence": format_tiles([tile, tile + 1, tile + 2])}
-        elif event == S.EVENT_PONG:
-            pongs.add((seat, tile))
-            fields = {"from_seat": detail}
-        elif event == S.EVENT_KONG:
-            from_seat = last_discard[0] if detail == S.MELD_DISCARD_KONG else seat
-            fields = {"kong_type": KONG_TYPES.get(detail, str(detail)), "from_seat": from_seat}
-        elif event == S.EVENT_ROBBED:
-            if not robbed:
-                kong = _robbed_kong_type(pongs, last_move, detail, tile)
-                from_seat = last_discard[0] if kong == S.MELD_DISCARD_KONG else detail
-                declared = {"kong_type": KONG_TYPES[kong], "from_seat": from_seat}
-                objects.append(_object("kong_declared", detail, tile, declared))
-                robbed = True
-            fields = {"from_seat": detail}
-        elif event == S.EVENT_WIN:
-            fields = {"win_kind": words.win_kinds[detail]}
-        elif event == S.EVENT_PAY:
-            shown_tile = -1
-            fields = {"payer": seat, "payee": tile, "amount": detail}
-        elif event == S.EVENT_EXHAUSTED:
-            fields = {"last_drawer": seat}
-        elif event not in EVENT_NAMES:
-            fields = {"detail": detail}
+            shown, fields = tile, {"count": detail, "tiles": format_tiles(sorted(dealt[seat]))}
+        else:
+            shown, fields = _engine_fields(event, seat, tile, detail, moves, words)
+        if event == S.EVENT_ROBBED and (kong := moves.robbed_kong(detail, tile)) is not None:
+            robbed_from = moves.last_discard[0] if kong == S.MELD_DISCARD_KONG else detail
+            declared = {"kong_type": KONG_TYPES[kong], "from_seat": robbed_from}
+            objects.append(_object("kong_declared", detail, tile, declared))
         fields.update(words.event_fields(event, seat, tile, detail, record))
-        name = EVENT_NAMES.get(event, f"event_{event}")
-        objects.append(_object(name, seat, shown_tile, fields))
-        if event not in _ANSWERS:
-            last_move = (event, seat, tile, detail)
+        objects.append(_object(EVENT_NAMES.get(event, f"event_{event}"), seat, shown, fields))
+        moves.after(event, seat, tile, detail)
     return objects
 
 
@@ -277,6 +291,18 @@ def wild_kinds(events: np.ndarray) -> list[int]:
     return [tile for event, _, tile, _ in _rows(events) if event == S.EVENT_WILD]
 
 
+def _meld_object(meld_type: int, first: int, from_seat: int) -> dict[str, Any]:
+    kind = {S.MELD_CHI: "chi", S.MELD_PONG: "pong"}.get(meld_type, "kong")
+    meld = {
+        "meld": kind,
+        "tiles": format_tiles(_meld_tiles(meld_type, first)),
+        "from_seat": from_seat,
+    }
+    if meld_type in KONG_TYPES:
+        meld["kong_type"] = KONG_TYPES[meld_type]
+    return meld
+
+
 def final_objects(final: S.FinalPosition, wilds: list[int]) -> list[dict[str, Any]]:
     """Every seat's ``final_hand``: its concealed tiles in hand notation, the copies of a wild
     kind marked ``*`` (a winner's hand holds the winning tile; winners on one discard each hold
@@ -289,20 +315,10 @@ def final_objects(final: S.FinalPosition, wilds: list[int]) -> list[dict[str, An
         wild_faces[wilds] = counts[wilds]
         naturals = counts - wild_faces
         concealed = format_hand(naturals, wild_faces) if counts.any() else ""
-        melds = []
-        for meld_type, first, from_seat in _melds(final, seat):
-            meld = {
-                "meld": "chi"
-                if meld_type == S.MELD_CHI
-                else "pong"
-                if meld_type == S.MELD_PONG
-                else "kong",
-                "tiles": format_tiles(_meld_tiles(meld_type, first)),
-                "from_seat": from_seat,
-            }
-            if meld_type in KONG_TYPES:
-                meld["kong_type"] = KONG_TYPES[meld_type]
-            melds.append(meld)
+        melds = [
+            _meld_object(meld_type, first, from_seat)
+            for meld_type, first, from_seat in _melds(final, seat)
+        ]
         objects.append(_object("final_hand", seat, -1, {"concealed": concealed, "melds": melds}))
     return objects
 

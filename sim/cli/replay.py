@@ -21,9 +21,9 @@ def register(commands) -> None:
         help="print one hand of a run as an event log (text or JSON Lines)",
         description=(
             "Play hand ID of a run directory again from the run's seed (same walls, dealer and "
-            "agents) and print every event: the deal, kings, draws, discards, claims, kongs and "
-            "revealed tiles, passed wins, wins, birds and each payment, then every seat's "
-            "final tiles and melds. The replay is checked against the stored row. With "
+            "agents) and print every event: the deal, flipped tiles and wilds, draws, discards, "
+            "claims, kongs, passed wins, wins and each payment, then every seat's final tiles "
+            "and melds and the result. The replay is checked against the stored row. With "
             "--format json: one JSON object per line (a header, one per event, every seat's "
             "final tiles and melds, the winners, every settlement item and the result), enough "
             "for another program to score the hand again (docs/engine.md, Replay)."

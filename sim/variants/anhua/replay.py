@@ -38,9 +38,9 @@ from . import (
     pattern_name,
     points,
     replay_hand,
+    scoring,  # loaded by the package, in its cache folder
     tier_name,
 )
-from . import kernels as scoring
 
 WIN_KINDS = {how: name for name, how in HOW.items()}
 """Win kind (``how``) -> name, as in the games table's ``win_kind``."""
