@@ -1,185 +1,467 @@
-"""Replay one hand as a readable event log: the deal, draws, discards, claims, kongs (a robbed
-one declared, then robbed) and the tiles they reveal, passed wins (漏胡), wins, birds and each
-payment; then every seat's final tiles and melds.
+"""Replay one hand of a run: its event log as lines of text, or as JSON Lines.
 
 The engine writes the log itself when the game state has log capacity; bulk runs have none, so a
-replay plays the hand again from the same wall. Same wall, same options, same dealer: the same
-game, move for move (the engine has no other source of randomness).
+replay plays the hand again from the same wall. Same wall, same options, same dealer, same agent
+seed: the same game, move for move.
+
+This module knows the events the engine logs (``sim.kernels.state.EVENT_*``): the deal, draws,
+discards, chi and pong, kongs (a robbed one declared, then robbed), passed wins (漏胡), wins,
+payments and the exhaustive draw, and every seat's final tiles and melds. What a variant's hooks
+log besides (flipped tiles, wilds, revealed tiles, ...), how it names its win kinds and kong
+types, and how its wins are scored and paid, it reads from the variant: the variant's
+``describe`` and ``describe_json`` (``sim.variants.Variant``) put its own lines together from
+the pieces here and its :class:`ReplayWords`.
+
+The JSON form (``mjsim replay RUN --game N --format json``) is one object per line, each with
+``event``, ``seat`` and ``tile`` (README notation such as ``"5s"``, or null) first: a ``hand``
+header, the events, every seat's ``final_hand``, the variant's lines (its winners' patterns and
+the settlement items, say) and a ``result`` (docs/engine.md, "Replay").
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
-from .kernels import engine as E
+from .kernels import record as R
 from .kernels import state as S
-from .records import WIN_KINDS
-from .tiles import format_tiles, kind_name
-from .variants.anhua import AnhuaOptions, pattern_name, replay_hand
+from .tiles import format_hand, format_tiles, kind_name
 
-LOG_CAPACITY = 1024
-
-_KONG_TYPES = {
-    S.MELD_CONCEALED_KONG: "暗杠 concealed kong",
-    S.MELD_ADDED_KONG: "明杠 added kong",
-    S.MELD_DISCARD_KONG: "直杠 kong on a discard",
+EVENT_NAMES = {
+    S.EVENT_DEAL: "deal",
+    S.EVENT_INDICATOR: "indicator",
+    S.EVENT_WILD: "wild",
+    S.EVENT_DRAW: "draw",
+    S.EVENT_DISCARD: "discard",
+    S.EVENT_CHI: "chi",
+    S.EVENT_PONG: "pong",
+    S.EVENT_KONG: "kong",
+    S.EVENT_REVEAL: "reveal",
+    S.EVENT_WIN: "win",
+    S.EVENT_BIRD: "bird",
+    S.EVENT_PAY: "pay",
+    S.EVENT_EXHAUSTED: "draw_game",
+    S.EVENT_ROBBED: "rob_kong",
+    S.EVENT_PASS_WIN: "pass_win",
 }
+"""Event code -> the ``event`` of its JSON object (a robbed kong adds ``kong_declared``)."""
+
+KONG_TYPES = {
+    S.MELD_CONCEALED_KONG: "concealed",
+    S.MELD_ADDED_KONG: "added",
+    S.MELD_DISCARD_KONG: "discard",
+}
+"""Meld type -> the ``kong_type`` of a JSON kong."""
+
+FORMATS = ("text", "json")
 
 
-def replay_anhua(
-    walls: np.ndarray,
-    game: int,
-    options: AnhuaOptions | None = None,
-    hands_per_session: int = 8,
-    first_dealer: int = 0,
-) -> tuple[np.ndarray, np.ndarray, S.FinalPosition]:
-    """Play hand ``game`` of ``walls`` (int8 (n, 108)) again with the log on.
+@dataclass(frozen=True)
+class ReplayWords:
+    """What a variant says about its hands' logs.
 
-    The hands before it in its session are played first, to find its dealer. Returns the hand's
-    record row, its events, int64 (n_events, 4): (event, seat, tile, detail), and every seat's
-    final tiles.
-    """
-    options = options or AnhuaOptions()
-    if not 0 <= game < len(walls):
-        raise ValueError(f"game must be 0-{len(walls) - 1}, not {game}")
-    session_start = game - game % hands_per_session
-    return replay_hand(
-        options,
-        walls[session_start : game + 1],
-        np.array([first_dealer], np.int64),
-        hands_per_session,
-        (0,) * options.player_count,
-        0,
-        game - session_start,
-        LOG_CAPACITY,
-    )
+    ``win_kinds``: win kind (``how``) -> name, as in the games table. ``kong_names``: meld type
+    -> the kong's name in text. ``event_text(event, seat, tile, detail)``: a line for an event the
+    variant's hooks log, None to use the generic line. ``event_fields(event, seat, tile, detail,
+    record)``: fields the variant adds to an event's JSON object."""
+
+    win_kinds: Mapping[int, str]
+    kong_names: Mapping[int, str]
+    event_text: Callable[[int, int, int, int], str | None]
+    event_fields: Callable[[int, int, int, int, np.ndarray], dict[str, Any]]
+
+
+def tile_or_none(kind: int) -> str | None:
+    """A tile in README notation, None for -1 (no tile)."""
+    return kind_name(kind) if 0 <= kind < 34 else None
+
+
+def _rows(events: np.ndarray):
+    return (tuple(int(x) for x in row) for row in events)
+
+
+class _Moves:
+    """What the events so far tell a later event: the pongs made (a robbed kong onto one was an
+    added kong), the last move (a robbed kong on the discard just made was a kong on a discard),
+    the last discard (what a claim takes), and whether a robbed kong was shown as declared yet
+    (several robbers rob one kong)."""
+
+    # events that answer the move before them rather than make one
+    ANSWERS = (S.EVENT_PASS_WIN, S.EVENT_ROBBED)
+
+    def __init__(self) -> None:
+        self.pongs: set[tuple[int, int]] = set()
+        self.last_move = (-1, -1, -1, -1)
+        self.last_discard = (-1, -1)  # (seat, tile)
+        self.declared = False
+
+    def robbed_kong(self, konger: int, kind: int) -> int | None:
+        """The type of the robbed kong (its EVENT_KONG is never logged) at its first robber,
+        None at the others: on the discard just made by another seat, onto the konger's pong,
+        else from the hand."""
+        if self.declared:
+            return None
+        self.declared = True
+        event, seat, tile, _ = self.last_move
+        if event == S.EVENT_DISCARD and seat != konger and tile == kind:
+            return S.MELD_DISCARD_KONG
+        return S.MELD_ADDED_KONG if (konger, kind) in self.pongs else S.MELD_CONCEALED_KONG
+
+    def after(self, event: int, seat: int, tile: int, detail: int) -> None:
+        if event == S.EVENT_PONG:
+            self.pongs.add((seat, tile))
+        elif event == S.EVENT_DISCARD:
+            self.last_discard = (seat, tile)
+        if event not in self.ANSWERS:
+            self.last_move = (event, seat, tile, detail)
+
+
+def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, words) -> str:
+    """The text of an event the engine logs (a robbed kong's first robber: two lines)."""
+    name = tile_or_none(tile) or ""
+    if event == S.EVENT_DEAL:
+        return f"seat {seat} is dealt {detail} tiles"
+    if event == S.EVENT_DRAW:
+        return f"seat {seat} draws {name}"
+    if event == S.EVENT_DISCARD:
+        return f"seat {seat} discards {name}"
+    if event == S.EVENT_CHI:
+        return f"seat {seat} chi {format_tiles([tile, tile + 1, tile + 2])} from seat {detail}"
+    if event == S.EVENT_PONG:
+        return f"seat {seat} pong {name} from seat {detail}"
+    if event == S.EVENT_KONG:
+        return f"seat {seat} {words.kong_names.get(detail, 'kong')} of {name}"
+    if event == S.EVENT_ROBBED:
+        robs = f"seat {seat} robs the kong of {name} from seat {detail}"
+        kong = moves.robbed_kong(detail, tile)
+        if kong is None:
+            return robs
+        # the kong was declared, then robbed: it is never made
+        return f"seat {detail} declares a {words.kong_names[kong]} of {name}\n{robs}"
+    if event == S.EVENT_PASS_WIN:
+        return (
+            f"seat {seat} passes a win on {name} (漏胡: it may not win on {name} from "
+            "another player until it draws)"
+        )
+    if event == S.EVENT_WIN:
+        on = f" on {name}" if name else ""
+        return f"seat {seat} wins ({words.win_kinds[detail]}){on}"
+    if event == S.EVENT_PAY:
+        return f"seat {seat} pays seat {tile}: {detail}"
+    if event == S.EVENT_EXHAUSTED:
+        return f"wall exhausted (荒庄); seat {seat} drew the last tile"
+    return f"event {event}: seat {seat}, tile {name or '-'}, detail {detail}"
+
+
+def event_lines(events: np.ndarray, words: ReplayWords) -> list[str]:
+    """The events as lines of text; the variant's ``event_text`` words its own."""
+    lines = []
+    moves = _Moves()
+    for event, seat, tile, detail in _rows(events):
+        line = words.event_text(event, seat, tile, detail)
+        if line is None:
+            line = _engine_line(event, seat, tile, detail, moves, words)
+        lines += line.split("\n")
+        moves.after(event, seat, tile, detail)
+    return lines
+
+
+def dealt_tiles(events: np.ndarray, wall: np.ndarray) -> dict[int, list[int]]:
+    """Each seat's dealt tiles, from the wall and the deal events' counts: the engine deals the
+    same number to every seat in seat order from the head of the wall, then the dealer's extra
+    tiles (``sim.kernels.state.deal``)."""
+    counts = {seat: detail for event, seat, _, detail in _rows(events) if event == S.EVENT_DEAL}
+    if not counts:
+        return {}
+    hand_size = min(counts.values())
+    dealt = {
+        seat: [int(k) for k in wall[seat * hand_size : (seat + 1) * hand_size]] for seat in counts
+    }
+    extra_at = len(counts) * hand_size
+    for seat, count in counts.items():
+        dealt[seat] += [int(k) for k in wall[extra_at : extra_at + count - hand_size]]
+        extra_at += count - hand_size
+    return dealt
+
+
+def _engine_fields(event: int, seat: int, tile: int, detail: int, moves: _Moves, words):
+    """(the tile shown, the event's own JSON fields) for an event the engine logs."""
+    if event == S.EVENT_CHI:  # the tile is the discard claimed, not the sequence's first
+        sequence = format_tiles([tile, tile + 1, tile + 2])
+        return moves.last_discard[1], {"from_seat": detail, "sequence": sequence}
+    if event == S.EVENT_PONG:
+        return tile, {"from_seat": detail}
+    if event == S.EVENT_KONG:
+        from_seat = moves.last_discard[0] if detail == S.MELD_DISCARD_KONG else seat
+        return tile, {"kong_type": KONG_TYPES.get(detail, str(detail)), "from_seat": from_seat}
+    if event == S.EVENT_ROBBED:
+        return tile, {"from_seat": detail}
+    if event == S.EVENT_WIN:
+        return tile, {"win_kind": words.win_kinds[detail]}
+    if event == S.EVENT_PAY:
+        return -1, {"payer": seat, "payee": tile, "amount": detail}
+    if event == S.EVENT_EXHAUSTED:
+        return tile, {"last_drawer": seat}
+    return tile, ({} if event in EVENT_NAMES else {"detail": detail})
+
+
+def event_objects(
+    events: np.ndarray, wall: np.ndarray, record: np.ndarray, words: ReplayWords
+) -> list[dict[str, Any]]:
+    """The events as JSON-ready objects: ``event``, ``seat`` and ``tile`` (README notation, None
+    when the event has none), then the event's own fields and the variant's
+    (``words.event_fields``). A deal lists the seat's tiles; a claim and a kong name the seat
+    they took from; a robbed kong is first declared (``kong_declared``); a payment names payer,
+    payee and amount."""
+    dealt = dealt_tiles(events, wall)
+    objects = []
+    moves = _Moves()
+    for event, seat, tile, detail in _rows(events):
+        if event == S.EVENT_DEAL:
+            shown, fields = tile, {"count": detail, "tiles": format_tiles(sorted(dealt[seat]))}
+        else:
+            shown, fields = _engine_fields(event, seat, tile, detail, moves, words)
+        if event == S.EVENT_ROBBED and (kong := moves.robbed_kong(detail, tile)) is not None:
+            robbed_from = moves.last_discard[0] if kong == S.MELD_DISCARD_KONG else detail
+            declared = {"kong_type": KONG_TYPES[kong], "from_seat": robbed_from}
+            objects.append(_object("kong_declared", detail, tile, declared))
+        fields.update(words.event_fields(event, seat, tile, detail, record))
+        objects.append(_object(EVENT_NAMES.get(event, f"event_{event}"), seat, shown, fields))
+        moves.after(event, seat, tile, detail)
+    return objects
+
+
+def _object(event: str, seat: int, tile: int, fields: dict[str, Any]) -> dict[str, Any]:
+    return {"event": event, "seat": seat if seat >= 0 else None, "tile": tile_or_none(tile)} | {
+        key: _plain(value) for key, value in fields.items()
+    }
+
+
+def _plain(value):
+    """numpy integers as Python ints (JSON), inside lists and dicts too."""
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def _tiles_of(counts: np.ndarray) -> str:
     return format_tiles([kind for kind in range(34) for _ in range(int(counts[kind]))]) or "-"
 
 
-def _meld_text(meld_type: int, first: int) -> str:
+def _meld_tiles(meld_type: int, first: int) -> list[int]:
     if meld_type == S.MELD_CHI:
-        return f"chi {format_tiles([first, first + 1, first + 2])}"
+        return [first, first + 1, first + 2]
+    return [first] * (3 if meld_type == S.MELD_PONG else 4)
+
+
+def _meld_text(meld_type: int, first: int, kong_names: Mapping[int, str]) -> str:
+    if meld_type == S.MELD_CHI:
+        return f"chi {format_tiles(_meld_tiles(meld_type, first))}"
     if meld_type == S.MELD_PONG:
         return f"pong {kind_name(first)}"
-    return f"{_KONG_TYPES.get(meld_type, 'kong').split()[0]} {kind_name(first)}"
+    return f"{kong_names.get(meld_type, 'kong').split()[0]} {kind_name(first)}"
 
 
-def describe_final(final: S.FinalPosition) -> list[str]:
+def _melds(final: S.FinalPosition, seat: int):
+    for m in range(int(final.n_melds[seat])):
+        meld_type, first, from_seat = (int(x) for x in final.melds[seat, m])
+        yield meld_type, first, from_seat
+
+
+def final_lines(final: S.FinalPosition, kong_names: Mapping[int, str]) -> list[str]:
     """Every seat's concealed tiles (a winner's with the winning tile) and melds."""
     lines = []
     for seat in range(final.hands.shape[0]):
-        melds = [
-            _meld_text(int(final.melds[seat, m, 0]), int(final.melds[seat, m, 1]))
-            for m in range(int(final.n_melds[seat]))
-        ]
+        melds = [_meld_text(t, first, kong_names) for t, first, _ in _melds(final, seat)]
         shown = f"; melds {', '.join(melds)}" if melds else ""
         lines.append(f"seat {seat} holds {_tiles_of(final.hands[seat])}{shown}")
     return lines
 
 
-def describe(
-    events: np.ndarray,
-    record: np.ndarray,
-    n_players: int,
-    final: S.FinalPosition | None = None,
-) -> list[str]:
-    """The events as lines of text, then every seat's final tiles (when ``final`` is given),
-    the patterns and every seat's score change."""
-    lines = []
-    pongs = set()  # (seat, kind): a robbed kong of a ponged kind was a 明杠, else a 直杠
-    robbed = False
-    for event, seat, tile, detail in (tuple(int(x) for x in row) for row in events):
-        name = kind_name(tile) if 0 <= tile < 34 else ""
-        if event == S.EVENT_DEAL:
-            lines.append(f"seat {seat} is dealt {detail} tiles")
-        elif event == S.EVENT_INDICATOR:
-            lines.append(f"indicator flipped: {name}")
-        elif event == S.EVENT_WILD:
-            lines.append(f"king 王: {name}")
-        elif event == S.EVENT_DRAW:
-            lines.append(f"seat {seat} draws {name}")
-        elif event == S.EVENT_DISCARD:
-            lines.append(f"seat {seat} discards {name}")
-        elif event == S.EVENT_CHI:
-            sequence = format_tiles([tile, tile + 1, tile + 2])
-            lines.append(f"seat {seat} chi {sequence} from seat {detail}")
-        elif event == S.EVENT_PONG:
-            pongs.add((seat, tile))
-            lines.append(f"seat {seat} pong {name} from seat {detail}")
-        elif event == S.EVENT_KONG:
-            lines.append(f"seat {seat} {_KONG_TYPES.get(detail, 'kong')} of {name}")
-        elif event == S.EVENT_REVEAL:
-            lines.append(f"  revealed by the kong: {name}")
-        elif event == S.EVENT_ROBBED:
-            if not robbed:  # the kong was declared, then robbed: it is never made
-                kong = S.MELD_ADDED_KONG if (detail, tile) in pongs else S.MELD_DISCARD_KONG
-                lines.append(f"seat {detail} declares a {_KONG_TYPES[kong]} of {name}")
-                robbed = True
-            lines.append(f"seat {seat} robs the kong of {name} from seat {detail}")
-        elif event == S.EVENT_PASS_WIN:
-            lines.append(
-                f"seat {seat} passes a win on {name} (漏胡: it may not win on {name} from "
-                "another player until it draws)"
-            )
-        elif event == S.EVENT_WIN:
-            on = f" on {name}" if name else ""
-            lines.append(f"seat {seat} wins ({WIN_KINDS[detail]}){on}")
-        elif event == S.EVENT_BIRD:
-            lines.append(f"bird {name} lands on seat {seat}")
-        elif event == S.EVENT_PAY:
-            lines.append(f"seat {seat} pays seat {tile}: {detail}")
-        elif event == S.EVENT_EXHAUSTED:
-            lines.append(f"wall exhausted (荒庄); seat {seat} drew the last tile")
-    if final is not None:
-        lines += describe_final(final)
-    for w in range(int(record[E.R_N_WINNERS])):
-        features = int(record[E.R_FEATURES + w])
-        seat = int(record[E.R_WINNER + w])
-        lines.append(
-            f"seat {seat}: {pattern_name(features)}, {int(record[E.R_POINTS + w])} points base"
-        )
-    deltas = ", ".join(f"seat {s} {int(record[E.R_DELTA + s]):+d}" for s in range(n_players))
-    lines.append(f"result: {deltas}")
-    return lines
+def wild_kinds(events: np.ndarray) -> list[int]:
+    """The kinds the log says are wild this hand."""
+    return [tile for event, _, tile, _ in _rows(events) if event == S.EVENT_WILD]
 
 
-def replay_run(path, game: int) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Replay hand ``game`` of a run directory (``sim.runner``): the chunk's walls, dealers and
-    agent seed are made again from the manifest's seed, the hand is played with the log on, and
-    its record is checked against the stored row. Returns (lines, record, events)."""
-    import pandas as pd
+def _meld_object(meld_type: int, first: int, from_seat: int) -> dict[str, Any]:
+    kind = {S.MELD_CHI: "chi", S.MELD_PONG: "pong"}.get(meld_type, "kong")
+    meld = {
+        "meld": kind,
+        "tiles": format_tiles(_meld_tiles(meld_type, first)),
+        "from_seat": from_seat,
+    }
+    if meld_type in KONG_TYPES:
+        meld["kong_type"] = KONG_TYPES[meld_type]
+    return meld
 
+
+def final_objects(final: S.FinalPosition, wilds: list[int]) -> list[dict[str, Any]]:
+    """Every seat's ``final_hand``: its concealed tiles in hand notation, the copies of a wild
+    kind marked ``*`` (a winner's hand holds the winning tile; winners on one discard each hold
+    it), and its melds (``meld``: chi, pong or kong; ``tiles``; ``from_seat``; a kong's
+    ``kong_type``)."""
+    objects = []
+    for seat in range(final.hands.shape[0]):
+        counts = final.hands[seat].astype(np.int64)
+        wild_faces = np.zeros(34, np.int64)
+        wild_faces[wilds] = counts[wilds]
+        naturals = counts - wild_faces
+        concealed = format_hand(naturals, wild_faces) if counts.any() else ""
+        melds = [
+            _meld_object(meld_type, first, from_seat)
+            for meld_type, first, from_seat in _melds(final, seat)
+        ]
+        objects.append(_object("final_hand", seat, -1, {"concealed": concealed, "melds": melds}))
+    return objects
+
+
+def result_line(record: np.ndarray, n_players: int) -> str:
+    deltas = ", ".join(f"seat {s} {int(record[R.R_DELTA + s]):+d}" for s in range(n_players))
+    return f"result: {deltas}"
+
+
+def result_object(record: np.ndarray, n_players: int, words: ReplayWords) -> dict[str, Any]:
+    """The hand's ``result``: outcome, win kind, winners, payer (None: every other seat pays, or
+    nobody), winning tile, tiles left in the wall, turns, next dealer and every seat's score
+    change."""
+    won = int(record[R.R_OUTCOME]) == R.OUTCOME_WIN
+    n_winners = int(record[R.R_N_WINNERS])
+    payer = int(record[R.R_PAYER]) if won else -1
+    fields = {
+        "outcome": "win" if won else "draw",
+        "win_kind": words.win_kinds[int(record[R.R_WIN_KIND])] if won else None,
+        "winners": [int(record[R.R_WINNER + w]) for w in range(n_winners)],
+        "payer": payer if payer >= 0 else None,
+        "winning_tile": tile_or_none(int(record[R.R_WINNING_TILE])) if won else None,
+        "tiles_left": int(record[R.R_TILES_LEFT]),
+        "turns": int(record[R.R_TURNS]),
+        "next_dealer": int(record[R.R_NEXT_DEALER]),
+        "score_changes": [int(record[R.R_DELTA + s]) for s in range(n_players)],
+    }
+    return _object("result", -1, -1, fields)
+
+
+# --------------------------------------------------------------------------------------------
+# A hand of a run or of a config
+
+
+@dataclass(frozen=True)
+class ReplayedHand:
+    """Hand ``game`` of a configuration played again with the log on: its wall, record
+    (``sim.kernels.record.R_*``), events (int64 (n, 4): event, seat, tile, detail) and final
+    position."""
+
+    config: Any  # sim.config.RunConfig
+    game: int
+    wall: np.ndarray
+    record: np.ndarray
+    events: np.ndarray
+    final: S.FinalPosition
+
+
+def replay_config(config, game: int) -> ReplayedHand:
+    """Hand ``game`` of the run ``config`` (``sim.config.RunConfig``) would play: the chunk's
+    walls, dealers and agent seed are made again from the seed, and the chunk's hands before it
+    are played to reach its dealer and the random agent's generator state."""
     from .agents import agent_ids
-    from .runner import GAMES, chunk_inputs, chunk_of, config_of_run
+    from .runner import chunk_inputs, chunk_of
 
-    config = config_of_run(path)
     chunk = chunk_of(config, game)
     walls, dealers, agent_seed = chunk_inputs(config, chunk)
-    variant = config.spec
-    record, events, final = variant.replay(
+    index = game - chunk.first_game
+    record, events, final = config.spec.replay(
         config.options,
         walls,
         dealers,
         config.hands_per_session,
         agent_ids(config.agents),
         agent_seed,
-        game - chunk.first_game,
+        index,
     )
+    return ReplayedHand(config, game, walls[index].copy(), record, events, final)
+
+
+def replay_run(path, game: int) -> ReplayedHand:
+    """Replay hand ``game`` of a run directory (``sim.runner``) and check its record against
+    the stored row."""
+    import pandas as pd
+
+    from .runner import GAMES, config_of_run
+
+    config = config_of_run(path)
+    hand = replay_config(config, game)
+    record = hand.record
     stored = pd.read_parquet(f"{path}/{GAMES}", filters=[("game", "==", game)])
     n_players = config.n_players
-    replayed = [int(record[E.R_DELTA + seat]) for seat in range(n_players)]
+    replayed = [int(record[R.R_DELTA + seat]) for seat in range(n_players)]
     kept = [int(stored[f"delta_{seat}"].iloc[0]) for seat in range(n_players)]
-    if replayed != kept or int(record[E.R_DEALER]) != int(stored["dealer"].iloc[0]):
+    if replayed != kept or int(record[R.R_DEALER]) != int(stored["dealer"].iloc[0]):
         raise ValueError(
             f"{path}: the replay of hand {game} differs from the stored row (score changes "
             f"{replayed} against {kept}); was the run made by another version of the engine?"
         )
-    header = [
-        f"{config.label}, hand {game} (session {game // config.hands_per_session}, hand "
-        f"{game % config.hands_per_session} of it), dealer seat {int(record[E.R_DEALER])}, "
+    return hand
+
+
+def text_lines(hand: ReplayedHand) -> list[str]:
+    """A header line, then the variant's ``describe``: events, final tiles, wins, result."""
+    config, game = hand.config, hand.game
+    per_session = config.hands_per_session
+    header = (
+        f"{config.label}, hand {game} (session {game // per_session}, hand "
+        f"{game % per_session} of it), dealer seat {int(hand.record[R.R_DEALER])}, "
         f"agents {', '.join(config.agents)}"
-    ]
-    return header + variant.describe(events, record, n_players, final), record, events
+    )
+    described = config.spec.describe(hand.events, hand.record, config.n_players, hand.final)
+    return [header, *described]
+
+
+def header_object(hand: ReplayedHand) -> dict[str, Any]:
+    """The ``hand`` line: what the hand was played with, enough to play it again."""
+    config, game = hand.config, hand.game
+    fields = {
+        "variant": config.variant,
+        "label": config.label,
+        "config_hash": config.hash(),
+        "seed": config.seed,
+        "game": game,
+        "session": game // config.hands_per_session,
+        "hand_in_session": game % config.hands_per_session,
+        "dealer": int(hand.record[R.R_DEALER]),
+        "n_players": config.n_players,
+        "agents": list(config.agents),
+        "options": config.resolved()["options"],
+    }
+    return _object("hand", -1, -1, fields)
+
+
+def json_lines(hand: ReplayedHand) -> list[str]:
+    """The hand as JSON Lines: the header, then the variant's ``describe_json``."""
+    config = hand.config
+    objects = [header_object(hand)]
+    objects += config.spec.describe_json(
+        config.options, hand.wall, hand.record, hand.events, hand.final
+    )
+    return [json.dumps(obj, ensure_ascii=False) for obj in objects]
+
+
+def check_format(form: str) -> str:
+    """``form`` if it is one of ``FORMATS``; else a one-line error naming them."""
+    if form not in FORMATS:
+        raise ValueError(
+            f"--format: {form!r} is not a replay format; allowed: {', '.join(FORMATS)}"
+        )
+    return form
+
+
+def replay_lines(hand: ReplayedHand, form: str = "text") -> list[str]:
+    """The hand in format ``form`` (``FORMATS``)."""
+    return text_lines(hand) if check_format(form) == "text" else json_lines(hand)

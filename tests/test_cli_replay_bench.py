@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -44,6 +45,33 @@ def test_replay_prints_the_stored_hand(run_dir, game, capsys):
         paid[int(payer)] -= int(amount)
         paid[int(receiver)] += int(amount)
     np.testing.assert_array_equal(paid, [row[f"delta_{s}"] for s in range(4)])
+
+
+def test_replay_json_is_one_object_per_line_ending_in_the_stored_result(run_dir, capsys):
+    """--format json: a header naming the hand, then one JSON object per line, the last the
+    result with the stored score changes; the text form's events in the same order."""
+    game = 37
+    assert main(["replay", str(run_dir), "--game", str(game), "--format", "json"]) == 0
+    objects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    row = pd.read_parquet(run_dir / "games.parquet").iloc[game]
+    assert objects[0]["event"] == "hand" and objects[0]["game"] == game
+    assert objects[0]["dealer"] == row["dealer"]
+    assert objects[0]["agents"] == ["random", "efficiency", "self_draw", "random"]
+    assert objects[-1]["score_changes"] == [int(row[f"delta_{s}"]) for s in range(4)]
+    assert sum(obj["event"] == "draw" for obj in objects) == row["turns"]
+    assert main(["replay", str(run_dir), "--game", str(game), "--format", "text"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    drawn = [line.split()[-1] for line in text if re.match(r"seat \d draws ", line)]
+    assert drawn == [obj["tile"] for obj in objects if obj["event"] == "draw"]
+
+
+def test_replay_with_a_bad_format_is_a_one_line_error(run_dir, capsys):
+    assert main(["replay", str(run_dir), "--game", "0", "--format", "xml"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "mjsim: error: --format: 'xml' is not a replay format; allowed: text, json"
+    ]
 
 
 def test_replay_of_a_missing_hand_or_directory_is_a_one_line_error(run_dir, tmp_path, capsys):

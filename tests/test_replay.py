@@ -1,15 +1,24 @@
-"""Replays: the same wall, options and dealer give the same hand, logged move by move."""
+"""Replays: the same wall, options and dealer give the same hand, logged move by move; the JSON
+form accounts for every tile and scores the hand again from the log alone."""
 
 from __future__ import annotations
 
-import numpy as np
+import json
+from collections import Counter
 
-from sim import replay
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim import replay, runner
+from sim.config import load_config
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.tables import load_tables
+from sim.tiles import parse_hand
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
+from sim.variants.anhua import replay as anhua_replay
 from sim.wall import shuffled_walls
 
 
@@ -29,17 +38,18 @@ def test_replay_reproduces_the_bulk_records_and_logs_every_move():
     )
     kinds_seen = set()
     for game in range(40):
-        record, events, final = replay.replay_anhua(walls, game, options)
+        record, events, final = anhua_replay.replay_walls(walls, game, options)
         np.testing.assert_array_equal(record, records[game])
         draws = (events[:, 0] == S.EVENT_DRAW).sum()
-        assert draws + record[E.R_TILES_LEFT] + 53 + 1 + record[E.R_N_BIRDS] <= 108
+        reveals = (events[:, 0] == S.EVENT_REVEAL).sum()
+        assert draws + reveals + record[E.R_TILES_LEFT] + 53 + 1 + record[E.R_N_BIRDS] == 108
         assert draws == record[E.R_TURNS]
         paid = np.zeros(4, np.int64)
         for _, seat, receiver, amount in events[events[:, 0] == S.EVENT_PAY]:
             paid[seat] -= amount
             paid[receiver] += amount
         np.testing.assert_array_equal(paid, record[E.R_DELTA : E.R_DELTA + 4])
-        lines = replay.describe(events, record, 4, final)
+        lines = anhua_replay.describe(events, record, 4, final)
         assert lines[-1].startswith("result:")
         held = [line for line in lines if " holds " in line]
         assert [line.split()[1] for line in held] == ["0", "1", "2", "3"]
@@ -53,12 +63,8 @@ def test_replay_reproduces_the_bulk_records_and_logs_every_move():
 
 def test_replay_names_the_game_range():
     walls = shuffled_walls(3, 108, 1)
-    try:
-        replay.replay_anhua(walls, 3)
-    except ValueError as error:
-        assert "game must be 0-2" in str(error)
-    else:
-        raise AssertionError("no error for a game out of range")
+    with pytest.raises(ValueError, match="game must be 0-2"):
+        anhua_replay.replay_walls(walls, 3)
 
 
 def test_replay_shows_passed_wins_robbed_kongs_and_final_hands():
@@ -80,7 +86,7 @@ def test_replay_shows_passed_wins_robbed_kongs_and_final_hands():
         kinds = set(events[:, 0].tolist())
         if not ({S.EVENT_PASS_WIN, S.EVENT_ROBBED} & kinds):
             continue
-        lines = replay.describe(events, record, 4, final)
+        lines = anhua_replay.describe(events, record, 4, final)
         assert sum(" holds " in line for line in lines) == 4
         if S.EVENT_PASS_WIN in kinds:
             seat = int(events[events[:, 0] == S.EVENT_PASS_WIN][0, 1])
@@ -93,3 +99,187 @@ def test_replay_shows_passed_wins_robbed_kongs_and_final_hands():
         if all(seen.values()):
             break
     assert all(seen.values()), seen
+
+
+# --------------------------------------------------------------------------------------------
+# JSON Lines of runs
+
+N_GAMES = 200
+JSON_RUNS = {
+    "defaults": ("anhua-seven-kings", []),
+    "dealer_bonus_four_birds": (
+        "anhua-seven-kings",
+        ["options.dealer_bonus=true", "options.bird_count=4"],
+    ),
+    "bonus_before_one_bird_double_bloom": (
+        "anhua-four-kings",
+        [
+            "options.dealer_bonus=true",
+            'options.dealer_bonus_timing="before_birds"',
+            "options.bird_count=1",
+            'options.kong_multi_tile_win="double"',
+        ],
+    ),
+    "three_players": (
+        "anhua-three-players",
+        [
+            "options.dealer_bonus=true",
+            "options.bird_count=4",
+            'run.agents=["random", "self_draw", "efficiency"]',
+        ],
+    ),
+}
+MIXED_AGENTS = 'run.agents=["random", "efficiency", "self_draw", "random"]'
+
+
+@pytest.fixture(scope="module", params=list(JSON_RUNS))
+def json_run(request, tmp_path_factory):
+    """A run of N_GAMES hands and every hand of it replayed as JSON Lines (parsed)."""
+    config_name, overrides = JSON_RUNS[request.param]
+    settings = [f"run.games={N_GAMES}", f"run.chunk_hands={N_GAMES}"]
+    if not any(o.startswith("run.agents") for o in overrides):
+        settings.append(MIXED_AGENTS)
+    config = load_config(f"configs/{config_name}.toml", settings + overrides)
+    path = runner.run(config, tmp_path_factory.mktemp("json") / request.param)
+    games = pd.read_parquet(path / runner.GAMES).set_index("game")
+    hands = {}
+    for game in range(N_GAMES):
+        hand = replay.replay_run(path, game)
+        hands[game] = (hand, [json.loads(line) for line in replay.json_lines(hand)])
+    return config, games, hands
+
+
+def _kinds(notation: str) -> Counter:
+    """Tile kinds in hand notation, wild faces (``*``) at their face."""
+    if not notation:
+        return Counter()
+    hand = parse_hand(notation)
+    counts = hand.counts.astype(np.int64) + hand.wild_faces
+    return Counter({kind: int(n) for kind, n in enumerate(counts) if n})
+
+
+def _kind(name: str) -> int:
+    return next(iter(_kinds(name)))
+
+
+def test_json_lines_rescore_every_hand_from_the_settlement_items(json_run):
+    """Summing each seat's settlement items (payer minus, payee plus) gives the games table's
+    delta_N, hand by hand; each payment's items add up to the logged payment."""
+    config, games, hands = json_run
+    n_players = config.n_players
+    kinds_of_item = Counter()
+    for game, (_, objects) in hands.items():
+        assert objects[0]["event"] == "hand" and objects[0]["game"] == game
+        assert objects[0]["options"] == config.resolved()["options"]
+        assert all({"event", "seat", "tile"} <= obj.keys() for obj in objects)
+        delta = np.zeros(n_players, np.int64)
+        by_payment = Counter()
+        for item in (obj for obj in objects if obj["event"] == "settlement"):
+            delta[item["payer"]] -= item["amount"]
+            delta[item["payee"]] += item["amount"]
+            by_payment[item["payment"]] += item["amount"]
+            kinds_of_item[item["item"]] += 1
+        row = games.loc[game]
+        np.testing.assert_array_equal(delta, [row[f"delta_{s}"] for s in range(n_players)])
+        paid = [obj["amount"] for obj in objects if obj["event"] == "pay"]
+        assert [by_payment[k] for k in range(len(paid))] == paid
+        assert objects[-1]["event"] == "result"
+        assert objects[-1]["score_changes"] == delta.tolist()
+        winners = [obj for obj in objects if obj["event"] == "winner"]
+        assert [w["seat"] for w in winners] == objects[-1]["winners"]
+        assert len(winners) == row["n_winners"]
+    options = config.options
+    assert kinds_of_item["base"] > 0 and kinds_of_item["birds"] > 0
+    assert (kinds_of_item["dealer_bonus"] > 0) == options.dealer_bonus
+
+
+def test_json_lines_account_for_every_tile(json_run):
+    """Following the JSON events alone (deal, draws, discards, claims, kongs, reveals, wins)
+    gives every seat's final concealed tiles and melds; the tiles taken from the wall, in
+    order, are the wall's, and with the tiles left they make the whole wall."""
+    config, _, hands = json_run
+    for game, (hand, objects) in hands.items():
+        taken, concealed, melded = _follow(objects, config.n_players)
+        for obj in (obj for obj in objects if obj["event"] == "final_hand"):
+            seat = obj["seat"]
+            assert concealed[seat] == _kinds(obj["concealed"]), (game, seat)
+            in_melds = sum((_kinds(meld["tiles"]) for meld in obj["melds"]), Counter())
+            assert melded[seat] == in_melds, (game, seat)
+        result = objects[-1]
+        assert sum(taken.values()) + result["tiles_left"] == len(hand.wall)
+        n_dealt = 13 * config.n_players + 1
+        dealt = sum((_kinds(obj["tiles"]) for obj in objects if obj["event"] == "deal"), Counter())
+        assert dealt == Counter(int(k) for k in hand.wall[:n_dealt])
+        after_deal = [
+            _kind(obj["tile"])
+            for obj in objects
+            if obj["event"] in ("indicator", "draw", "reveal", "bird")
+        ]
+        assert after_deal == [int(k) for k in hand.wall[n_dealt : n_dealt + len(after_deal)]]
+
+
+def _follow(objects: list[dict], n_players: int):
+    """(tiles taken from the wall, each seat's concealed tiles, each seat's melded tiles) after
+    the events, checking that every claimed tile is the last of the seat's pile it is taken
+    from. The tile won on by several players on one discard (or robbed from one kong) is in
+    each winner's hand."""
+    taken = Counter()
+    concealed = [Counter() for _ in range(n_players)]
+    melded = [Counter() for _ in range(n_players)]
+    piles = [[] for _ in range(n_players)]
+    payer = objects[-1]["payer"]
+    won_from_pile = False
+
+    def from_pile(seat, kind):
+        assert piles[seat] and piles[seat][-1] == kind, (piles[seat], kind)
+        piles[seat].pop()
+
+    def from_hand(seat, tiles: Counter):
+        concealed[seat].subtract(tiles)
+        assert min(concealed[seat].values(), default=0) >= 0
+
+    for obj in objects:
+        event, seat = obj["event"], obj["seat"]
+        kind = _kind(obj["tile"]) if obj["tile"] else -1
+        if event == "deal":
+            taken += _kinds(obj["tiles"])
+            concealed[seat] += _kinds(obj["tiles"])
+        elif event in ("indicator", "bird"):
+            taken[kind] += 1
+        elif event == "draw":
+            taken[kind] += 1
+            concealed[seat][kind] += 1
+        elif event == "reveal":
+            taken[kind] += 1
+            piles[seat].append(kind)
+        elif event == "discard":
+            from_hand(seat, Counter({kind: 1}))
+            piles[seat].append(kind)
+        elif event in ("chi", "pong"):
+            from_pile(obj["from_seat"], kind)
+            tiles = _kinds(obj["sequence"]) if event == "chi" else Counter({kind: 3})
+            from_hand(seat, tiles - Counter({kind: 1}))
+            melded[seat] += tiles
+        elif event == "kong":
+            from_hand_count = {"concealed": 4, "added": 1, "discard": 3}[obj["kong_type"]]
+            if obj["kong_type"] == "discard":
+                from_pile(obj["from_seat"], kind)
+            from_hand(seat, Counter({kind: from_hand_count}))
+            melded[seat][kind] += 4 if obj["kong_type"] != "added" else 1
+        elif event == "kong_declared":  # robbed: the tile leaves the konger's hand or the pile
+            if obj["kong_type"] == "discard":
+                from_pile(obj["from_seat"], kind)
+            else:
+                from_hand(seat, Counter({kind: 1}))
+        elif event == "rob_kong":
+            concealed[seat][kind] += 1
+        elif event == "win" and obj["win_kind"] in ("discard", "kong_cannon", "kong_bloom"):
+            source = seat if obj["win_kind"] == "kong_bloom" else payer
+            if not won_from_pile:
+                pile = piles[source]
+                pile.pop(len(pile) - 1 - pile[::-1].index(kind))
+                won_from_pile = True
+            concealed[seat][kind] += 1
+    for counter in concealed + melded:
+        counter += Counter()  # drops zero counts
+    return taken, concealed, melded

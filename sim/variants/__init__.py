@@ -41,7 +41,12 @@ class Variant:
     describe: Callable[..., list[str]]
     """``describe(events, record, n_players, final=None)``: the event log as lines of text,
     with every seat's final tiles when ``final`` (``sim.kernels.state.FinalPosition``) is
-    given."""
+    given, the wins and the score changes (the variant's words over ``sim.replay``'s)."""
+    # replay
+    describe_json: Callable[..., list[dict]]
+    """``describe_json(options, wall, record, events, final)``: the hand as JSON-ready objects,
+    one per event, then every seat's final tiles and melds, the winners, every settlement item
+    and the result (``sim.replay``; docs/engine.md, "Replay")."""
 
     def player_count(self, options: Any) -> int:
         return options.player_count
@@ -49,8 +54,8 @@ class Variant:
 
 def _anhua() -> Variant:
     from ..records import hands_frame, wins_frame
-    from ..replay import describe
     from . import anhua
+    from .anhua import replay as anhua_replay
 
     return Variant(
         name="anhua",
@@ -67,7 +72,9 @@ def _anhua() -> Variant:
         ),
         first_dealers=anhua.session_first_dealers,
         replay=anhua.replay_hand,
-        describe=describe,
+        describe=anhua_replay.describe,
+        # replay
+        describe_json=anhua_replay.describe_json,
     )
 
 

@@ -27,10 +27,10 @@ import numpy as np
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.kernels.agents import seed_agents
-from sim.replay import describe
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, feature_names, kings_of
 from sim.variants.anhua import checks as C
+from sim.variants.anhua.replay import describe
 from sim.wall import shuffled_walls
 
 from . import anhua as R
@@ -190,7 +190,7 @@ class Played:
 
     def explain_first_failure(self, n_players: int) -> str:
         """The ledger's verdict on the first rejected hand and its events up to the violation
-        (``sim.replay.describe``)."""
+        (``sim.variants.anhua.replay.describe``)."""
         index = int(np.flatnonzero(self.errors[:, 0] != C.OK)[0])
         code, at = (int(v) for v in self.errors[index])
         events = self.failure_events

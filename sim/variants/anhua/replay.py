@@ -1,0 +1,247 @@
+"""Anhua Seven Kings 安化七王麻将 in a replay: its own events, pattern names and payments.
+
+The generic replay (``sim.replay``) words the engine's events; this module words those Anhua's
+hooks log (the flipped indicator, the kings 王 X and Y, the tiles an open kong 开杠 reveals, the
+birds 抓鸟) and names its win kinds, its kongs (暗杠, 明杠, 直杠) and its patterns. For the JSON
+form it adds each ``winner`` (pattern, tier, points) and every ``settlement`` item.
+
+The log's payment rows (``EVENT_PAY``: payer, payee, amount) give each payment whole. Its parts
+(the base points P, the doubling by birds, the dealer bonus 庄闲分) are derived here from the record
+(winners, points, payer, birds, dealer) with the rule of ``scoring.settle`` (rules-spec A5.4);
+``tests/test_replay.py`` checks that the parts add up to each logged payment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...kernels import record as R
+from ...kernels import state as S
+from ...replay import (
+    ReplayWords,
+    event_lines,
+    event_objects,
+    final_lines,
+    final_objects,
+    result_line,
+    result_object,
+    tile_or_none,
+    wild_kinds,
+)
+from ...tiles import format_tiles, kind_name
+from . import (
+    HOW,
+    AnhuaOptions,
+    feature_names,
+    pattern_name,
+    points,
+    replay_hand,
+    scoring,  # loaded by the package, in its cache folder
+    tier_name,
+)
+
+WIN_KINDS = {how: name for name, how in HOW.items()}
+"""Win kind (``how``) -> name, as in the games table's ``win_kind``."""
+
+KONG_NAMES = {
+    S.MELD_CONCEALED_KONG: "暗杠 concealed kong",
+    S.MELD_ADDED_KONG: "明杠 added kong",
+    S.MELD_DISCARD_KONG: "直杠 kong on a discard",
+}
+
+
+def _event_text(event: int, seat: int, tile: int, detail: int) -> str | None:
+    """A line for the events Anhua's hooks log (the payments have the generic line)."""
+    if event == S.EVENT_INDICATOR:
+        return f"indicator flipped: {kind_name(tile)}"
+    if event == S.EVENT_WILD:
+        return f"king 王: {kind_name(tile)}"
+    if event == S.EVENT_REVEAL:
+        return f"  revealed by the kong: {kind_name(tile)}"
+    if event == S.EVENT_BIRD:
+        return f"bird {kind_name(tile)} lands on seat {seat}"
+    return None
+
+
+def _event_fields(event: int, seat: int, tile: int, detail: int, record) -> dict[str, Any]:
+    """Anhua's words in the JSON events: which king a wild is (X, the flipped kind; Y, the next
+    rank), the bird's rank, the kong's Chinese name."""
+    if event == S.EVENT_WILD:
+        return {"king": "X" if tile == int(record[R.R_INDICATOR]) else "Y"}
+    if event == S.EVENT_BIRD:
+        return {"rank": tile % 9 + 1, "lands_on_first_winner_seat": seat}
+    if event == S.EVENT_KONG:
+        return {"kong_name": KONG_NAMES[detail].split()[0]}
+    return {}
+
+
+WORDS = ReplayWords(
+    win_kinds=WIN_KINDS,
+    kong_names=KONG_NAMES,
+    event_text=_event_text,
+    event_fields=_event_fields,
+)
+
+
+def replay_walls(
+    walls: np.ndarray,
+    game: int,
+    options: AnhuaOptions | None = None,
+    hands_per_session: int = 8,
+    first_dealer: int = 0,
+    agent_kinds: tuple[int, ...] | None = None,
+    agent_seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray, S.FinalPosition]:
+    """Play hand ``game`` of ``walls`` (int8 (n, 108)) again with the log on, the hands before it
+    in its session first (to find its dealer). Returns its record, events (int64 (n, 4): event,
+    seat, tile, detail) and every seat's final tiles."""
+    options = options or AnhuaOptions()
+    if not 0 <= game < len(walls):
+        raise ValueError(f"game must be 0-{len(walls) - 1}, not {game}")
+    session_start = game - game % hands_per_session
+    return replay_hand(
+        options,
+        walls[session_start : game + 1],
+        np.array([first_dealer], np.int64),
+        hands_per_session,
+        agent_kinds or (0,) * options.player_count,
+        agent_seed,
+        game - session_start,
+    )
+
+
+def _winners(record: np.ndarray):
+    for w in range(int(record[R.R_N_WINNERS])):
+        yield (
+            int(record[R.R_WINNER + w]),
+            int(record[R.R_FEATURES + w]),
+            int(record[R.R_POINTS + w]),
+        )
+
+
+def describe(
+    events: np.ndarray,
+    record: np.ndarray,
+    n_players: int,
+    final: S.FinalPosition | None = None,
+) -> list[str]:
+    """The events as lines of text, then every seat's final tiles (when ``final`` is given),
+    each winner's pattern and base points, and every seat's score change."""
+    lines = event_lines(events, WORDS)
+    if final is not None:
+        lines += final_lines(final, KONG_NAMES)
+    for seat, features, base in _winners(record):
+        lines.append(f"seat {seat}: {pattern_name(features)}, {base} points base")
+    lines.append(result_line(record, n_players))
+    return lines
+
+
+def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
+    """Each ``winner``: win tile and kind, pattern (rules-spec A5.3), tier, features, the
+    pattern's base points and the points paid on (twice them for a double kong bloom)."""
+    objects = []
+    how = int(record[R.R_WIN_KIND])
+    payer = int(record[R.R_PAYER])
+    for seat, features, paid_points in _winners(record):
+        pattern_points = points(features)
+        objects.append(
+            {
+                "event": "winner",
+                "seat": seat,
+                "tile": tile_or_none(int(record[R.R_WINNING_TILE])),
+                "win_kind": WIN_KINDS[how],
+                "payer": payer if payer >= 0 else None,
+                "pattern": pattern_name(features),
+                "tier": tier_name(features),
+                "features": list(feature_names(features)),
+                "pattern_points": pattern_points,
+                "factor": paid_points // pattern_points,
+                "points": paid_points,
+            }
+        )
+    return objects
+
+
+def settlement_items(options: AnhuaOptions, record: np.ndarray) -> list[dict[str, Any]]:
+    """Every payment of the hand in its parts (rules-spec A5.4, as ``scoring.settle`` pays):
+    ``base`` (the winner's points P), ``dealer_bonus`` (庄闲分: 1 when the dealer pays or is
+    paid) and ``birds`` (what the h birds on the winner and on this payer add: P x (2^h - 1), or
+    (P + 1) x (2^h - 1) when the bonus comes before the birds and is doubled with P).
+    ``payment`` numbers the payments in the order of the log's ``pay`` events; a payment's items
+    add up to its amount."""
+    n_players = options.player_count
+    dealer = int(record[R.R_DEALER])
+    payer = int(record[R.R_PAYER])
+    birds = [int(b) for b in record[R.R_BIRD : R.R_BIRD + int(record[R.R_N_BIRDS])]]
+    before_birds = options.dealer_bonus_timing == "before_birds"
+    items = []
+    payment = 0
+    for winner, _, base in _winners(record):
+        landed = [int(scoring.bird_seat(bird, winner, n_players)) for bird in birds]
+        for seat in range(n_players):
+            if seat == winner or (payer >= 0 and seat != payer):
+                continue
+            charged = payer if payer >= 0 else seat
+            hits = [bird for bird, at in zip(birds, landed, strict=True) if at in (winner, charged)]
+            doublings = len(hits)
+            bonus = options.dealer_bonus and dealer in (seat, winner)
+            # in the order the kernel adds them: the bonus before or after the doubling
+            bonus_part = ("dealer_bonus", 1, {"timing": options.dealer_bonus_timing})
+            parts = [("base", base, {})]
+            if bonus and before_birds:
+                parts.append(bonus_part)
+            if doublings:
+                doubled = base + (1 if bonus and before_birds else 0)
+                bird_fields = {"birds": format_tiles(hits), "doublings": doublings}
+                parts.append(("birds", doubled * ((1 << doublings) - 1), bird_fields))
+            if bonus and not before_birds:
+                parts.append(bonus_part)
+            for item, amount, fields in parts:
+                items.append(
+                    {
+                        "event": "settlement",
+                        "seat": seat,
+                        "tile": None,
+                        "item": item,
+                        "payment": payment,
+                        "payer": seat,
+                        "payee": winner,
+                        "amount": amount,
+                        **fields,
+                    }
+                )
+            payment += 1
+    return items
+
+
+def describe_json(
+    options: AnhuaOptions,
+    wall: np.ndarray,
+    record: np.ndarray,
+    events: np.ndarray,
+    final: S.FinalPosition,
+) -> list[dict[str, Any]]:
+    """The hand as JSON-ready objects: the events (``sim.replay.event_objects``), every seat's
+    ``final_hand`` (kings marked ``*``), each ``winner``, every ``settlement`` item and the
+    ``result``."""
+    n_players = options.player_count
+    objects = event_objects(events, wall, record, WORDS)
+    objects += final_objects(final, wild_kinds(events))
+    objects += winner_objects(record)
+    objects += settlement_items(options, record)
+    objects.append(result_object(record, n_players, WORDS))
+    return objects
+
+
+__all__ = [
+    "KONG_NAMES",
+    "WIN_KINDS",
+    "WORDS",
+    "describe",
+    "describe_json",
+    "replay_walls",
+    "settlement_items",
+    "winner_objects",
+]
