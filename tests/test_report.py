@@ -4,6 +4,7 @@ from the raw frames of a played run; embedding, escaping, atomic writing, errors
 from __future__ import annotations
 
 import base64
+import io
 import json
 import math
 import os
@@ -219,6 +220,36 @@ def test_number_formats():
 
 
 # --------------------------------------------------------------------------- font and variants
+
+
+def test_the_page_embeds_the_font_glyphs_of_its_chinese_text(played):
+    """Where no CJK font is installed, the page's Chinese renders with the bundled font's glyphs,
+    embedded for exactly the CJK characters the page shows (tests/test_report_browser.py opens
+    it in a browser)."""
+    from fontTools.ttLib import TTFont
+
+    from sim.plots import FONT_FAMILY
+
+    _, _, _, text, page = played
+    style = re.search(r"<style>(.*)</style>", text, re.S).group(1)
+    face = re.search(r"@font-face \{(.*?)\}", style).group(1)
+    assert f'font-family: "{FONT_FAMILY}";' in face
+    data = re.search(r"url\(data:font/woff;base64,([A-Za-z0-9+/=]+)\)", face).group(1)
+    font_bytes = base64.b64decode(data)
+    assert font_bytes.startswith(b"wOFF") and len(font_bytes) < 40_000
+    font = TTFont(io.BytesIO(font_bytes))
+    assert font["name"].getDebugName(1) == FONT_FAMILY
+    shown = sorted({char for char in page.text if ord(char) >= 0x2E80})
+    assert "平" in shown and "抓" in shown and len(shown) > 50
+    held = sorted(chr(point) for point in font.getBestCmap())
+    assert held == shown  # every Chinese character shown, nothing else (Latin: system font)
+    ranges = re.search(r"unicode-range: ([^;]*);", face).group(1).split(", ")
+    covered = set()
+    for item in ranges:
+        lo, _, hi = item.removeprefix("U+").partition("-")
+        covered.update(chr(p) for p in range(int(lo, 16), int(hi or lo, 16) + 1))
+    assert sorted(covered) == shown
+    assert re.search(rf'body \{{ font-family: "{FONT_FAMILY}", system-ui', style)
 
 
 def test_a_report_written_again_is_the_same_file(played):

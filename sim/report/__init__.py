@@ -4,9 +4,10 @@
 ``wins.parquet``) or a sweep directory (``sweep.json`` and one run directory per cell) with
 :mod:`sim.analysis`, draws its figures with :mod:`sim.plots` and writes ``report.html`` into the
 directory: every table and figure of the run, numbers formatted for reading, figures embedded as
-base64 PNG and the CSS inline, so the one file can be mailed or archived and opened without
-JavaScript or network. The figures are also saved as ``figures/*.png`` beside it. A sweep's
-report links to the report of each cell, which it writes too.
+base64 PNG, the CSS inline and the Chinese glyphs the page uses embedded as a font, so the one
+file can be mailed or archived and opened without JavaScript or network, also where no CJK font
+is installed. The figures are also saved as ``figures/*.png`` beside it. A sweep's report links
+to the report of each cell, which it writes too.
 
 Every file is written atomically (a temporary file in the same directory, then a rename) after
 all the numbers and figures are computed, so a report that fails leaves no partial file and
@@ -15,9 +16,9 @@ keeps the previous report. Every value that reaches the HTML is escaped. The use
 
 The package: :mod:`~sim.report.formatting` (escaping, numbers), :mod:`~sim.report.markup`
 (tables and other blocks), :mod:`~sim.report.page` (the document, styling, files),
-:mod:`~sim.report.labels` (names, and what the variant's registry entry adds),
-:mod:`~sim.report.run_report` and :mod:`~sim.report.sweep_report`. Every name below is
-importable from ``sim.report``.
+:mod:`~sim.report.font` (the embedded font), :mod:`~sim.report.labels` (names, and what the
+variant's registry entry adds), :mod:`~sim.report.run_report` and
+:mod:`~sim.report.sweep_report`. Every name below is importable from ``sim.report``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each returns :class:`~sim.report.formatting.Html` with every value escaped. Tables sit in a
 ``scroll`` box, so a table too wide for a narrow window scrolls inside the page instead of
-running past its edge.
+running past its edge; tables of many columns are marked ``wide`` (smaller text).
 """
 
 from __future__ import annotations
@@ -10,6 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .formatting import Html, esc
+
+WIDE_TABLE = 12
+"""Tables of more columns than this have smaller text (CSS class ``wide``), so that they fit a
+desktop window."""
 
 
 def table(
@@ -35,7 +39,8 @@ def table(
         cells = "".join(cell("td", i, v) for i, v in enumerate(row))
         body.append(f"<tr{attribute}>{cells}</tr>")
     identifier = f' id="{esc(table_id)}"' if table_id else ""
-    classes = f' class="{esc(css_class)}"' if css_class else ""
+    names = " ".join(n for n in (css_class, "wide" if len(columns) > WIDE_TABLE else "") if n)
+    classes = f' class="{esc(names)}"' if names else ""
     return Html(
         f'<div class="scroll"><table{identifier}{classes}><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table></div>"
@@ -45,7 +50,10 @@ def table(
 def facts(rows: Iterable[tuple[str, object]], table_id: str) -> Html:
     """A two-column table of (name, value), names as row headers."""
     body = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows)
-    return Html(f'<table id="{esc(table_id)}" class="facts"><tbody>{body}</tbody></table>')
+    return Html(
+        f'<div class="scroll"><table id="{esc(table_id)}" class="facts"><tbody>{body}</tbody>'
+        "</table></div>"
+    )
 
 
 def code(text) -> Html:

@@ -1,7 +1,7 @@
-"""The report page as a file: styling, the embedded figures, atomic writing.
+"""The report page as a file: styling, the embedded font and figures, atomic writing.
 
-:func:`page` wraps sections in one self-contained HTML document (inline CSS, the figures as data
-URLs, no JavaScript, nothing to fetch); :func:`write` writes it and
+:func:`page` wraps sections in one self-contained HTML document (inline CSS, the bundled CJK
+font and the figures as data URLs, no JavaScript, nothing to fetch); :func:`write` writes it and
 the figures' PNG copies, each file atomically, so readers see the old file or the whole new one.
 """
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
+from .font import font_face, font_family
 from .formatting import Html, esc
 from .markup import paragraph
 
@@ -23,10 +24,15 @@ REPORT_NAME = "report.html"
 FIGURES_DIR = "figures"
 DPI = 110
 
+BODY_FONTS = (
+    'system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", '
+    '"Microsoft YaHei", sans-serif'
+)
+CODE_FONTS = 'ui-monospace, "SFMono-Regular", Menlo, Consolas'
+
 CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC",
-       "PingFang SC", "Microsoft YaHei", sans-serif; color: #222; margin: 0 auto;
-       max-width: 1120px; padding: 1.2em 1.5em 3em; line-height: 1.45; }
+body { color: #222; margin: 0 auto; max-width: 1120px; padding: 1.2em 1.5em 3em;
+       line-height: 1.45; }
 h1 { font-size: 1.6em; margin-bottom: 0.1em; }
 h1 small { font-weight: normal; color: #666; font-size: 0.6em; }
 h2 { font-size: 1.25em; border-bottom: 2px solid #4C72B0; padding-bottom: 0.15em;
@@ -35,18 +41,18 @@ h3 { font-size: 1.05em; margin-top: 1.4em; }
 nav { font-size: 0.9em; margin: 0.6em 0 1em; }
 nav a { margin-right: 0.9em; }
 a { color: #2a5db0; }
-table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.9em; }
+table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.9em; word-break: keep-all; }
 th, td { border: 1px solid #d4d4d4; padding: 0.25em 0.6em; vertical-align: top; }
+table.wide { font-size: 0.8em; }
 th { background: #eef2f8; text-align: left; }
 tbody tr:nth-child(even) { background: #fafafa; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.facts th { width: 13em; }
 tr.changed td { background: #fff4d6; }
 tr.significant td { background: #fde8e8; }
 tr.pooled td { border-top: 2px solid #999; }
 .scroll { overflow-x: auto; }
-code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
-       font-size: 0.92em; background: #f3f3f3; padding: 0.05em 0.3em; border-radius: 3px;
+code { font-size: 0.92em; background: #f3f3f3; padding: 0.05em 0.3em; border-radius: 3px;
        word-break: break-all; }
 figure { margin: 1em 0 1.5em; }
 figure img { max-width: 100%; height: auto; border: 1px solid #e3e3e3; }
@@ -60,6 +66,21 @@ figcaption { font-size: 0.88em; color: #555; margin-top: 0.3em; }
 .warn { background: #fff4d6; border-left: 4px solid #d9a400; padding: 0.6em 1em; }
 footer { margin-top: 3em; font-size: 0.8em; color: #777; }
 """
+"""The page's style, less the font families (:func:`font_css`). Tables keep within the page:
+headers and intervals wrap at spaces (Chinese words stay whole), tables of many columns have
+smaller text (``wide``), and a table still too wide for the window scrolls in its ``scroll``
+box."""
+
+
+def font_css(text: str) -> str:
+    """The embedded font's ``@font-face`` (for the CJK characters of ``text``) and the font
+    families: the embedded font first, so the page's Chinese looks like the figures' anywhere."""
+    family = f'"{font_family()}"'
+    return (
+        f"{font_face(text)}\n"
+        f"body {{ font-family: {family}, {BODY_FONTS}; }}\n"
+        f"code {{ font-family: {CODE_FONTS}, {family}, monospace; }}\n"
+    )
 
 
 @dataclass
@@ -106,10 +127,11 @@ def page(title: str, heading: Html, sections: Sequence[tuple[str, str, Sequence]
         f"<footer>Written by mjsim {esc(__version__)} (<code>sim.report</code>). Figures are "
         f"embedded; copies are in <code>{FIGURES_DIR}/</code>.</footer>"
     )
+    text = esc(title) + "\n".join(body)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f"<title>{esc(title)}</title>\n<style>{CSS}{font_css(text)}</style>\n</head>\n<body>\n"
         + "\n".join(body)
         + "\n</body>\n</html>\n"
     )
