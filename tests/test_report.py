@@ -4,133 +4,29 @@ from the raw frames of a played run; embedding, escaping, atomic writing, errors
 from __future__ import annotations
 
 import base64
+import io
 import json
 import math
 import os
+import re
 import statistics
-from dataclasses import asdict
-from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from report_pages import SEATS, Page, with_draws, write_run, write_sweep
 
 from sim import report
 from sim.cli import main
 from sim.play import play_anhua
+from sim.report.page import write_atomic
 from sim.variants.anhua import NAMED_PATTERNS, OPTION_TITLES, AnhuaOptions
 
 N_HANDS = 3000
 EXTRA_DRAWS = 40  # Anhua with efficiency agents almost never ends in a draw: add some
-SEATS = range(4)
 LABEL = 'anhua <script>alert("x")</script> & co'
 Z95 = statistics.NormalDist().inv_cdf(0.975)
-
-
-# --------------------------------------------------------------------------- set-up
-
-
-def with_draws(games: pd.DataFrame, count: int) -> pd.DataFrame:
-    """``games`` followed by ``count`` exhaustive draws (nobody wins, nobody pays)."""
-    extra = games.tail(count).copy()
-    first = int(games["game"].max()) + 1
-    extra["game"] = np.arange(first, first + count)
-    extra["session"], extra["hand"] = extra["game"] // 8, extra["game"] % 8
-    extra["outcome"] = pd.Categorical(["draw"] * count, games["outcome"].cat.categories)
-    extra["win_kind"] = pd.Categorical(["none"] * count, games["win_kind"].cat.categories)
-    extra["n_winners"], extra["payer"] = 0, -1
-    for seat in SEATS:
-        extra[f"delta_{seat}"] = 0
-    return pd.concat([games, extra], ignore_index=True)
-
-
-def write_run(
-    directory: Path, games, wins, options: AnhuaOptions, seed: int, label: str, extra_options=None
-):
-    directory.mkdir(parents=True)
-    games.to_parquet(directory / "games.parquet")
-    wins.to_parquet(directory / "wins.parquet")
-    manifest = {
-        "variant": "anhua",
-        "label": label,
-        "n_players": 4,
-        "options": {**asdict(options), **(extra_options or {})},
-        "run": {
-            "games": len(games),
-            "seed": seed,
-            "hands_per_session": 8,
-            "agents": ["efficiency"] * 4,
-            "jobs": 2,
-            "chunk_hands": 1000,
-        },
-        "config_hash": "0123abcd" * 8,
-        "version": "0.1.0",
-        "commit": None,
-        "counts": {
-            "games": len(games),
-            "wins": len(wins),
-            "draws": int((games["outcome"] == "draw").sum()),
-        },
-        "timings": {"play_seconds": 1.5, "total_seconds": 2.0},
-        "command": f"mjsim run configs/{label}.toml --games {len(games)}",
-    }
-    (directory / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-
-
-class Page(HTMLParser):
-    """Tables (by id: rows of cell texts, the header first), images, links and the text."""
-
-    def __init__(self, text: str):
-        super().__init__(convert_charrefs=True)
-        self.tables: dict[str, list[list[str]]] = {}
-        self.images: list[dict] = []
-        self.links: list[str] = []
-        self.texts: list[str] = []
-        self._table = self._row = self._cell = None
-        self.feed(text)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "table":
-            self._table = self.tables.setdefault(attrs.get("id", f"#{len(self.tables)}"), [])
-        elif tag == "tr" and self._table is not None:
-            self._row = []
-            self._table.append(self._row)
-        elif tag in ("td", "th") and self._row is not None:
-            self._cell = []
-        elif tag == "img":
-            self.images.append(attrs)
-        elif tag == "a":
-            self.links.append(attrs["href"])
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self._cell is not None:
-            self._row.append("".join(self._cell).strip())
-            self._cell = None
-        elif tag == "table":
-            self._table = self._row = None
-
-    def handle_data(self, data):
-        self.texts.append(data)
-        if self._cell is not None:
-            self._cell.append(data)
-
-    @property
-    def text(self) -> str:
-        return "".join(self.texts)
-
-    def rows(self, table: str) -> dict[str, dict[str, str]]:
-        """First cell -> {column header: cell} (a repeated header keeps its first column)."""
-        header, *body = self.tables[table]
-        result = {}
-        for row in body:
-            cells = {}
-            for name, value in zip(header, row, strict=True):
-                cells.setdefault(name, value)
-            cells["_cells"] = row
-            result[row[0]] = cells
-        return result
 
 
 @pytest.fixture(scope="module")
@@ -323,6 +219,105 @@ def test_number_formats():
     assert report.esc('<a href="x">') == "&lt;a href=&quot;x&quot;&gt;"
 
 
+# --------------------------------------------------------------------------- font and variants
+
+
+def test_the_page_embeds_the_font_glyphs_of_its_chinese_text(played):
+    """Where no CJK font is installed, the page's Chinese renders with the bundled font's glyphs,
+    embedded for exactly the CJK characters the page shows (tests/test_report_browser.py opens
+    it in a browser)."""
+    from fontTools.ttLib import TTFont
+
+    from sim.plots import FONT_FAMILY
+
+    _, _, _, text, page = played
+    style = re.search(r"<style>(.*)</style>", text, re.S).group(1)
+    face = re.search(r"@font-face \{(.*?)\}", style).group(1)
+    assert f'font-family: "{FONT_FAMILY}";' in face
+    data = re.search(r"url\(data:font/woff;base64,([A-Za-z0-9+/=]+)\)", face).group(1)
+    font_bytes = base64.b64decode(data)
+    assert font_bytes.startswith(b"wOFF") and len(font_bytes) < 40_000
+    font = TTFont(io.BytesIO(font_bytes))
+    assert font["name"].getDebugName(1) == FONT_FAMILY
+    shown = sorted({char for char in page.text if ord(char) >= 0x2E80})
+    assert "平" in shown and "抓" in shown and len(shown) > 50
+    held = sorted(chr(point) for point in font.getBestCmap())
+    assert held == shown  # every Chinese character shown, nothing else (Latin: system font)
+    ranges = re.search(r"unicode-range: ([^;]*);", face).group(1).split(", ")
+    covered = set()
+    for item in ranges:
+        lo, _, hi = item.removeprefix("U+").partition("-")
+        covered.update(chr(p) for p in range(int(lo, 16), int(hi or lo, 16) + 1))
+    assert sorted(covered) == shown
+    assert re.search(rf'body \{{ font-family: "{FONT_FAMILY}", system-ui', style)
+
+
+def test_a_report_written_again_is_the_same_file(played):
+    directory, _, _, text, _ = played
+    assert report.write_report(directory).read_text(encoding="utf-8") == text
+
+
+def test_labels_and_notes_of_the_variant_come_from_its_registry_entry(played, tmp_path):
+    """The run's variant labels what only it has (sim.variants.Variant.report); a variant this
+    mjsim does not know gets the raw names, and the report still works."""
+    from sim.variants import get_variant
+
+    source, games, _, _, page = played
+    entry = get_variant("anhua")
+    assert page.tables["run-facts"][1] == ["variant", entry.title]
+    assert entry.report.points_source_labels["birds"] in page.rows("points")
+    assert entry.report.tier_note in page.text and entry.report.points_note in page.text
+    assert entry.report.win_kind_labels["instant"] in page.rows("win-kinds")
+    directory = tmp_path / "unknown"
+    directory.mkdir()
+    for name in ("games.parquet", "wins.parquet"):
+        (directory / name).write_bytes((source / name).read_bytes())
+    manifest = json.loads((source / "manifest.json").read_text(encoding="utf-8"))
+    (directory / "manifest.json").write_text(json.dumps({**manifest, "variant": "nonesuch"}))
+    other_text = report.write_report(directory).read_text(encoding="utf-8")
+    other = Page(other_text)
+    assert other.tables["run-facts"][1] == ["variant", "nonesuch"]
+    assert set(other.rows("points")) == {"pattern points 牌型分", "birds", "dealer_bonus"}
+    assert "instant" in other.rows("win-kinds")
+    assert (
+        other.rows("win-kinds")["self-draw 自摸"]["hands"]
+        == page.rows("win-kinds")["self-draw 自摸"]["hands"]
+    )
+    assert other.tables["options"][0] == ["option", "", "value"]  # no defaults to compare with
+    assert "Named patterns" not in other.text and entry.report.tier_note not in other.text
+    assert "(points won or lost)." in other.text
+    assert "Where the points that change hands come from.</p>" in other_text
+    assert len(games) == int(other.rows("win-rate")["seat 0"]["seat-hands"].replace(",", ""))
+
+
+VARIANT_TERMS = re.compile(
+    r"anhua|wengan|weng'an|anqing|安化|瓮安|安庆|\bkings?\b|\bbirds?\b|抓鸟|王", re.IGNORECASE
+)
+"""Names of variants, and words of one variant's rules (its kings 王 and birds 抓鸟)."""
+
+
+def test_the_report_package_names_no_variant():
+    """sim/report is generic: what one game adds comes from its registry entry. Each module says
+    what it does; every public name is importable from sim.report."""
+    import ast
+
+    modules = sorted((Path(report.__file__).parent).glob("*.py"))
+    assert len(modules) >= 6
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in modules
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if VARIANT_TERMS.search(line)
+    ]
+    assert found == []
+    for path in modules:
+        assert ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))), path.name
+    for name in report.__all__:
+        assert getattr(report, name) is not None, name
+    assert VARIANT_TERMS.search("Anhua Seven Kings") and VARIANT_TERMS.search("birds 抓鸟")
+    assert not VARIANT_TERMS.search("making a kong, thinking of bird_counts")
+
+
 # --------------------------------------------------------------------------- CLI and errors
 
 
@@ -393,7 +388,7 @@ def test_atomic_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "fsync", broken_fsync)
     with pytest.raises(OSError, match="disk full"):
-        report._write_atomic(target, b"new" * 1000)
+        write_atomic(target, b"new" * 1000)
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
 
@@ -405,21 +400,7 @@ def test_atomic_write_leaves_no_partial_file(tmp_path, monkeypatch):
 def sweep(tmp_path_factory):
     """Two cells on the same walls (seed 5): 1 bird against 4 birds, 400 hands each."""
     root = tmp_path_factory.mktemp("sweep") / "birds"
-    cells, frames = [], {}
-    for birds in (1, 4):
-        name = f"birds-{birds}"
-        options = AnhuaOptions(bird_count=birds)
-        games, wins = play_anhua(400, seed=5, options=options)
-        write_run(root / "cells" / name, games, wins, options, 5, name)
-        cells.append({"name": name, "options": {"bird_count": birds}, "dir": f"cells/{name}"})
-        frames[name] = games, wins
-    spec = {
-        "label": "birds <sweep>",
-        "base": "configs/anhua-seven-kings.toml",
-        "axes": {"bird_count": [1, 4]},
-        "cells": cells,
-    }
-    (root / "sweep.json").write_text(json.dumps(spec))
+    frames = write_sweep(root, 400)
     path = report.write_report(root)
     return root, frames, Page(path.read_text(encoding="utf-8"))
 

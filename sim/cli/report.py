@@ -28,10 +28,11 @@ def register(commands) -> None:
         description=(
             "Write DIR/report.html: every table and figure of a run (options, draw rate, win "
             "rate by seat, dealer advantage, win kinds, patterns, tiers, scores, point sources), "
-            "each estimate with its 95% interval. One self-contained file (figures embedded, "
-            "no JavaScript); the figures are also saved as DIR/figures/*.png. For a sweep "
-            "directory (with sweep.json) it writes every cell's report too and compares the "
-            "cells with a baseline cell. Prints the path of the report."
+            "each estimate with its 95% interval. One self-contained file (figures and the "
+            "Chinese glyphs embedded, no JavaScript); the figures are also saved as "
+            "DIR/figures/*.png. For a sweep directory (with sweep.json) it writes every cell's "
+            "report too and compares the cells with a baseline cell. Prints the path of the "
+            "report."
         ),
         epilog=(
             "examples: mjsim report results/anhua-seven-kings; "

@@ -11,11 +11,32 @@ Anqing join by adding an entry to :data:`VARIANTS`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+
+# report
+@dataclass(frozen=True)
+class ReportText:
+    """What ``mjsim report`` says of a variant beyond its options: labels of what only this game
+    has, and a sentence on its tiers, scores and points (``sim/variants/<name>/presentation.py``).
+    The report labels the common win kinds and pattern points itself."""
+
+    win_kind_labels: dict[str, str] = field(default_factory=dict)
+    """Win kind of the frames -> label, for the kinds only this game has."""
+    points_source_labels: dict[str, str] = field(default_factory=dict)
+    """Points source (:func:`sim.analysis.points_sources`) -> label, besides pattern points."""
+    named_patterns: tuple[str, ...] = ()
+    """Every pattern the rules name, in their order: a report lists those a run never won."""
+    tier_note: str = ""
+    """What the ``tier`` column of the wins frame counts; opens the report's tier section."""
+    score_includes: str = ""
+    """What a seat's score change holds besides pattern points, as a phrase ("x and y")."""
+    points_note: str = ""
+    """How :func:`sim.analysis.points_sources` splits the points moved in a hand."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +68,10 @@ class Variant:
     """``describe_json(options, wall, record, events, final)``: the hand as JSON-ready objects,
     one per event, then every seat's final tiles and melds, the winners, every settlement item
     and the result (``sim.replay``; docs/engine.md, "Replay")."""
+    # report
+    report: ReportText = field(default_factory=ReportText, kw_only=True)
+    """Labels and notes of ``mjsim report`` for this variant (keyword-only: free of the order
+    of the fields above)."""
 
     def player_count(self, options: Any) -> int:
         return options.player_count
@@ -55,6 +80,7 @@ class Variant:
 def _anhua() -> Variant:
     from ..records import hands_frame, wins_frame
     from . import anhua
+    from .anhua import presentation
     from .anhua import replay as anhua_replay
 
     return Variant(
@@ -75,6 +101,7 @@ def _anhua() -> Variant:
         describe=anhua_replay.describe,
         # replay
         describe_json=anhua_replay.describe_json,
+        report=presentation.REPORT,
     )
 
 
