@@ -13,9 +13,9 @@ import numpy as np
 
 from .kernels import engine as E
 from .kernels import state as S
-from .records import WIN_KINDS
 from .tiles import format_tiles, kind_name
 from .variants.anhua import AnhuaOptions, pattern_name, replay_hand
+from .variants.anhua.frames import WIN_KINDS
 
 LOG_CAPACITY = 1024
 

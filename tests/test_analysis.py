@@ -17,7 +17,7 @@ import pytest
 
 from sim import analysis
 from sim.analysis import Run
-from sim.play import play_anhua
+from sim.variants.anhua.play import play_anhua
 from sim.variants.anhua import AnhuaOptions
 
 N_PLAYERS = 4

@@ -21,8 +21,8 @@ from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
 
 from sim import analysis, plots
-from sim.play import play_anhua
 from sim.variants import anhua
+from sim.variants.anhua.play import play_anhua
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,8 +18,8 @@ import pytest
 
 from sim import report
 from sim.cli import main
-from sim.play import play_anhua
 from sim.variants.anhua import NAMED_PATTERNS, OPTION_TITLES, AnhuaOptions
+from sim.variants.anhua.play import play_anhua
 
 N_HANDS = 3000
 EXTRA_DRAWS = 40  # Anhua with efficiency agents almost never ends in a draw: add some
