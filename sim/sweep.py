@@ -394,7 +394,7 @@ def _tier_values(tier: str) -> Callable:
     from . import analysis
 
     def values(run):
-        wins = analysis._wins_scored(run)
+        wins = analysis.scored_wins(run)
         chosen = wins[wins["tier"].astype(str) == tier]
         return np.bincount(chosen["row"], weights=chosen["score"], minlength=len(run.games))
 
