@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -133,3 +134,10 @@ def test_column_declarations_are_checked():
     seat = Column("kept_{seat}", "tiles seat {seat} kept", "int64", per_seat=True)
     assert seat.meaning_of("kept_2") == "tiles seat 2 kept"
     assert seat.matches(pd.Series([1, 2])) and not seat.matches(pd.Series([1.0]))
+
+
+def test_the_docs_list_every_declared_column():
+    text = (Path(__file__).resolve().parents[1] / "docs" / "analysis.md").read_text("utf-8")
+    for kind in ("games", "wins"):
+        for column in records_module.frame_columns(ANHUA, kind):
+            assert f"`{column.name.replace('{seat}', '<seat>')}`" in text, column.name
