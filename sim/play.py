@@ -81,8 +81,9 @@ def play(
         n_hands = config.games if n_hands is None else n_hands
         seed = config.seed if seed is None else seed
         options = config.options if options is None else options
-        hands_per_session = hands_per_session or config.hands_per_session
-        agents = agents or config.agents
+        if hands_per_session is None:
+            hands_per_session = config.hands_per_session
+        agents = config.agents if agents is None else agents
     else:
         spec = get_variant(variant)
     seed = 0 if seed is None else seed

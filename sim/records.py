@@ -33,33 +33,56 @@ GAMES_COLUMNS = (
     Column("game", "number of the hand in the run, from 0", "int64"),
     Column("session", "number of the session (room) the hand belongs to, from 0", "int64"),
     Column("hand", "number of the hand within its session, from 0", "int64"),
-    Column("dealer", "the dealer's seat (庄家)", "int64", "seat"),
-    Column("streak", "hands in a row this dealer has dealt, 1 for a new dealer", "int64", "count"),
-    Column("outcome", "win, or draw for an exhaustive draw (荒庄)", "category", "name"),
+    Column("dealer", "the dealer's seat (庄家)", "int64", shown_as="seat"),
     Column(
-        "win_kind", "how the hand was won (the variant's names), none on a draw", "category", "name"
+        "streak",
+        "hands in a row this dealer has dealt, 1 for a new dealer",
+        "int64",
+        shown_as="count",
     ),
-    Column("n_winners", "seats that won the hand", "int64", "count"),
+    Column("outcome", "win, or draw for an exhaustive draw (荒庄)", "category", shown_as="name"),
     Column(
-        "payer", "the discarder or konger who pays, -1 for a self-draw or a draw", "int64", "seat"
+        "win_kind",
+        "how the hand was won (the variant's names), none on a draw",
+        "category",
+        shown_as="name",
+    ),
+    Column("n_winners", "seats that won the hand", "int64", shown_as="count"),
+    Column(
+        "payer",
+        "the discarder or konger who pays, -1 for a self-draw or a draw",
+        "int64",
+        shown_as="seat",
     ),
     Column(
-        "turns", "tiles drawn from the wall in play (the deal excluded)", "int64", "count", "tiles"
+        "turns",
+        "tiles drawn from the wall in play (the deal excluded)",
+        "int64",
+        shown_as="count",
+        unit="tiles",
     ),
-    Column("tiles_left", "tiles left in the wall when the hand ended", "int64", "count", "tiles"),
-    Column("next_dealer", "the seat that deals the next hand of the session", "int64", "seat"),
+    Column(
+        "tiles_left",
+        "tiles left in the wall when the hand ended",
+        "int64",
+        shown_as="count",
+        unit="tiles",
+    ),
+    Column(
+        "next_dealer", "the seat that deals the next hand of the session", "int64", shown_as="seat"
+    ),
     Column(
         "dealer_complete_dealt",
         "the dealer's dealt tiles are a legal self-drawn win (a deal event)",
         "bool",
-        "flag",
+        shown_as="flag",
     ),
     Column(
         "delta_{seat}",
         "score change of seat {seat} in the hand",
         "int64",
-        "points",
-        "points",
+        shown_as="points",
+        unit="points",
         per_seat=True,
     ),
 )
@@ -67,13 +90,24 @@ GAMES_COLUMNS = (
 
 WINS_COLUMNS = (
     Column("game", "number of the hand in the run", "int64"),
-    Column("seat", "the winner's seat", "int64", "seat"),
-    Column("win_kind", "how the hand was won (the variant's names)", "category", "name"),
-    Column("points", "base points of the win (the variant's scoring)", "int64", "points", "points"),
+    Column("seat", "the winner's seat", "int64", shown_as="seat"),
+    Column("win_kind", "how the hand was won (the variant's names)", "category", shown_as="name"),
     Column(
-        "payer", "the discarder or konger who pays, -1 when every other seat pays", "int64", "seat"
+        "points",
+        "base points of the win (the variant's scoring)",
+        "int64",
+        shown_as="points",
+        unit="points",
     ),
-    Column("gain", "the winner's score change in the hand", "int64", "points", "points"),
+    Column(
+        "payer",
+        "the discarder or konger who pays, -1 when every other seat pays",
+        "int64",
+        shown_as="seat",
+    ),
+    Column(
+        "gain", "the winner's score change in the hand", "int64", shown_as="points", unit="points"
+    ),
 )
 """The wins frame's generic columns, in order."""
 

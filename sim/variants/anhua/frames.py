@@ -27,24 +27,24 @@ WIN_KINDS = {code: name for name, code in HOW.items()}
 GAMES_COLUMNS = (
     Column(
         "indicator",
-        "the flipped tile that chose the kings (翻王)",
+        "the flipped tile (the indicator) that chose the kings",
         "category",
-        "tile",
+        shown_as="tile",
         after="tiles_left",
     ),
     Column(
         "instant_kings_dealt",
         "some seat won 起手四王/七王: four or seven kings at its first turn (a deal event)",
         "bool",
-        "flag",
+        shown_as="flag",
         after="next_dealer",
     ),
     Column(
         "kings_dealt_{seat}",
         "kings (王) seat {seat} was dealt",
         "int64",
-        "count",
-        "tiles",
+        shown_as="count",
+        unit="tiles",
         per_seat=True,
         after="dealer_complete_dealt",
     ),
@@ -56,24 +56,30 @@ WINS_COLUMNS = (
         "pattern",
         "the pattern's name as the rules text gives it (起手胡 for the instant win)",
         "text",
-        "name",
+        shown_as="name",
         after="win_kind",
     ),
     Column(
         "tier",
         "the tier, 小胡 大胡 双大胡 豪华胡 大豪华胡 双大豪华胡 (0 to 5 bigs)",
         "category",
-        "name",
+        shown_as="name",
     ),
-    Column("bigs", "big features (大) of the win, 0 for the instant win", "int64", "count"),
     Column(
-        "features", "English ids of the win's features, joined by +", "text", "text", after="points"
+        "bigs", "big features (大) of the win, 0 for the instant win", "int64", shown_as="count"
+    ),
+    Column(
+        "features",
+        "English ids of the win's features, joined by +",
+        "text",
+        shown_as="text",
+        after="points",
     ),
     Column(
         "bird_hits",
         "birds (抓鸟) landing on the winner or on the payer; each doubles",
         "int64",
-        "count",
+        shown_as="count",
         after="payer",
     ),
 )
