@@ -2,8 +2,8 @@
 
 A config file names the variant, a label, the run settings and every option::
 
-    variant = "anhua"
-    label = "anhua-seven-kings"
+    variant = "NAME"           # a registered variant (sim.variants.VARIANT_NAMES)
+    label = "NAME-default"     # the run's name: its folder under runs/
 
     [run]
     games = 20000              # hands (局) to play
@@ -13,13 +13,13 @@ A config file names the variant, a label, the run settings and every option::
     chunk_hands = 10000        # hands per unit of work (with the seed, fixes the results)
 
     [options]
-    king_mode = "seven_kings"  # 七王 / 四王
+    player_count = 4           # 人数; every option of the variant, with its rule name
     ...
 
 Unknown keys, wrong types and out-of-range values are errors naming the key and what is
 allowed; the options are checked by the variant's declarations (:mod:`sim.options`), which also
 write the ``[options]`` comments. Options left out keep the spec's defaults. ``--set KEY=VALUE``
-overrides use the same names and TOML values: ``king_mode=four_kings``, ``options.bird_count=4``,
+overrides use the same names and TOML values: ``player_count=3``, ``options.player_count=3``,
 ``run.games=5000``, ``label=x``, a list option as ``some_table=[3,6,12,15]``.
 """
 
@@ -101,7 +101,7 @@ class RunConfig:
 
 def parse_value(text: str) -> Any:
     """A ``--set`` value: a TOML value (``4``, ``true``, ``"x"``, ``[1, 2]``), or else the bare
-    text as a string (``four_kings``)."""
+    text as a string (``fast``)."""
     try:
         return tomllib.loads(f"value = {text}")["value"]
     except tomllib.TOMLDecodeError:
@@ -115,7 +115,7 @@ def apply_overrides(document: dict[str, Any], overrides: Iterable[str]) -> dict[
         key, separator, text = override.partition("=")
         key = key.strip()
         if not separator or not key:
-            raise ValueError(f"--set {override!r}: expected KEY=VALUE, e.g. king_mode=four_kings")
+            raise ValueError(f"--set {override!r}: expected KEY=VALUE, e.g. player_count=3")
         value = parse_value(text.strip())
         if key in ("variant", "label"):
             document[key] = value

@@ -14,7 +14,7 @@ lacks come from the bundled one. Call :func:`use_cjk_font` again after resetting
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib as mpl
@@ -42,21 +42,16 @@ METRIC_LABELS = {
     "dealer_advantage": "dealer advantage 庄家优势",
     "dealer_score": "dealer score 庄家得分",
     "points_pattern": "pattern points 牌型分",
-    "points_birds": "bird points 抓鸟",
-    "points_dealer_bonus": "dealer bonus 庄闲分",
 }
+"""Labels of the generic metrics; a variant's entry adds those of its own (``metric_labels``),
+which the figures take as ``metric_labels=``."""
 RATE_METRICS = ("draw_rate", "dealer_win_rate", "pattern_", "pattern:", "tier:", "win_kind:")
 CJK_LABELS = (*ROLE_LABELS.values(), *TITLES.values(), *METRIC_LABELS.values(), "局", "胡")
 """Every fixed label with Chinese text (the tests render them all)."""
 
-TIER_COLORS = {
-    "小胡": "#4C72B0",
-    "大胡": "#55A868",
-    "双大胡": "#DD8452",
-    "豪华胡": "#C44E52",
-    "大豪华胡": "#8172B3",
-    "双大豪华胡": "#937860",
-}
+TIER_PALETTE = ["#4C72B0", "#55A868", "#DD8452", "#C44E52", "#8172B3", "#937860", "#DA8BC3"]
+"""Colours of tiers, lowest first, when no ``tier_colors`` (a variant's entry has them) are
+given."""
 ROLE_COLORS = {"dealer": "#C44E52", "non_dealer": "#4C72B0", "difference": "#333333"}
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C"]
 
@@ -93,20 +88,35 @@ def _errors(estimate, lo, hi) -> np.ndarray:
     return np.vstack([np.clip(estimate - lo, 0, None), np.clip(hi - estimate, 0, None)])
 
 
+def _tier_colors(frame: pd.DataFrame, tier_colors: Mapping[str, str] | None) -> dict[str, str]:
+    """Tier -> colour, in tier order: ``tier_colors``, else :data:`TIER_PALETTE` over the
+    frame's tiers ranked by their patterns' least mean points (the lowest tier first)."""
+    if tier_colors is not None:
+        return dict(tier_colors)
+    if "tier" not in frame or "mean_points" not in frame:
+        return {}
+    tiers = frame.dropna(subset=["tier"]).assign(tier=lambda f: f["tier"].astype(str))
+    ranked = tiers.groupby("tier")["mean_points"].min().sort_values(kind="stable").index
+    return {tier: TIER_PALETTE[i % len(TIER_PALETTE)] for i, tier in enumerate(ranked)}
+
+
 def plot_pattern_frequency(
     frame: pd.DataFrame,
     top: int | None = 25,
     log: bool = True,
     hands: int | None = None,
     title: str | None = None,
+    tier_colors: Mapping[str, str] | None = None,
 ) -> Figure:
     """Share of hands with each pattern, with its interval (:func:`sim.analysis.pattern_frequency`).
 
-    One row per pattern (most frequent on top, Chinese names on the axis), coloured by tier; with
-    a ``run`` column, one marker per run on each row. A pattern never seen is drawn as its upper
-    bound (◁). ``log``: logarithmic axis, since 平胡 and the luxury patterns differ by orders of
-    magnitude.
+    One row per pattern (most frequent on top, Chinese names on the axis), coloured by tier
+    (``tier_colors``: tier -> colour in tier order, as the variant's entry gives them; by default
+    :data:`TIER_PALETTE` from the lowest tier up); with a ``run`` column, one marker per run on
+    each row. A pattern never seen is drawn as its upper bound (◁). ``log``: logarithmic axis,
+    since the common and the rarest patterns differ by orders of magnitude.
     """
+    colors_of = _tier_colors(frame, tier_colors)
     runs = _runs(frame)
     order = (
         frame.groupby("pattern", sort=False)["count"]
@@ -125,7 +135,7 @@ def plot_pattern_frequency(
         y = part["pattern"].map(position).to_numpy() + offsets[run_index]
         seen = part["count"].to_numpy() > 0
         if run is None:
-            colors = [TIER_COLORS.get(str(t), "#555555") for t in part.get("tier", [])]
+            colors = [colors_of.get(str(t), "#555555") for t in part.get("tier", [])]
             colors = colors or ["#4C72B0"] * len(part)
         else:
             colors = [PALETTE[run_index % len(PALETTE)]] * len(part)
@@ -146,9 +156,9 @@ def plot_pattern_frequency(
             ax.scatter([], [], c=PALETTE[run_index % len(PALETTE)], s=28, label=str(run))
         elif "tier" in part:
             present = set(part["tier"].astype(str))
-            for tier in [*TIER_COLORS, *sorted(present - set(TIER_COLORS))]:
+            for tier in [*colors_of, *sorted(present - set(colors_of))]:
                 if tier in present:
-                    ax.scatter([], [], c=TIER_COLORS.get(tier, "#555555"), s=28, label=tier)
+                    ax.scatter([], [], c=colors_of.get(tier, "#555555"), s=28, label=tier)
         if run is None:
             for x_hi, y_row, count in zip(part["hi"], y, part["count"], strict=True):
                 ax.annotate(
@@ -273,23 +283,30 @@ def _p_text(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.2g}"
 
 
-def _metric_label(metric: str) -> str:
+def _metric_label(metric: str, metric_labels: Mapping[str, str] | None = None) -> str:
+    labels = {**METRIC_LABELS, **(metric_labels or {})}
     name, _, argument = metric.partition(":")
     if metric.startswith("pattern_") or name in ("pattern", "tier", "win_kind"):
         return f"hands with {argument or metric.removeprefix('pattern_')}"
-    if name == "points":
-        return METRIC_LABELS.get(f"points_{argument}", f"{argument} points")
-    return METRIC_LABELS.get(metric, metric)
+    if name == "points" or metric.startswith("points_"):
+        source = argument or metric.removeprefix("points_")
+        return labels.get(f"points_{source}", f"{source} points")
+    return labels.get(metric, metric)
 
 
 def _metric_unit(metric: str) -> str:
     return "share of hands" if metric.startswith(RATE_METRICS) else "points per hand"
 
 
-def plot_comparison(frame: pd.DataFrame, title: str | None = None) -> Figure:
+def plot_comparison(
+    frame: pd.DataFrame,
+    title: str | None = None,
+    metric_labels: Mapping[str, str] | None = None,
+) -> Figure:
     """Forest plot of :func:`sim.analysis.compare_runs`: each run's difference from its
     baseline with its interval, one panel per metric; rows significant after the adjustment in
-    red, each with its adjusted p-value."""
+    red, each with its adjusted p-value. ``metric_labels``: labels of metrics beside
+    :data:`METRIC_LABELS` (a variant's entry has those of its own)."""
     metrics = list(pd.unique(frame["metric"]))
     baselines = list(pd.unique(frame["baseline"]))
     heights = [max(1, int((frame["metric"] == m).sum())) for m in metrics]
@@ -317,7 +334,8 @@ def plot_comparison(frame: pd.DataFrame, title: str | None = None) -> Figure:
                         va="center", fontsize=8)  # fmt: skip
         ax.set_ylim(-0.6, len(part) - 0.4)
         ax.margins(x=0.18)
-        ax.set_title(f"{_metric_label(metric)}: difference ({_metric_unit(metric)})", fontsize=10)
+        label = _metric_label(metric, metric_labels)
+        ax.set_title(f"{label}: difference ({_metric_unit(metric)})", fontsize=10)
         ax.grid(axis="x", alpha=0.3)
     against = f" {baselines[0]}" if len(baselines) == 1 else " the baseline"
     default = f"Differences from{against} 对比 (red: significant after adjustment)"
@@ -342,9 +360,11 @@ def plot_sweep_heatmap(
     x: str | None = None,
     y: str | None = None,
     title: str | None = None,
+    metric_labels: Mapping[str, str] | None = None,
 ) -> Figure:
     """Heat map of one metric of :func:`sim.analysis.sweep_table` over two swept options
     (``x`` and ``y``, by default the first two), each cell labelled with the value and interval.
+    ``metric_labels``: as for :func:`plot_comparison`.
     """
     options = _option_columns(table)
     if not options:
@@ -381,8 +401,9 @@ def plot_sweep_heatmap(
     ax.set_xlabel(x)
     if y:
         ax.set_ylabel(y)
-    figure.colorbar(image, ax=ax, label=f"{_metric_label(metric)} ({_metric_unit(metric)})")
-    ax.set_title(title or f"{TITLES['sweep']}: {_metric_label(metric)}", fontsize=10)
+    label = _metric_label(metric, metric_labels)
+    figure.colorbar(image, ax=ax, label=f"{label} ({_metric_unit(metric)})")
+    ax.set_title(title or f"{TITLES['sweep']}: {label}", fontsize=10)
     return figure
 
 
@@ -392,10 +413,11 @@ def plot_sweep_lines(
     x: str | None = None,
     hue: str | None = None,
     title: str | None = None,
+    metric_labels: Mapping[str, str] | None = None,
 ) -> Figure:
     """Metric(s) of :func:`sim.analysis.sweep_table` against one swept option ``x`` (the first
     by default), one line per value of ``hue`` (the second option, if any), with interval bars
-    and bands; one panel per metric."""
+    and bands; one panel per metric. ``metric_labels``: as for :func:`plot_comparison`."""
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)
     options = _option_columns(table)
     if not options:
@@ -433,7 +455,8 @@ def plot_sweep_lines(
         ticks = x_values if numeric else range(len(x_values))
         ax.set_xticks(list(ticks), [str(v) for v in x_values])
         ax.set_xlabel(x)
-        ax.set_ylabel(f"{_metric_label(metric)}\n({_metric_unit(metric)})", fontsize=9)
+        label = _metric_label(metric, metric_labels)
+        ax.set_ylabel(f"{label}\n({_metric_unit(metric)})", fontsize=9)
         ax.grid(alpha=0.3)
         if hue:
             ax.legend(fontsize=9)

@@ -1,40 +1,130 @@
-"""Hand records -> pandas DataFrames with readable categories.
+"""Hand records -> pandas DataFrames, every column declared (:class:`sim.columns.Column`).
 
-The engine writes one int64 row per hand (slots ``sim.kernels.engine.R_*``). These functions turn
-a block of rows into tidy frames:
+The engine writes one int64 row per hand (slots ``sim.kernels.record.R_*``). These functions turn
+a block of rows into tidy frames: the generic columns declared here, :data:`GAMES_COLUMNS` and
+:data:`WINS_COLUMNS`, with the variant's own columns inserted where the variant declares them
+(its ``games_columns`` / ``wins_columns``, computed by its ``games_values`` / ``wins_values``
+from the same rows; :class:`sim.variants.Variant`):
 
-* :func:`hands_frame`: one row per hand (局): ``game``, ``session``, ``hand``, ``dealer``,
-  ``streak`` (hands in a row this dealer has dealt, 1 for a new dealer), ``outcome``
-  (``win`` / ``draw``), ``win_kind``, ``n_winners``, ``payer``, ``turns``, ``tiles_left``,
-  ``indicator``, ``next_dealer``, ``instant_kings_dealt`` (some seat held 四王/七王 at its first
-  turn), the deal events ``dealer_complete_dealt`` (the dealer's 14 dealt tiles are a legal
-  win) and ``kings_dealt_0`` ... (kings each seat was dealt), and ``delta_0`` ...
-  ``delta_{n-1}``.
-* :func:`wins_frame`: one row per winner: ``game``, ``seat``, ``win_kind``, ``pattern`` (the
-  text's Chinese name), ``tier``, ``bigs``, ``points`` (base points P), ``features`` (English ids
-  joined by ``+``), ``payer``, ``bird_hits`` and ``gain`` (the winner's score change, also when
-  several seats win one discard).
+* :func:`hands_frame`: one row per hand (局);
+* :func:`wins_frame`: one row per winner, in game order then win order.
+
+Each column the variant computes is checked against its declaration (name and type), so a
+frame is always what the declarations say; ``docs/analysis.md`` lists them all.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, NamedTuple
+
 import numpy as np
 import pandas as pd
 
-from .kernels import engine as E
-from .tiles import kind_name
-from .variants import anhua
-from .variants.anhua import scoring as anhua_kernels
+from .columns import Column, ordered
+from .kernels import record as R
 
-WIN_KINDS = {
-    anhua_kernels.HOW_SELF_DRAW: "self_draw",
-    anhua_kernels.HOW_DISCARD: "discard",
-    anhua_kernels.HOW_ROB_KONG: "rob_kong",
-    anhua_kernels.HOW_KONG_BLOOM: "kong_bloom",
-    anhua_kernels.HOW_KONG_CANNON: "kong_cannon",
-    anhua_kernels.HOW_INSTANT: "instant",
-}
-WIN_KIND_ORDER = [*WIN_KINDS.values(), "none"]
+if TYPE_CHECKING:
+    from .variants import Variant
+
+NO_WIN = "none"
+"""The win kind of a hand nobody won (an exhaustive draw, 荒庄)."""
+
+GAMES_COLUMNS = (
+    Column("game", "number of the hand in the run, from 0", "int64"),
+    Column("session", "number of the session (room) the hand belongs to, from 0", "int64"),
+    Column("hand", "number of the hand within its session, from 0", "int64"),
+    Column("dealer", "the dealer's seat (庄家)", "int64", shown_as="seat"),
+    Column(
+        "streak",
+        "hands in a row this dealer has dealt, 1 for a new dealer",
+        "int64",
+        shown_as="count",
+    ),
+    Column("outcome", "win, or draw for an exhaustive draw (荒庄)", "category", shown_as="name"),
+    Column(
+        "win_kind",
+        "how the hand was won (the variant's names), none on a draw",
+        "category",
+        shown_as="name",
+    ),
+    Column("n_winners", "seats that won the hand", "int64", shown_as="count"),
+    Column(
+        "payer",
+        "the discarder or konger who pays, -1 for a self-draw or a draw",
+        "int64",
+        shown_as="seat",
+    ),
+    Column(
+        "turns",
+        "tiles drawn from the wall in play (the deal excluded)",
+        "int64",
+        shown_as="count",
+        unit="tiles",
+    ),
+    Column(
+        "tiles_left",
+        "tiles left in the wall when the hand ended",
+        "int64",
+        shown_as="count",
+        unit="tiles",
+    ),
+    Column(
+        "next_dealer", "the seat that deals the next hand of the session", "int64", shown_as="seat"
+    ),
+    Column(
+        "dealer_complete_dealt",
+        "the dealer's dealt tiles are a legal self-drawn win (a deal event)",
+        "bool",
+        shown_as="flag",
+    ),
+    Column(
+        "delta_{seat}",
+        "score change of seat {seat} in the hand",
+        "int64",
+        shown_as="points",
+        unit="points",
+        per_seat=True,
+    ),
+)
+"""The games frame's generic columns, in order."""
+
+WINS_COLUMNS = (
+    Column("game", "number of the hand in the run", "int64"),
+    Column("seat", "the winner's seat", "int64", shown_as="seat"),
+    Column("win_kind", "how the hand was won (the variant's names)", "category", shown_as="name"),
+    Column(
+        "points",
+        "base points of the win (the variant's scoring)",
+        "int64",
+        shown_as="points",
+        unit="points",
+    ),
+    Column(
+        "payer",
+        "the discarder or konger who pays, -1 when every other seat pays",
+        "int64",
+        shown_as="seat",
+    ),
+    Column(
+        "gain", "the winner's score change in the hand", "int64", shown_as="points", unit="points"
+    ),
+)
+"""The wins frame's generic columns, in order."""
+
+
+class Winners(NamedTuple):
+    """The winners of a block of records, one entry per winner (game order, then win order):
+    what a variant's ``wins_values`` computes its columns from."""
+
+    rows: np.ndarray
+    """(winners, N_RECORD) int64: the record of each winner's hand."""
+    hand_rows: np.ndarray
+    """Index of each winner's hand in the block."""
+    seat: np.ndarray
+    features: np.ndarray
+    """The variant's feature bits of each win."""
+    points: np.ndarray
+    payer: np.ndarray
 
 
 def _streaks(dealers: np.ndarray, sessions: np.ndarray) -> np.ndarray:
@@ -46,109 +136,124 @@ def _streaks(dealers: np.ndarray, sessions: np.ndarray) -> np.ndarray:
     return streak
 
 
-def hands_frame(
-    records: np.ndarray, n_players: int, hands_per_session: int, first_game: int = 0
+def win_kind_order(variant: Variant) -> list[str]:
+    """The categories of ``win_kind``: the variant's win kinds in its order, then ``none``."""
+    return [*variant.win_kinds.values(), NO_WIN]
+
+
+def _frame(
+    generic: tuple[Column, ...],
+    declared: tuple[Column, ...],
+    values: dict[str, Any],
+    extra: dict[str, Any],
+    n_players: int,
+    what: str,
 ) -> pd.DataFrame:
-    """One row per hand (see the module docstring). ``first_game`` numbers the first row."""
-    records = np.asarray(records)
-    n = len(records)
-    game = np.arange(first_game, first_game + n)
-    session = game // hands_per_session
-    dealer = records[:, E.R_DEALER]
-    outcome = np.where(records[:, E.R_OUTCOME] == E.OUTCOME_WIN, "win", "draw")
-    win_kind = [WIN_KINDS.get(int(k), "none") for k in records[:, E.R_WIN_KIND]]
-    frame = pd.DataFrame(
-        {
-            "game": game,
-            "session": session,
-            "hand": game % hands_per_session,
-            "dealer": dealer,
-            "streak": _streaks(dealer, session),
-            "outcome": pd.Categorical(outcome, categories=["win", "draw"]),
-            "win_kind": pd.Categorical(win_kind, categories=WIN_KIND_ORDER),
-            "n_winners": records[:, E.R_N_WINNERS],
-            "payer": records[:, E.R_PAYER],
-            "turns": records[:, E.R_TURNS],
-            "tiles_left": records[:, E.R_TILES_LEFT],
-            "indicator": pd.Categorical([kind_name(int(k)) for k in records[:, E.R_INDICATOR]]),
-            "next_dealer": records[:, E.R_NEXT_DEALER],
-            "instant_kings_dealt": records[:, E.R_DEAL_INSTANT] != 0,
-            "dealer_complete_dealt": records[:, E.R_DEALER_COMPLETE] == 1,
-        }
-    )
-    for seat in range(n_players):
-        frame[f"kings_dealt_{seat}"] = records[:, E.R_KINGS_DEALT + seat]
-    for seat in range(n_players):
-        frame[f"delta_{seat}"] = records[:, E.R_DELTA + seat]
+    """The frame of ``values`` (generic) and ``extra`` (the variant's), in declared order, each
+    variant column checked against its declaration."""
+    columns = ordered(generic, declared)
+    expected = [name for column in declared for name in column.names(n_players)]
+    if sorted(extra) != sorted(expected):
+        raise ValueError(
+            f"{what} frame: the variant computes columns {sorted(extra)}, "
+            f"declares {sorted(expected)}"
+        )
+    every = {**values, **extra}
+    frame = pd.DataFrame({name: every[name] for c in columns for name in c.names(n_players)})
+    for column in declared:
+        for name in column.names(n_players):
+            if not column.matches(frame[name]):
+                raise ValueError(
+                    f"{what} frame: column {name} is {frame[name].dtype}, declared {column.dtype}"
+                )
     return frame
 
 
-WIN_COLUMNS = (
-    "game",
-    "seat",
-    "win_kind",
-    "pattern",
-    "tier",
-    "bigs",
-    "points",
-    "features",
-    "payer",
-    "bird_hits",
-    "gain",
-)
-
-
-def _by_unique(values: np.ndarray, function) -> np.ndarray:
-    """``function`` applied to each distinct value once (features repeat a great deal)."""
-    unique, inverse = np.unique(values, return_inverse=True)
-    return np.array([function(int(v)) for v in unique], dtype=object)[inverse]
-
-
-def wins_frame(records: np.ndarray, n_players: int, first_game: int = 0) -> pd.DataFrame:
-    """One row per winner (see the module docstring), in game order then win order.
-
-    ``gain`` is the winner's score change: in Anhua winners never pay each other, so with
-    一炮多响 each winner's change is what the discarder paid him."""
+def hands_frame(
+    variant: Variant,
+    records: np.ndarray,
+    options: Any,
+    hands_per_session: int,
+    first_game: int = 0,
+) -> pd.DataFrame:
+    """One row per hand: :data:`GAMES_COLUMNS` and the variant's ``games_columns``.
+    ``first_game`` numbers the first row."""
     records = np.asarray(records)
-    won = np.flatnonzero(records[:, E.R_OUTCOME] == E.OUTCOME_WIN)
-    n_winners = records[won, E.R_N_WINNERS]
+    n_players = variant.player_count(options)
+    n = len(records)
+    game = np.arange(first_game, first_game + n)
+    session = game // hands_per_session
+    dealer = records[:, R.R_DEALER]
+    outcome = np.where(records[:, R.R_OUTCOME] == R.OUTCOME_WIN, "win", "draw")
+    win_kind = [variant.win_kinds.get(int(k), NO_WIN) for k in records[:, R.R_WIN_KIND]]
+    values = {
+        "game": game,
+        "session": session,
+        "hand": game % hands_per_session,
+        "dealer": dealer,
+        "streak": _streaks(dealer, session),
+        "outcome": pd.Categorical(outcome, categories=["win", "draw"]),
+        "win_kind": pd.Categorical(win_kind, categories=win_kind_order(variant)),
+        "n_winners": records[:, R.R_N_WINNERS],
+        "payer": records[:, R.R_PAYER],
+        "turns": records[:, R.R_TURNS],
+        "tiles_left": records[:, R.R_TILES_LEFT],
+        "next_dealer": records[:, R.R_NEXT_DEALER],
+        "dealer_complete_dealt": records[:, R.R_DEALER_COMPLETE] == 1,
+        **{f"delta_{seat}": records[:, R.R_DELTA + seat] for seat in range(n_players)},
+    }
+    extra = variant.games_values(records, n_players, options)
+    return _frame(GAMES_COLUMNS, variant.games_columns, values, extra, n_players, "games")
+
+
+def winners(records: np.ndarray) -> Winners:
+    """Every winner of a block of records (see :class:`Winners`)."""
+    records = np.asarray(records)
+    won = np.flatnonzero(records[:, R.R_OUTCOME] == R.OUTCOME_WIN)
+    n_winners = records[won, R.R_N_WINNERS]
     # one row per (hand, winner index); np.repeat keeps game order, then win order
     hand_rows = np.repeat(won, n_winners)
     order = np.arange(len(hand_rows)) - np.repeat(np.cumsum(n_winners) - n_winners, n_winners)
     rows = records[hand_rows]
-    seat = rows[np.arange(len(rows)), E.R_WINNER + order]
-    features = rows[np.arange(len(rows)), E.R_FEATURES + order]
-    points = rows[np.arange(len(rows)), E.R_POINTS + order]
-    payer = rows[:, E.R_PAYER]
-    # birds: rank r lands (r - 1) seats on from the winner; a hit is on the winner or the payer
-    birds = rows[:, E.R_BIRD : E.R_BIRD + 4]
-    in_use = np.arange(4)[None, :] < rows[:, E.R_N_BIRDS][:, None]
-    landed = (seat[:, None] + birds % 9) % n_players
-    hits = in_use & (
-        (landed == seat[:, None]) | ((payer[:, None] >= 0) & (landed == payer[:, None]))
+    every = np.arange(len(rows))
+    return Winners(
+        rows=rows,
+        hand_rows=hand_rows,
+        seat=rows[every, R.R_WINNER + order],
+        features=rows[every, R.R_FEATURES + order],
+        points=rows[every, R.R_POINTS + order],
+        payer=rows[:, R.R_PAYER],
     )
-    instant = (features & anhua_kernels.FEATURE_INSTANT) != 0
-    gain = rows[np.arange(len(rows)), E.R_DELTA + seat]
-    frame = pd.DataFrame(
-        {
-            "game": first_game + hand_rows,
-            "seat": seat,
-            "win_kind": pd.Categorical(
-                [WIN_KINDS[int(k)] for k in rows[:, E.R_WIN_KIND]], categories=WIN_KIND_ORDER
-            ),
-            "pattern": _by_unique(features, anhua.pattern_name).astype(str),
-            "tier": pd.Categorical(
-                _by_unique(features, anhua.tier_name), categories=list(anhua.TIER_NAMES)
-            ),
-            "bigs": np.where(instant, 0, _by_unique(features, anhua.bigs).astype(np.int64)),
-            "points": points,
-            "features": _by_unique(features, lambda f: "+".join(anhua.feature_names(f))).astype(
-                str
-            ),
-            "payer": payer,
-            "bird_hits": hits.sum(axis=1),
-            "gain": gain,
-        },
-        columns=list(WIN_COLUMNS),
-    )
-    return frame
+
+
+def wins_frame(
+    variant: Variant, records: np.ndarray, options: Any, first_game: int = 0
+) -> pd.DataFrame:
+    """One row per winner: :data:`WINS_COLUMNS` and the variant's ``wins_columns``, in game
+    order then win order. ``gain`` is the winner's own score change, also when several seats
+    win one discard."""
+    n_players = variant.player_count(options)
+    won = winners(records)
+    rows = won.rows
+    values = {
+        "game": first_game + won.hand_rows,
+        "seat": won.seat,
+        "win_kind": pd.Categorical(
+            [variant.win_kinds[int(k)] for k in rows[:, R.R_WIN_KIND]],
+            categories=win_kind_order(variant),
+        ),
+        "points": won.points,
+        "payer": won.payer,
+        "gain": rows[np.arange(len(rows)), R.R_DELTA + won.seat],
+    }
+    extra = variant.wins_values(won, n_players, options)
+    return _frame(WINS_COLUMNS, variant.wins_columns, values, extra, n_players, "wins")
+
+
+def frame_columns(variant: Variant, frame: str = "games") -> list[Column]:
+    """The declared columns of ``frame`` (``games`` or ``wins``) of ``variant``, in order."""
+    if frame == "games":
+        return ordered(GAMES_COLUMNS, variant.games_columns)
+    if frame == "wins":
+        return ordered(WINS_COLUMNS, variant.wins_columns)
+    raise ValueError(f"frame: {frame!r}; allowed: games, wins")

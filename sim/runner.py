@@ -1,6 +1,6 @@
 """The runner: a config -> a run directory of Parquet tables and a manifest.
 
-    run(load_config("configs/anhua-seven-kings.toml"), "results/anhua-seven-kings", jobs=2)
+    run(load_config("configs/NAME.toml"), "runs/NAME", jobs=2)
 
 N hands are split into chunks of whole sessions (``run.chunk_hands``). Chunk ``i`` plays on
 seeds spawned from the root seed as child ``i`` (walls, first dealers and the random agent's

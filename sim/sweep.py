@@ -3,16 +3,18 @@
 A sweep file (``configs/sweeps/*.toml``) names a base config, optional changes to it and the
 axes; the grid is the product of the axes' values::
 
-    # Seven vs four kings, by bird count
-    label = "kings-by-birds"                 # the sweep's name (default: the file's stem)
-    base = "../anhua-seven-kings.toml"       # the base config, relative to this file
+    # Three or four players, by the value of some option
+    label = "players-by-option"              # the sweep's name (default: the file's stem)
+    base = "../rules.toml"                   # the base config, relative to this file
     [run]                                    # optional: run settings changed in every cell
     games = 20000
     [options]                                # optional: options changed in every cell
-    dealer_bonus = false
+    one_option = false
     [axes]                                   # option or run setting -> the values to try
-    king_mode = ["seven_kings", "four_kings"]
-    bird_count = [1, 2, 4]
+    player_count = [4, 3]
+    another_option = [1, 2, 4]
+
+(``docs/analysis.md`` shows one with a variant's real options.)
 
 :func:`load_sweep_spec` checks everything and builds the config of every cell before anything is
 played; errors are one line naming the file, the key and what is allowed. :func:`run_sweep`
@@ -65,7 +67,9 @@ TOP_PATTERNS = 5
 CONFIDENCE = 0.95
 ALPHA = 0.05
 KEY_METRICS = ("draw_rate", "dealer_win_rate", "dealer_advantage", "mean_abs_score")
-FIGURE_METRICS = ("draw_rate", "dealer_advantage", "mean_abs_score", "points_birds")
+FIGURE_METRICS = ("draw_rate", "dealer_advantage", "mean_abs_score")
+"""Columns of the sweep table drawn for every sweep; the variant's entry adds its own
+(``figure_metrics``)."""
 DPI = 110
 
 
@@ -130,7 +134,7 @@ def _is_plain(value: Any) -> bool:
 
 
 def _value_text(value: Any) -> str:
-    """A value as written in TOML: ``true``, ``4``, ``four_kings``, ``[a, b]``."""
+    """A value as written in TOML: ``true``, ``4``, ``fast``, ``[a, b]``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
@@ -147,9 +151,9 @@ def _name_part(axis: str, value: Any) -> str:
 
 
 def cell_names(axes: Mapping[str, list], combinations: Iterable[tuple]) -> list[str]:
-    """Cell names: the values joined by ``-`` (``seven_kings-2``); a true/false value shows as
-    the option's name or ``no_<option>``; names of numbers only show the options too
-    (``kong_reveal_count=2``); repeated names get ``-2``, ``-3``, ... ."""
+    """Cell names: the values joined by ``-`` (``fast-2``); a true/false value shows as the
+    option's name or ``no_<option>``; names of numbers only show the options too
+    (``player_count=3``); repeated names get ``-2``, ``-3``, ... ."""
     names: list[str] = []
     for values in combinations:
         name = "-".join(_name_part(a, v) for a, v in zip(axes, values, strict=True)) or "base"
@@ -172,7 +176,8 @@ def _shown(path: Path) -> str:
 
 
 def _axis_key(key: str, option_names: list[str]) -> tuple[str, str]:
-    """``(section, name)`` of an axis key: ``bird_count``, ``options.bird_count``, ``run.games``."""
+    """``(section, name)`` of an axis key: ``player_count``, ``options.player_count``,
+    ``run.games``."""
     settings = ", ".join(RUN_DEFAULTS)
     allowed = f"options {', '.join(option_names)}; run settings {settings}"
     section, dot, name = key.partition(".")
@@ -223,7 +228,7 @@ def _build_spec(path: Path, document: dict, overrides: tuple[str, ...]) -> Sweep
     if base_text is None:
         raise ValueError(
             "base: missing; expected the path of a config file relative to this file, e.g. "
-            'base = "../anhua-seven-kings.toml"'
+            'base = "../rules.toml"'
         )
     if not isinstance(base_text, str) or not base_text:
         raise ValueError(f"base: expected the path of a config file, got {base_text!r}")
@@ -235,13 +240,12 @@ def _build_spec(path: Path, document: dict, overrides: tuple[str, ...]) -> Sweep
     axes_table = document.get("axes")
     if axes_table is None:
         raise ValueError(
-            "axes: missing; expected a table of option -> values, e.g. "
-            "[axes] bird_count = [1, 2, 4]"
+            "axes: missing; expected a table of option -> values, e.g. [axes] player_count = [4, 3]"
         )
     if not isinstance(axes_table, Mapping) or not axes_table:
         raise ValueError(
             "axes: expected a non-empty table of option -> values, e.g. "
-            "[axes] bird_count = [1, 2, 4]"
+            "[axes] player_count = [4, 3]"
         )
 
     # The base document: the config file, then the sweep's [run] and [options], then overrides.
@@ -394,7 +398,7 @@ def _tier_values(tier: str) -> Callable:
     from . import analysis
 
     def values(run):
-        wins = analysis._wins_scored(run)
+        wins = analysis.scored_wins(run)
         chosen = wins[wins["tier"].astype(str) == tier]
         return np.bincount(chosen["row"], weights=chosen["score"], minlength=len(run.games))
 
@@ -404,7 +408,7 @@ def _tier_values(tier: str) -> Callable:
 
 def _points_values(source: str) -> Callable:
     """A :func:`sim.analysis.compare_runs` metric: per hand, the points from ``source``; 0 in a
-    cell that has no such source (e.g. the dealer bonus where it is off)."""
+    cell that has no such source (a source an option turns off there)."""
     import numpy as np
 
     from . import analysis
@@ -432,7 +436,7 @@ def _tiers(sweep) -> list[str]:
 
 def comparison_table(sweep, top_patterns: int = TOP_PATTERNS, confidence: float = CONFIDENCE):
     """One row per cell: :func:`sim.analysis.sweep_table`, then ``share_<source>`` (share of
-    all points moved that comes from the source, e.g. the birds; delta-method interval) and
+    all points moved that comes from the source; delta-method interval) and
     ``tier_score_<tier>`` (the winners' score from that tier per hand played, t interval, as
     :func:`sim.analysis.tier_summary`), each with ``_lo`` and ``_hi``."""
     import pandas as pd
@@ -465,7 +469,7 @@ def comparison_table(sweep, top_patterns: int = TOP_PATTERNS, confidence: float 
         extra_rows.append(row)
     extra = pd.DataFrame(extra_rows, index=table.index)
     table = pd.concat([table, extra], axis=1)
-    # A source some cells lack (the dealer bonus where it is off) moves 0 points there.
+    # A source some cells lack (an option turns it off there) moves 0 points there.
     for column in table.columns:
         if column.startswith(("points_", "share_")):
             table[column] = table[column].fillna(0.0)
@@ -517,7 +521,7 @@ def significance_table(sweep, table, baseline: str, paired: bool):
 
 
 def axis_title(variant_name: str | None, axis: str) -> str:
-    """``bird_count 抓鸟``: the option and the Chinese rule name of its title, if any."""
+    """``player_count 人数``: the option and the Chinese rule name of its title, if any."""
     if not variant_name:
         return axis
     try:
@@ -530,6 +534,14 @@ def axis_title(variant_name: str | None, axis: str) -> str:
     return axis
 
 
+def _compared_metric(column: str) -> str:
+    """The :func:`sim.analysis.compare_runs` metric of a sweep table column
+    (``points_<source>`` -> ``points:<source>``)."""
+    if column.startswith("points_"):
+        return f"points:{column.removeprefix('points_')}"
+    return column
+
+
 def write_figures(sweep, table, significance, directory: Path) -> list[str]:
     """Draw the sweep's figures into ``directory`` (PNG); their file names."""
     import pandas as pd
@@ -538,10 +550,13 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
 
     directory.mkdir(parents=True, exist_ok=True)
     axes = list(sweep.axes)
-    variant = next(iter(sweep.runs.values())).manifest.get("variant")
-    titles = {axis: axis_title(variant, axis) for axis in axes}
+    first = next(iter(sweep.runs.values()))
+    variant = analysis.run_variant(first)
+    titles = {axis: axis_title(first.variant, axis) for axis in axes}
     plotted = table.rename(columns=titles)
-    metrics = [m for m in FIGURE_METRICS if m in table.columns]
+    figure_metrics = [*FIGURE_METRICS, *(variant.figure_metrics if variant else ())]
+    metrics = [m for m in figure_metrics if m in table.columns]
+    labels = variant.metric_labels if variant else None
     written: list[str] = []
 
     def save(figure, name: str) -> None:
@@ -553,14 +568,19 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
         x, y = axes if len(sweep.axes[axes[0]]) >= len(sweep.axes[axes[1]]) else axes[::-1]
         for metric in metrics:
             save(
-                plots.plot_sweep_heatmap(plotted, metric, x=titles[x], y=titles[y]),
+                plots.plot_sweep_heatmap(
+                    plotted, metric, x=titles[x], y=titles[y], metric_labels=labels
+                ),
                 f"heatmap_{metric}.png",
             )
     else:
         x, hue, rest = axes[0], (axes[1] if len(axes) > 1 else None), axes[2:]
         hue_title = titles[hue] if hue else None
         if not rest:
-            save(plots.plot_sweep_lines(plotted, metrics, x=titles[x], hue=hue_title), "lines.png")
+            figure = plots.plot_sweep_lines(
+                plotted, metrics, x=titles[x], hue=hue_title, metric_labels=labels
+            )
+            save(figure, "lines.png")
         for combination in itertools.product(*(sweep.axes[a] for a in rest)) if rest else []:
             mask = pd.Series(True, index=table.index)
             for axis, value in zip(rest, combination, strict=True):
@@ -572,7 +592,12 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
             title = f"{plots.TITLES['sweep']} at {fixed} ({CONFIDENCE:.0%} interval)"
             save(
                 plots.plot_sweep_lines(
-                    plotted[mask], metrics, x=titles[x], hue=hue_title, title=title
+                    plotted[mask],
+                    metrics,
+                    x=titles[x],
+                    hue=hue_title,
+                    title=title,
+                    metric_labels=labels,
                 ),
                 f"lines-{slug}.png",
             )
@@ -581,23 +606,22 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
     per_cell = f"{hands[0]:,} hands 局 per cell" if len(hands) == 1 else "hands 局 per cell vary"
     save(
         plots.plot_pattern_frequency(
-            frequency, top=12, title=(f"{plots.TITLES['patterns']} — {per_cell}")
+            frequency,
+            top=12,
+            title=(f"{plots.TITLES['patterns']} — {per_cell}"),
+            tier_colors=variant.tier_colors if variant else None,
         ),
         "patterns.png",
     )
     if len(significance):
-        key = significance[
-            significance["metric"].isin(
-                ["draw_rate", "dealer_advantage", "mean_abs_score", "points:birds"]
-            )
-        ]
+        key = significance[significance["metric"].isin(map(_compared_metric, figure_metrics))]
         if len(key):
             test = "paired t" if (key["test"] == "paired t").all() else "independent samples"
             title = (
                 f"Differences from {key['baseline'].iloc[0]} 对比 ({test}; red: "
                 "significant after Holm's adjustment)"
             )
-            save(plots.plot_comparison(key, title=title), "differences.png")
+            save(plots.plot_comparison(key, title=title, metric_labels=labels), "differences.png")
     return written
 
 

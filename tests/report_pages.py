@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.play import play_anhua
 from sim.variants.anhua import AnhuaOptions
+from sim.variants.anhua.play import play_anhua
 
 SEATS = range(4)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sim.agents import AGENTS, agent_ids
-from sim.play import play_anhua
+from sim.variants.anhua.play import play_anhua
 
 
 def test_names_map_to_kinds():

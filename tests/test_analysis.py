@@ -4,8 +4,10 @@ written as a run directory, or from small frames made by hand with known answers
 from __future__ import annotations
 
 import doctest
+import importlib
 import json
 import math
+import pkgutil
 import statistics
 from collections import Counter
 from dataclasses import asdict
@@ -17,8 +19,8 @@ import pytest
 
 from sim import analysis
 from sim.analysis import Run
-from sim.play import play_anhua
 from sim.variants.anhua import AnhuaOptions
+from sim.variants.anhua.play import play_anhua
 
 N_PLAYERS = 4
 Z95 = statistics.NormalDist().inv_cdf(0.975)
@@ -88,9 +90,27 @@ def wilson_by_formula(x: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def test_docstring_examples_run():
-    failures, tried = doctest.testmod(analysis, verbose=False)
-    assert tried >= 20
-    assert failures == 0
+    modules = [analysis] + [
+        importlib.import_module(f"sim.analysis.{module.name}")
+        for module in pkgutil.iter_modules(analysis.__path__)
+    ]
+    results = [doctest.testmod(module, verbose=False) for module in modules]
+    assert sum(result.attempted for result in results) >= 20
+    assert sum(result.failed for result in results) == 0
+
+
+def test_every_public_name_is_importable_from_the_package():
+    for module in pkgutil.iter_modules(analysis.__path__):
+        members = vars(importlib.import_module(f"sim.analysis.{module.name}"))
+        public = [
+            name
+            for name, value in members.items()
+            if not name.startswith("_")
+            and getattr(value, "__module__", None) == f"sim.analysis.{module.name}"
+        ]
+        for name in public:
+            assert getattr(analysis, name) is members[name], name
+            assert name in analysis.__all__, name
 
 
 def test_wilson_interval_matches_the_formula_and_is_vectorised():
@@ -358,7 +378,6 @@ def test_several_winners_of_one_hand_score_their_own_delta():
             "tier": ["大胡", "大胡"],
             "points": [4, 4],
             "payer": [0, 0],
-            "bird_hits": [2, 1],
             "gain": [None, None],
         }
     )
@@ -368,8 +387,8 @@ def test_several_winners_of_one_hand_score_their_own_delta():
     assert frame.loc["硬庄", "hands_with"] == 1
     assert frame.loc["硬庄", "mean_score"] == 12
     sources = analysis.points_sources(run).set_index("source")
+    assert list(sources.index) == ["pattern"]  # no variant named: no derived sources
     assert sources.loc["pattern", "points"] == 8  # 4 + 4 from one payer each
-    assert sources.loc["birds", "points"] == 16  # 4 * (2^2 - 1) + 4 * (2^1 - 1)
 
 
 def test_tier_summary(played):
@@ -437,52 +456,15 @@ def test_points_sources_split_birds_from_pattern_points(played):
     assert (single["gain"] == single["points"] * 2 ** single["bird_hits"]).all()
 
 
-def test_points_sources_derive_the_dealer_bonus():
-    # 庄闲分 on, dealer 0. Hand 0: the dealer self-draws 平胡 (2): each payer 2 + 1.
-    # Hand 1: seat 1 self-draws 平胡: the dealer pays 2 + 1, the others 2.
-    # Hand 2: seat 2 wins 硬庄 (4) on the dealer's discard, one bird hit: 4 * 2 + 1.
-    games = pd.DataFrame(
-        {
-            "game": [0, 1, 2],
-            "dealer": [0, 0, 0],
-            "outcome": ["win"] * 3,
-            "win_kind": ["self_draw", "self_draw", "discard"],
-            "n_winners": [1, 1, 1],
-            "delta_0": [9, -3, -9],
-            "delta_1": [-3, 7, 0],
-            "delta_2": [-3, -2, 9],
-            "delta_3": [-3, -2, 0],
-        }
-    )
-    wins = pd.DataFrame(
-        {
-            "game": [0, 1, 2],
-            "seat": [0, 1, 2],
-            "win_kind": ["self_draw", "self_draw", "discard"],
-            "pattern": ["平胡", "平胡", "硬庄"],
-            "tier": ["小胡", "小胡", "大胡"],
-            "points": [2, 2, 4],
-            "payer": [-1, -1, 0],
-            "bird_hits": [0, 0, 1],
-            "gain": [9.0, 7.0, 9.0],
-        }
-    )
-    run = Run.from_frames(games, wins, {"n_players": 4, "options": {"dealer_bonus": True}})
-    per_hand = analysis.points_per_hand(run)
-    assert per_hand["pattern"].tolist() == [6, 6, 4]
-    assert per_hand["dealer_bonus"].tolist() == [3, 1, 1]
-    assert per_hand["birds"].tolist() == [0, 0, 4]
-
-
 def test_points_from_columns_are_their_own_sources():
     run = analysis.demo_run()
-    games = run.games.assign(points_from_chickens=[2, 0, 4, 0], points_from_birds=[0, 4, 0, 8])
+    games = run.games.assign(points_from_chickens=[2, 0, 4, 0], points_from_dou=[0, 4, 0, 8])
     run = Run.from_frames(games, run.wins, run.manifest)
     frame = analysis.points_sources(run).set_index("source")
-    assert list(frame.index) == ["pattern", "chickens", "birds"]
+    assert list(frame.index) == ["pattern", "doubling", "chickens", "dou"]
     assert frame.loc["chickens", "points"] == 6
-    assert frame.loc["birds", "per_hand"] == 3
-    assert frame.loc["pattern", "share"] == pytest.approx(22 / (22 + 6 + 12))
+    assert frame.loc["dou", "per_hand"] == 3
+    assert frame.loc["pattern", "share"] == pytest.approx(22 / (22 + 16 + 6 + 12))
 
 
 def test_a_run_without_wins():

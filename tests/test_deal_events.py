@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sim.exact import exact_events, parse_settings
-from sim.records import hands_frame
+from sim.variants import get_variant
 from sim.variants.anhua import AnhuaOptions, play_records, session_first_dealers
 from sim.wall import shuffled_walls, spawn_seeds
 
@@ -30,7 +30,7 @@ def _played(options: AnhuaOptions, n_hands: int, seed: int):
     walls = shuffled_walls(n_hands, 108, walls_seed)
     dealers = session_first_dealers(n_hands // 8, options, dealers_seed)
     records = play_records(options, walls, dealers, 8, (0,) * options.player_count, seed)
-    return hands_frame(records, options.player_count, 8)
+    return get_variant("anhua").games_frame(records, options, 8)
 
 
 def _exact(king_mode: str) -> dict[str, float]:

@@ -21,10 +21,16 @@ from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
 
 from sim import analysis, plots
-from sim.play import play_anhua
-from sim.variants import anhua
+from sim.variants import VARIANT_NAMES, anhua, get_variant
+from sim.variants.anhua.play import play_anhua
 
 ROOT = Path(__file__).resolve().parent.parent
+VARIANT_LABELS = [
+    text
+    for name in VARIANT_NAMES
+    for text in [*get_variant(name).metric_labels.values(), *get_variant(name).tier_colors]
+]
+"""Every variant's figure labels and tier names."""
 
 
 def is_cjk(char: str) -> bool:
@@ -73,7 +79,7 @@ def test_the_font_covers_every_cjk_character_of_the_variants_and_labels():
         for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 wanted |= {c for c in node.value if is_cjk(c)}
-    for text in [*all_pattern_names(), *anhua.TIER_NAMES, *plots.CJK_LABELS]:
+    for text in [*all_pattern_names(), *anhua.TIER_NAMES, *plots.CJK_LABELS, *VARIANT_LABELS]:
         wanted |= {c for c in text if is_cjk(c)}
     assert len(wanted) > 30
     missing = sorted(c for c in wanted if ord(c) not in charmap)
@@ -107,7 +113,7 @@ def test_every_pattern_name_and_label_renders_without_missing_glyphs():
     labels = [t.get_text() for t in figure.axes[0].get_yticklabels()]
     assert sorted(labels) == names
     # ...then every name any combination of features can get, and every fixed label, as text.
-    texts = [*sorted(all_pattern_names()), *plots.CJK_LABELS]
+    texts = [*sorted(all_pattern_names()), *plots.CJK_LABELS, *VARIANT_LABELS]
     figure = Figure(figsize=(12, 8))
     for row in range(0, len(texts), 40):
         figure.text(0.01, 1 - (row // 40 + 1) / 30, " ".join(texts[row : row + 40]), fontsize=4)
@@ -153,6 +159,37 @@ def test_pattern_frequency_figure_shows_the_frame(run):
     assert np.allclose(np.sort(points.get_offsets()[:, 0]), np.sort(frame["rate"].head(8)))
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert legend[:2] == ["小胡", "大胡"]
+
+
+def _marker_colors(figure: Figure) -> dict[str, str]:
+    """Legend label -> the colour of its marker."""
+    ax = figure.axes[0]
+    legend = ax.get_legend()
+    return {
+        text.get_text(): mpl.colors.to_hex(handle.get_facecolor()[0])
+        for text, handle in zip(legend.get_texts(), legend.legend_handles, strict=True)
+    }
+
+
+def test_pattern_frequency_colours_tiers_as_given_or_by_rank(run):
+    frame = analysis.pattern_frequency(run)
+    colors = {tier: color for tier, color in zip(anhua.TIER_NAMES, plots.PALETTE, strict=False)}
+    given = _marker_colors(plots.plot_pattern_frequency(frame, tier_colors=colors))
+    assert given == {tier: colors[tier].lower() for tier in given}
+    # by default the lowest tier (least points) gets the palette's first colour, and so on
+    ranked = _marker_colors(plots.plot_pattern_frequency(frame))
+    assert list(ranked) == list(anhua.TIER_NAMES[: len(ranked)])
+    assert list(ranked.values()) == [c.lower() for c in plots.TIER_PALETTE[: len(ranked)]]
+
+
+def test_a_variants_metric_labels_name_its_metrics(sweep_table):
+    table = sweep_table.assign(points_extra=1.0, points_extra_lo=0.5, points_extra_hi=1.5)
+    labels = {"points_extra": "extra points 加分"}
+    figure = plots.plot_sweep_lines(table, "points_extra", metric_labels=labels)
+    render(figure)
+    assert figure.axes[0].get_ylabel().startswith("extra points 加分")
+    heatmap = plots.plot_sweep_heatmap(table, "points_extra")
+    assert "extra points" in heatmap.axes[0].get_title()  # the generic label
 
 
 def test_pattern_frequency_figure_of_two_runs_marks_unseen_patterns(run):

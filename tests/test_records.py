@@ -1,22 +1,30 @@
-"""sim.records: the frames say exactly what the raw records say."""
+"""sim.records: the frames say exactly what the raw records say, in the declared columns."""
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import numpy as np
+import pandas as pd
 import pytest
 
 from sim import records as records_module
+from sim.columns import Column, ordered
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.tables import load_tables
+from sim.variants import get_variant
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
 from sim.wall import shuffled_walls
 
+ANHUA = get_variant("anhua")
+OPTIONS = AnhuaOptions()
+
 
 @pytest.fixture(scope="module")
 def played():
-    options = AnhuaOptions()
     records = np.zeros((400, E.N_RECORD), np.int64)
     AE.play_hands(
         S.new_state(),
@@ -24,7 +32,7 @@ def played():
         4,
         np.zeros(50, np.int64),
         8,
-        options.params(),
+        OPTIONS.params(),
         load_tables(),
         records,
     )
@@ -32,7 +40,7 @@ def played():
 
 
 def test_hands_frame_matches_the_records(played):
-    frame = records_module.hands_frame(played, 4, 8)
+    frame = records_module.hands_frame(ANHUA, played, OPTIONS, 8)
     assert len(frame) == 400
     assert (frame[["delta_0", "delta_1", "delta_2", "delta_3"]].sum(axis=1) == 0).all()
     np.testing.assert_array_equal(frame["dealer"], played[:, E.R_DEALER])
@@ -42,10 +50,16 @@ def test_hands_frame_matches_the_records(played):
     for previous, row in zip(frame.itertuples(), frame.iloc[1:].itertuples(), strict=False):
         kept = row.dealer == previous.dealer and row.session == previous.session
         assert row.streak == (previous.streak + 1 if kept else 1)
+    np.testing.assert_array_equal(
+        frame[[f"kings_dealt_{s}" for s in range(4)]],
+        played[:, E.R_KINGS_DEALT : E.R_KINGS_DEALT + 4],
+    )
+    numbered = records_module.hands_frame(ANHUA, played[:16], OPTIONS, 8, first_game=100)
+    assert numbered["game"].tolist() == list(range(100, 116))
 
 
 def test_wins_frame_matches_the_records(played):
-    wins = records_module.wins_frame(played, 4)
+    wins = records_module.wins_frame(ANHUA, played, OPTIONS)
     assert len(wins) == played[played[:, E.R_OUTCOME] == E.OUTCOME_WIN, E.R_N_WINNERS].sum()
     assert set(wins["tier"].dropna()) <= {
         "小胡",
@@ -56,7 +70,74 @@ def test_wins_frame_matches_the_records(played):
         "双大豪华胡",
     }
     assert (wins["points"] == 2 ** (wins["bigs"] + 1)).all()
-    single = wins.dropna(subset=["gain"])
     # a single winner gains at least his base points (birds only double)
+    single = wins[wins.groupby("game")["seat"].transform("size") == 1]
     assert (single["gain"] >= single["points"]).all()
     assert "平胡" in set(wins["pattern"])
+
+
+def test_frames_have_the_declared_columns_in_order(played):
+    """Generic columns first, each variant column after the one it declares it follows."""
+    games = ANHUA.games_frame(played, OPTIONS, 8)
+    wins = ANHUA.wins_frame(played, OPTIONS)
+    for frame, kind in ((games, "games"), (wins, "wins")):
+        columns = records_module.frame_columns(ANHUA, kind)
+        assert list(frame.columns) == [name for c in columns for name in c.names(4)]
+        for column in columns:
+            for name in column.names(4):
+                assert column.matches(frame[name]), name
+    assert list(games.columns[10:16]) == [
+        "tiles_left", "indicator", "next_dealer", "instant_kings_dealt", "dealer_complete_dealt",
+        "kings_dealt_0",
+    ]  # fmt: skip
+    assert list(wins.columns) == [
+        "game", "seat", "win_kind", "pattern", "tier", "bigs", "points", "features", "payer",
+        "bird_hits", "gain",
+    ]  # fmt: skip
+    kinds = list(games["win_kind"].cat.categories)
+    assert kinds == [*ANHUA.win_kinds.values(), "none"]
+
+
+def test_a_block_without_wins_keeps_every_column(played):
+    drawn = played[played[:, E.R_OUTCOME] != E.OUTCOME_WIN][:0]
+    wins = ANHUA.wins_frame(drawn, OPTIONS)
+    assert wins.empty and list(wins.columns) == list(ANHUA.wins_frame(played, OPTIONS).columns)
+
+
+def test_a_variant_computing_other_columns_than_it_declares_is_refused(played):
+    missing = dataclasses.replace(ANHUA, games_values=lambda records, n, options: {})
+    with pytest.raises(ValueError, match=r"games frame: the variant computes columns \[\]"):
+        missing.games_frame(played, OPTIONS, 8)
+    wrong_type = dataclasses.replace(
+        ANHUA,
+        wins_values=lambda winners, n, options: {
+            **ANHUA.wins_values(winners, n, options),
+            "bigs": np.zeros(len(winners.seat)),
+        },
+    )
+    with pytest.raises(ValueError, match="wins frame: column bigs is float64, declared int64"):
+        wrong_type.wins_frame(played, OPTIONS)
+
+
+def test_column_declarations_are_checked():
+    with pytest.raises(ValueError, match="dtype 'int'"):
+        Column("x", "", "int")
+    with pytest.raises(ValueError, match="shown_as 'big'"):
+        Column("x", "", "int64", "big")
+    with pytest.raises(ValueError, match=r"hold \{seat\}"):
+        Column("x_{seat}", "", "int64")
+    base = [Column("a", "", "int64"), Column("b", "", "int64")]
+    with pytest.raises(ValueError, match="follows 'c', which the frame lacks"):
+        ordered(base, [Column("x", "", "int64", after="c")])
+    with pytest.raises(ValueError, match=r"declared twice: \['a'\]"):
+        ordered(base, [Column("a", "", "int64", after="b")])
+    seat = Column("kept_{seat}", "tiles seat {seat} kept", "int64", per_seat=True)
+    assert seat.meaning_of("kept_2") == "tiles seat 2 kept"
+    assert seat.matches(pd.Series([1, 2])) and not seat.matches(pd.Series([1.0]))
+
+
+def test_the_docs_list_every_declared_column():
+    text = (Path(__file__).resolve().parents[1] / "docs" / "analysis.md").read_text("utf-8")
+    for kind in ("games", "wins"):
+        for column in records_module.frame_columns(ANHUA, kind):
+            assert f"`{column.name.replace('{seat}', '<seat>')}`" in text, column.name

@@ -19,9 +19,9 @@ from report_pages import SEATS, Page, with_draws, write_run, write_sweep
 
 from sim import report
 from sim.cli import main
-from sim.play import play_anhua
 from sim.report.page import write_atomic
 from sim.variants.anhua import NAMED_PATTERNS, OPTION_TITLES, AnhuaOptions
+from sim.variants.anhua.play import play_anhua
 
 N_HANDS = 3000
 EXTRA_DRAWS = 40  # Anhua with efficiency agents almost never ends in a draw: add some
@@ -259,7 +259,8 @@ def test_a_report_written_again_is_the_same_file(played):
 
 def test_labels_and_notes_of_the_variant_come_from_its_registry_entry(played, tmp_path):
     """The run's variant labels what only it has (sim.variants.Variant.report); a variant this
-    mjsim does not know gets the raw names, and the report still works."""
+    mjsim does not know gets the raw names and the generic analyses, and the report still
+    works."""
     from sim.variants import get_variant
 
     source, games, _, _, page = played
@@ -277,7 +278,8 @@ def test_labels_and_notes_of_the_variant_come_from_its_registry_entry(played, tm
     other_text = report.write_report(directory).read_text(encoding="utf-8")
     other = Page(other_text)
     assert other.tables["run-facts"][1] == ["variant", "nonesuch"]
-    assert set(other.rows("points")) == {"pattern points 牌型分", "birds", "dealer_bonus"}
+    # the points beyond the pattern are split by the variant (sim.variants.Variant.point_sources)
+    assert set(other.rows("points")) == {"pattern points 牌型分"}
     assert "instant" in other.rows("win-kinds")
     assert (
         other.rows("win-kinds")["self-draw 自摸"]["hands"]

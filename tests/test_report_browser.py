@@ -25,9 +25,9 @@ import pytest
 from report_pages import with_draws, write_run, write_sweep
 
 from sim import report
-from sim.play import play_anhua
 from sim.plots import FONT_FAMILY
 from sim.variants.anhua import AnhuaOptions
+from sim.variants.anhua.play import play_anhua
 
 SKIP_VARIABLE = "MJSIM_SKIP_BROWSER_TESTS"
 CHROMIUM_FLAGS = [

@@ -382,7 +382,7 @@ def test_help_explains_every_flag(capsys):
     text = capsys.readouterr().out
     for flag in ("--games N", "--seed S", "--jobs J", "--out DIR", "--set KEY=VALUE", "--report"):
         assert flag in text
-    assert "mjsim sweep configs/sweeps/anhua-kings-birds.toml" in text
+    assert "mjsim sweep configs/sweeps/NAME.toml" in text and "player_count = [4, 3]" in text
 
 
 @pytest.mark.parametrize("name", ["anhua-kings-birds.toml", "anhua-king-as-hard.toml"])

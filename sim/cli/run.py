@@ -92,17 +92,14 @@ def register(commands) -> None:
             "--jobs. Errors are one line and leave no output."
         ),
         epilog=(
-            "examples:\n"
-            "  mjsim run configs/anhua-seven-kings.toml\n"
-            "  mjsim run configs/anhua-four-kings.toml --games 100000 --jobs 2 --out runs/fk\n"
-            "  mjsim run configs/anhua-seven-kings.toml --set bird_count=4 --set "
-            "king_as_itself_is_hard=true"
+            "examples (configs/ holds a config file per rule set, of every variant):\n"
+            "  mjsim run configs/NAME.toml\n"
+            "  mjsim run configs/NAME.toml --games 100000 --jobs 2 --out runs/big\n"
+            "  mjsim run configs/NAME.toml --set OPTION=VALUE --set run.hands_per_session=4"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "config", metavar="CONFIG", help="a config file, e.g. configs/anhua-seven-kings.toml"
-    )
+    parser.add_argument("config", metavar="CONFIG", help="a config file, e.g. configs/NAME.toml")
     parser.add_argument(
         "--games", type=int, metavar="N", help="hands to play (overrides run.games)"
     )
@@ -123,7 +120,7 @@ def register(commands) -> None:
         "--set",
         action="append",
         metavar="KEY=VALUE",
-        help="override an option or run setting, e.g. --set king_mode=four_kings or "
+        help="override an option or run setting, e.g. --set OPTION=VALUE or "
         "--set run.hands_per_session=4 (repeatable)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")

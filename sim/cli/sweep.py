@@ -21,6 +21,7 @@ from ..sweep import (
     load_sweep_spec,
     run_sweep,
 )
+from ..variants import VARIANT_NAMES, get_variant
 from . import run_overrides
 
 TABLE_PATTERNS = 3
@@ -83,6 +84,20 @@ def _render(title: str, header: list[str], rows: list[list[str]], numeric_from: 
     return lines
 
 
+def _points_title(variant_name: str | None, sources: list[str]) -> str:
+    """The title of the points table: what each source is, as far as labels say."""
+    labels = {}
+    if variant_name in VARIANT_NAMES:
+        labels = get_variant(variant_name).metric_labels
+    said = ["pattern: base points × payers"]
+    said += [
+        f"{source}: {labels[f'points_{source}']}"
+        for source in sources
+        if f"points_{source}" in labels
+    ]
+    return f"points per hand ({'; '.join(said)})"
+
+
 def table_lines(directory: Path) -> list[str]:
     """The comparison tables ``mjsim sweep`` prints, read back from the sweep directory's
     ``sweep.json``, ``comparison.csv`` and ``significance.csv``."""
@@ -143,7 +158,7 @@ def table_lines(directory: Path) -> list[str]:
         for s in sources
         if s != "pattern" and f"share_{s}" in table.columns
     ]
-    lines += ["", *block("points per hand (pattern: base points × payers; birds: 抓鸟)", columns)]
+    lines += ["", *block(_points_title(spec.get("variant"), sources), columns)]
     tiers = [
         c.removeprefix("tier_score_")
         for c in table.columns
@@ -223,7 +238,7 @@ on the same seed (so on the same walls: paired comparisons), and write a sweep d
   sweep.json          the grid, the cells, the baseline cell, the command
   cells/<cell>/       one run directory per cell (as mjsim run writes)
   comparison.csv      one row per cell: draw rate, dealer win rate, dealer advantage,
-                      mean |score|, points per hand and share of points by source (birds),
+                      mean |score|, points per hand and share of points by source,
                       winners' score per hand by tier, top pattern rates; 95% intervals
   significance.csv    every cell against the baseline cell on those metrics: paired tests,
                       Holm-adjusted p-values, a significant flag
@@ -237,20 +252,20 @@ anything is played; errors are one line, and a failure leaves no output.
 
 EXAMPLE = """\
 sweep file (configs/sweeps/*.toml; the grid is the product of the axes):
-  label = "kings-by-birds"              # name of the sweep (default: the file's stem)
-  base = "../anhua-seven-kings.toml"    # base config, relative to the sweep file
+  label = "players-by-option"           # name of the sweep (default: the file's stem)
+  base = "../NAME.toml"                 # base config, relative to the sweep file
   [run]                                 # optional: run settings changed in every cell
   games = 20000
   [options]                             # optional: options changed in every cell
-  dealer_bonus = false
+  one_option = false
   [axes]                                # option or run setting -> values
-  king_mode = ["seven_kings", "four_kings"]
-  bird_count = [1, 2, 4]
+  player_count = [4, 3]
+  another_option = [1, 2, 4]
 
-examples:
-  mjsim sweep configs/sweeps/anhua-kings-birds.toml
-  mjsim sweep configs/sweeps/anhua-kings-birds.toml --games 5000 --jobs 2 --out runs/kb
-  mjsim sweep configs/sweeps/anhua-king-as-hard.toml --set dealer_bonus=true --report
+examples (configs/sweeps/ holds sweep files of every variant; docs/analysis.md explains them):
+  mjsim sweep configs/sweeps/NAME.toml
+  mjsim sweep configs/sweeps/NAME.toml --games 5000 --jobs 2 --out runs/small
+  mjsim sweep configs/sweeps/NAME.toml --set OPTION=VALUE --report
 """
 
 
@@ -266,7 +281,7 @@ def register(commands) -> None:
     parser.add_argument(
         "sweep",
         metavar="SWEEP.toml",
-        help="a sweep file, e.g. configs/sweeps/anhua-kings-birds.toml",
+        help="a sweep file, e.g. configs/sweeps/NAME.toml",
     )
     parser.add_argument(
         "--games",
@@ -293,14 +308,14 @@ def register(commands) -> None:
         "--out",
         metavar="DIR",
         help="sweep directory to write (default runs/<label>); a previous sweep there is "
-        "replaced, e.g. --out runs/kings-by-birds",
+        "replaced, e.g. --out runs/my-sweep",
     )
     parser.add_argument(
         "--set",
         action="append",
         metavar="KEY=VALUE",
         help="change an option or run setting of the base in every cell (not an axis), e.g. "
-        "--set dealer_bonus=true or --set run.hands_per_session=4 (repeatable)",
+        "--set OPTION=VALUE or --set run.hands_per_session=4 (repeatable)",
     )
     parser.add_argument(
         "--report",

@@ -1,21 +1,28 @@
 """Rule variants and the registry the runner, configs and CLI use.
 
 A variant is options plus kernels plus names. What the generic layers (``sim.config``,
-``sim.runner``, ``sim.cli``) need of one is a :class:`Variant`: its options class (a frozen
-dataclass made from its option declarations, see :mod:`sim.options`), a line per
-option for configs and reports, the tile set, and three functions: play hands from walls into
-int64 records, and turn records into the games and wins frames (:mod:`sim.records`). Weng'an and
-Anqing join by adding an entry to :data:`VARIANTS`.
+``sim.runner``, ``sim.cli``, ``sim.records``, ``sim.analysis``, ``sim.plots``, ``sim.sweep``,
+``sim.replay``, ``sim.report``) need of one is a :class:`Variant`: its options class (a frozen
+dataclass made from its option declarations, see :mod:`sim.options`), a line per option for
+configs and reports, the tile set, the functions that play hands from walls into int64 records
+and replay one, and the declarations the frames, analyses, figures, replays and reports are
+made from: its win kinds, its own columns of the games and wins frames
+(:class:`sim.columns.Column`) with the functions computing them from the records, its point
+sources, tier colours, figure labels, sweep metrics, event descriptions and report texts.
+Weng'an and Anqing join by adding an entry to :data:`VARIANTS`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from ..columns import Column
 
 
 # report
@@ -49,10 +56,6 @@ class Variant:
     play: Callable[..., np.ndarray]
     """``play(options, walls, first_dealers, hands_per_session, agent_kinds, agent_seed)`` ->
     int64 records, one row per wall; ``first_dealers`` has one seat per session."""
-    games_frame: Callable[..., pd.DataFrame]
-    """``games_frame(records, options, hands_per_session, first_game)``"""
-    wins_frame: Callable[..., pd.DataFrame]
-    """``wins_frame(records, options, first_game)``"""
     first_dealers: Callable[..., np.ndarray]
     """``first_dealers(n_sessions, options, seed)``: the first dealer of each session."""
     replay: Callable[..., tuple[np.ndarray, np.ndarray]]
@@ -73,14 +76,54 @@ class Variant:
     """Labels and notes of ``mjsim report`` for this variant (keyword-only: free of the order
     of the fields above)."""
 
+    # frames, analysis, plots, sweeps
+    win_kinds: Mapping[int, str]
+    """How a hand was won (``R_WIN_KIND`` of the records) -> its name in the frames, in the
+    order the frames list them (``none``, a hand nobody won, comes last)."""
+    games_columns: tuple[Column, ...]
+    """The variant's own columns of the games frame, each placed by its ``after``."""
+    games_values: Callable[..., dict]
+    """``games_values(records, n_players, options)`` -> column name -> values (one per
+    record), for every column of ``games_columns`` (one per seat where declared so)."""
+    wins_columns: tuple[Column, ...]
+    """The variant's own columns of the wins frame; ``sim.analysis`` needs ``pattern`` (the
+    name of a win's pattern) and reads ``tier`` where there is one."""
+    wins_values: Callable[..., dict]
+    """``wins_values(winners, n_players, options)`` -> column name -> values, one per winner
+    (``winners``: :class:`sim.records.Winners`)."""
+    point_sources: Callable[..., dict[str, np.ndarray]] | None
+    """``point_sources(games, wins, rows, options, n_players, explained)`` -> source -> points
+    per hand, for sources of points the frames do not record as ``points_from_<source>``
+    columns (``rows``: each win's row in ``games``; ``options``: the run's options as a dict;
+    ``explained``: points per hand from the pattern and the recorded sources); None if none."""
+    tier_colors: Mapping[str, str]
+    """Tier -> its colour in figures, in tier order (empty: the variant has no tiers)."""
+    metric_labels: Mapping[str, str]
+    """Labels of the variant's figure metrics (``points_<source>``) beside the generic ones."""
+    figure_metrics: tuple[str, ...]
+    """Columns of the sweep table that a sweep draws besides the generic ones."""
+
     def player_count(self, options: Any) -> int:
         return options.player_count
 
+    def games_frame(
+        self, records: np.ndarray, options: Any, hands_per_session: int, first_game: int = 0
+    ) -> pd.DataFrame:
+        """One row per hand of ``records`` (:func:`sim.records.hands_frame`)."""
+        from ..records import hands_frame
+
+        return hands_frame(self, records, options, hands_per_session, first_game)
+
+    def wins_frame(self, records: np.ndarray, options: Any, first_game: int = 0) -> pd.DataFrame:
+        """One row per winner of ``records`` (:func:`sim.records.wins_frame`)."""
+        from ..records import wins_frame
+
+        return wins_frame(self, records, options, first_game)
+
 
 def _anhua() -> Variant:
-    from ..records import hands_frame, wins_frame
     from . import anhua
-    from .anhua import presentation
+    from .anhua import frames, presentation, summaries
     from .anhua import replay as anhua_replay
 
     return Variant(
@@ -90,18 +133,22 @@ def _anhua() -> Variant:
         option_titles=anhua.OPTION_TITLES,
         n_tiles=anhua.N_TILES,
         play=anhua.play_records,
-        games_frame=lambda records, options, hands_per_session, first_game: hands_frame(
-            records, options.player_count, hands_per_session, first_game
-        ),
-        wins_frame=lambda records, options, first_game: wins_frame(
-            records, options.player_count, first_game
-        ),
         first_dealers=anhua.session_first_dealers,
         replay=anhua.replay_hand,
         describe=anhua_replay.describe,
         # replay
         describe_json=anhua_replay.describe_json,
         report=presentation.REPORT,
+        # frames, analysis, plots, sweeps
+        win_kinds=frames.WIN_KINDS,
+        games_columns=frames.GAMES_COLUMNS,
+        games_values=frames.games_values,
+        wins_columns=frames.WINS_COLUMNS,
+        wins_values=frames.wins_values,
+        point_sources=summaries.point_sources,
+        tier_colors=summaries.TIER_COLORS,
+        metric_labels=summaries.METRIC_LABELS,
+        figure_metrics=summaries.FIGURE_METRICS,
     )
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.play import first_dealers, play_anhua
+from sim.play import first_dealers
 from sim.variants.anhua import AnhuaOptions
+from sim.variants.anhua.play import play_anhua
 
 
 def test_instant_win_window_until_first_claim_allows_later_declarations():

@@ -1,0 +1,113 @@
+"""Summaries of simulated runs as tidy pandas frames, each figure with a confidence interval.
+
+Reads what the runner writes (``manifest.json``, ``games.parquet``, ``wins.parquet`` per run;
+``sweep.json`` and one run per cell for a sweep) or frames from :func:`sim.play.play`
+(:meth:`Run.from_frames`). Only pandas (and the numpy under it): no plotting, and no kernels
+run, so a notebook that only analyses stays light; the run's variant (its manifest's
+``variant``) is looked up only for the point sources it derives. The user guide is
+``docs/analysis.md``.
+
+Every function that takes a run also takes several (a mapping label -> run, a list, a sweep or
+the result of :func:`load_runs`) and then returns one block per run under a leading ``run``
+column. Statistics used:
+
+* proportions: Wilson score interval; two proportions: pooled z-test, Newcombe's hybrid score
+  interval for the difference;
+* means: Student t interval over per-hand values (a hand's seats are averaged first, so
+  correlated seats of one hand never count as independent observations); two means: Welch's
+  t-test with Welch-Satterthwaite degrees of freedom;
+* several comparisons at once: Holm's step-down adjustment (or Bonferroni).
+
+The modules, by topic: :mod:`~sim.analysis.runs` (loading), :mod:`~sim.analysis.intervals`,
+:mod:`~sim.analysis.significance`, :mod:`~sim.analysis.outcomes` (draws, wins by seat and kind),
+:mod:`~sim.analysis.patterns` (patterns and tiers), :mod:`~sim.analysis.scores` (dealer
+advantage, score distributions), :mod:`~sim.analysis.points` (point sources) and
+:mod:`~sim.analysis.comparisons` (runs against each other, sweep tables). Every public name is
+importable from ``sim.analysis``.
+
+>>> run = demo_run()
+>>> draw_rate(run)[["hands", "draws", "rate"]]
+   hands  draws  rate
+0      4      1  0.25
+"""
+
+from __future__ import annotations
+
+from .comparisons import Proportion, compare_runs, metric_values, sweep_table
+from .intervals import MeanInterval, mean_interval, t_quantile, t_two_sided_p, wilson_interval
+from .outcomes import draw_rate, win_kinds, win_rate_by_seat
+from .patterns import pattern_frequency, tier_summary
+from .points import POINTS_FROM, points_per_hand, points_sources
+from .runs import (
+    GAME_COLUMNS,
+    WIN_COLUMNS,
+    Run,
+    Sweep,
+    combine,
+    demo_run,
+    load_run,
+    load_runs,
+    load_sweep,
+    per_run,
+    run_variant,
+    scored_wins,
+)
+from .scores import (
+    ROLES,
+    _tail_name,
+    dealer_advantage,
+    score_distribution,
+    seat_scores,
+    tail_probabilities,
+)
+from .significance import (
+    TestResult,
+    adjust_p_values,
+    paired_test,
+    two_proportion_test,
+    welch_test,
+)
+
+# _tail_name (the score_distribution column of a threshold) is used by sim.report
+__all__ = [
+    "GAME_COLUMNS",
+    "POINTS_FROM",
+    "ROLES",
+    "WIN_COLUMNS",
+    "MeanInterval",
+    "Proportion",
+    "Run",
+    "Sweep",
+    "TestResult",
+    "_tail_name",
+    "adjust_p_values",
+    "combine",
+    "compare_runs",
+    "dealer_advantage",
+    "demo_run",
+    "draw_rate",
+    "load_run",
+    "load_runs",
+    "load_sweep",
+    "mean_interval",
+    "metric_values",
+    "paired_test",
+    "pattern_frequency",
+    "per_run",
+    "points_per_hand",
+    "points_sources",
+    "run_variant",
+    "score_distribution",
+    "scored_wins",
+    "seat_scores",
+    "sweep_table",
+    "t_quantile",
+    "t_two_sided_p",
+    "tail_probabilities",
+    "tier_summary",
+    "two_proportion_test",
+    "welch_test",
+    "wilson_interval",
+    "win_kinds",
+    "win_rate_by_seat",
+]

@@ -1,0 +1,89 @@
+"""Where the points of a hand come from: the pattern, each recorded source, and the sources the
+run's variant derives."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from .intervals import mean_interval
+from .runs import Run, _game_rows, demo_run, per_run, run_variant  # noqa: F401 (demo_run: examples)
+
+POINTS_FROM = "points_from_"
+
+
+def _payer_count(run: Run, wins: pd.DataFrame) -> np.ndarray:
+    # payer -1 (a self-draw and the like): every other seat pays the winner.
+    return np.where(wins["payer"].to_numpy() < 0, run.n_players - 1, 1)
+
+
+def points_per_hand(run: Run) -> pd.DataFrame:
+    """Per hand, the points moved by each source (one column per source, one row per hand).
+
+    ``pattern``: base points times the number of payers. Every ``points_from_<source>`` column
+    of the games frame becomes ``<source>``. Then the sources the run's variant derives from the
+    frames (``point_sources`` of :class:`sim.variants.Variant`, found by the manifest's
+    ``variant``; e.g. a doubling the records do not carry, as the rest of the points moved).
+
+    >>> points_per_hand(demo_run())
+       pattern  doubling
+    0      6.0       0.0
+    1      4.0       4.0
+    2      0.0       0.0
+    3     12.0      12.0
+    """
+    if run.is_combined:
+        raise ValueError("points_per_hand takes a single run; use run.parts()")
+    wins = run.wins
+    rows = _game_rows(run, wins["game"])
+    hands = len(run.games)
+    base = np.bincount(
+        rows, weights=wins["points"].to_numpy(dtype=float) * _payer_count(run, wins),
+        minlength=hands,
+    )  # fmt: skip
+    frame = pd.DataFrame({"pattern": base})
+    for column in run.games.columns:
+        if column.startswith(POINTS_FROM):
+            frame[column.removeprefix(POINTS_FROM)] = run.games[column].to_numpy(dtype=float)
+    variant = run_variant(run)
+    if variant is not None and variant.point_sources is not None:
+        explained = frame.to_numpy().sum(axis=1)
+        derived = variant.point_sources(
+            run.games, wins, rows, run.options, run.n_players, explained
+        )
+        for source, values in derived.items():
+            frame[source] = values
+    return frame
+
+
+@per_run
+def points_sources(run: Run, confidence: float = 0.95) -> pd.DataFrame:
+    """Where the points come from (see :func:`points_per_hand` for the sources).
+
+    Columns ``source, points`` (total over the run), ``per_hand, lo, hi`` (mean per hand, t
+    interval), ``share`` (of all sources' points).
+
+    >>> points_sources(demo_run())[["source", "points", "per_hand", "share"]]
+         source  points  per_hand     share
+    0   pattern    22.0       5.5  0.578947
+    1  doubling    16.0       4.0  0.421053
+    """
+    per_hand = points_per_hand(run)
+    total = per_hand.to_numpy().sum()
+    rows = []
+    for source in per_hand.columns:
+        interval = mean_interval(per_hand[source], confidence)
+        points = float(per_hand[source].sum())
+        rows.append(
+            {
+                "source": source,
+                "points": points,
+                "per_hand": interval.mean,
+                "lo": interval.lo,
+                "hi": interval.hi,
+                "share": points / total if total else math.nan,
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,328 @@
+"""Loading runs and sweeps: :class:`Run`, :class:`Sweep`, :func:`load_run`, :func:`load_runs`,
+:func:`load_sweep`, :func:`combine`; :func:`per_run`, which lets a function of one run take
+several; and :func:`demo_run`, a run made by hand for the examples."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..variants import VARIANT_NAMES, get_variant
+
+GAME_COLUMNS = ("game", "dealer", "outcome", "win_kind", "n_winners")
+WIN_COLUMNS = ("game", "seat", "win_kind", "pattern", "tier", "points", "payer", "gain")
+
+
+@dataclass
+class Run:
+    """One simulated run: its manifest and its two frames (see :mod:`sim.records`).
+
+    A run made by :func:`load_runs` holds several runs: its frames carry a ``run`` column (the
+    label) and ``manifest["runs"]`` maps each label to its manifest; :meth:`parts` splits it.
+    """
+
+    manifest: dict
+    games: pd.DataFrame
+    wins: pd.DataFrame
+    path: Path | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if "game" not in self.wins.columns:
+            # A run without a single win stores a frame without columns.
+            self.wins = pd.DataFrame({column: pd.Series(dtype=object) for column in WIN_COLUMNS})
+        where = f" in {self.path}" if self.path else ""
+        missing = [c for c in GAME_COLUMNS if c not in self.games.columns]
+        if missing or not any(c.startswith("delta_") for c in self.games.columns):
+            raise ValueError(f"games frame{where} lacks columns {missing or ['delta_0']}")
+        missing = [c for c in ("game", "seat", "pattern", "points") if c not in self.wins.columns]
+        if missing:
+            raise ValueError(f"wins frame{where} lacks columns {missing}")
+        keys = ["run", "game"] if "run" in self.games.columns else ["game"]
+        if self.games.duplicated(keys).any():
+            raise ValueError(f"games frame{where}: the column 'game' repeats a hand number")
+
+    @classmethod
+    def from_frames(
+        cls,
+        games: pd.DataFrame,
+        wins: pd.DataFrame,
+        manifest: dict | None = None,
+        label: str | None = None,
+    ) -> Run:
+        """A run from frames in memory, e.g. ``Run.from_frames(*play(name, 2000, seed=3),
+        {"variant": name, "options": {...}})`` (:func:`sim.play.play`): the manifest's
+        ``variant`` and ``options`` give the point sources the variant derives
+        (:func:`sim.analysis.points_per_hand`)."""
+        manifest = dict(manifest or {})
+        if label is not None:
+            manifest["label"] = label
+        return cls(manifest, games.reset_index(drop=True), wins.reset_index(drop=True))
+
+    @property
+    def label(self) -> str:
+        if self.manifest.get("label"):
+            return str(self.manifest["label"])
+        return self.path.name if self.path else "run"
+
+    @property
+    def n_players(self) -> int:
+        if "n_players" in self.manifest:
+            return int(self.manifest["n_players"])
+        return sum(1 for c in self.games.columns if c.startswith("delta_"))
+
+    @property
+    def variant(self) -> str | None:
+        """The name of the variant the run played (its manifest's ``variant``), if known."""
+        return self.manifest.get("variant")
+
+    @property
+    def options(self) -> dict:
+        return dict(self.manifest.get("options", {}))
+
+    @property
+    def is_combined(self) -> bool:
+        return "run" in self.games.columns
+
+    def parts(self) -> dict[str, Run]:
+        """label -> single run (a single run returns itself under its label)."""
+        if not self.is_combined:
+            return {self.label: self}
+        manifests = self.manifest.get("runs", {})
+        wins_by_run = dict(iter(self.wins.groupby("run", sort=False, observed=True)))
+        parts = {}
+        for label, games in self.games.groupby("run", sort=False, observed=True):
+            wins = wins_by_run.get(label, self.wins.iloc[:0])
+            parts[str(label)] = Run(
+                dict(manifests.get(label, {"label": label})),
+                games.drop(columns="run").reset_index(drop=True),
+                wins.drop(columns="run").reset_index(drop=True),
+            )
+        return parts
+
+
+@dataclass
+class Sweep:
+    """A sweep: its specification (``sweep.json``) and one run per cell, in the file's order."""
+
+    spec: dict
+    runs: dict[str, Run]
+    path: Path | None = None
+
+    @property
+    def axes(self) -> dict[str, list]:
+        return dict(self.spec.get("axes", {}))
+
+    def cell_options(self) -> pd.DataFrame:
+        """One row per cell: ``cell`` and the value of every swept option."""
+        rows = []
+        for cell in self.spec.get("cells", []):
+            if cell["name"] in self.runs:
+                options = cell.get("options", {})
+                rows.append({"cell": cell["name"], **{a: options.get(a) for a in self.axes}})
+        return pd.DataFrame(rows, columns=["cell", *self.axes])
+
+
+def _read_json(path: Path, what: str) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{path.parent} is not a {what} directory: no {path.name}"
+        ) from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: invalid JSON ({error})") from None
+
+
+def load_run(path: str | Path) -> Run:
+    """Load a run directory (``manifest.json``, ``games.parquet``, ``wins.parquet``).
+
+    Each frame file may also be a directory of parquet parts.
+    """
+    path = Path(path)
+    if not path.is_dir():
+        raise FileNotFoundError(f"no run directory at {path}")
+    manifest = _read_json(path / "manifest.json", "run")
+    frames = {}
+    for name in ("games", "wins"):
+        file = path / f"{name}.parquet"
+        if not file.exists():
+            raise FileNotFoundError(f"{path} is not a complete run: no {file.name}")
+        try:
+            frames[name] = pd.read_parquet(file)
+        except Exception as error:  # pyarrow raises several unrelated types for a bad file
+            raise ValueError(f"{file}: cannot read parquet ({error})") from None
+    return Run(manifest, frames["games"], frames["wins"], path)
+
+
+def _unique_labels(runs: Sequence[Run]) -> list[str]:
+    labels, seen = [], set()
+    for index, run in enumerate(runs):
+        label = run.label
+        if label in seen:
+            label = f"{label} ({run.path.name if run.path else index})"
+        seen.add(label)
+        labels.append(label)
+    return labels
+
+
+def combine(runs: Mapping[str, Run] | Sequence[Run]) -> Run:
+    """Several runs as one, with a leading ``run`` column; analyses then report per run."""
+    if isinstance(runs, Mapping):
+        labels, runs = list(runs), list(runs.values())
+    else:
+        runs = list(runs)
+        labels = _unique_labels(runs)
+    if not runs:
+        raise ValueError("no runs to combine")
+    games = pd.concat([r.games.assign(run=label) for label, r in zip(labels, runs, strict=True)])
+    wins = pd.concat([r.wins.assign(run=label) for label, r in zip(labels, runs, strict=True)])
+    order = pd.CategoricalDtype(labels, ordered=True)
+    games["run"], wins["run"] = games["run"].astype(order), wins["run"].astype(order)
+    games = games[["run", *games.columns.drop("run")]].reset_index(drop=True)
+    wins = wins[["run", *wins.columns.drop("run")]].reset_index(drop=True)
+    manifests = {label: r.manifest for label, r in zip(labels, runs, strict=True)}
+    return Run({"label": "+".join(labels), "runs": manifests}, games, wins)
+
+
+def load_runs(paths: Iterable[str | Path]) -> Run:
+    """Load several run directories into one :class:`Run` with a ``run`` column (the label:
+    the manifest's ``label``, else the directory name)."""
+    return combine([load_run(p) for p in paths])
+
+
+def load_sweep(path: str | Path, skip_missing: bool = False) -> Sweep:
+    """Load a sweep directory (``sweep.json`` and the run directory of every cell).
+
+    ``skip_missing``: leave out cells whose directory is absent (a sweep still running).
+    """
+    path = Path(path)
+    if not path.is_dir():
+        raise FileNotFoundError(f"no sweep directory at {path}")
+    spec = _read_json(path / "sweep.json", "sweep")
+    if not isinstance(spec.get("cells"), list):
+        raise ValueError(f"{path / 'sweep.json'}: no list of cells")
+    runs = {}
+    for cell in spec["cells"]:
+        cell_dir = path / cell.get("dir", Path("cells") / cell["name"])
+        if skip_missing and not cell_dir.is_dir():
+            continue
+        run = load_run(cell_dir)
+        run.manifest.setdefault("label", cell["name"])
+        runs[cell["name"]] = run
+    return Sweep(spec, runs, path)
+
+
+def demo_run() -> Run:
+    """A four-hand, four-seat run made by hand, with answers that can be checked by eye.
+
+    Hand 0: dealer 0 wins 平胡 (2) by self-draw: +6, everyone else -2.
+    Hand 1: seat 2 wins 硬庄 (4) on seat 1's discard, the payment doubled: +8 / -8.
+    Hand 2: exhaustive draw. Hand 3: seat 3 wins 小七对 (4) by self-draw, every payment
+    doubled: +24, everyone else -8. The doubling is recorded as its own source of points
+    (``points_from_doubling``); the run names no variant.
+    """
+    games = pd.DataFrame(
+        {
+            "game": [0, 1, 2, 3],
+            "session": [0, 0, 0, 0],
+            "hand": [0, 1, 2, 3],
+            "dealer": [0, 0, 2, 2],
+            "outcome": pd.Categorical(["win", "win", "draw", "win"], ["win", "draw"]),
+            "win_kind": pd.Categorical(
+                ["self_draw", "discard", "none", "self_draw"], ["self_draw", "discard", "none"]
+            ),
+            "n_winners": [1, 1, 0, 1],
+            "payer": [-1, 1, -1, -1],
+            "delta_0": [6, 0, 0, -8],
+            "delta_1": [-2, -8, 0, -8],
+            "delta_2": [-2, 8, 0, -8],
+            "delta_3": [-2, 0, 0, 24],
+            "points_from_doubling": [0, 4, 0, 12],
+        }
+    )
+    wins = pd.DataFrame(
+        {
+            "game": [0, 1, 3],
+            "seat": [0, 2, 3],
+            "win_kind": ["self_draw", "discard", "self_draw"],
+            "pattern": ["平胡", "硬庄", "小七对"],
+            "tier": pd.Categorical(["小胡", "大胡", "大胡"], ["小胡", "大胡", "双大胡"]),
+            "points": [2, 4, 4],
+            "payer": [-1, 1, -1],
+            "gain": [6.0, 8.0, 24.0],
+        }
+    )
+    manifest = {"n_players": 4, "label": "demo", "options": {}}
+    return Run(manifest, games, wins)
+
+
+def run_variant(run: Run):
+    """The registered variant (:class:`sim.variants.Variant`) ``run`` played, or None when its
+    manifest names none or a variant this version does not know (a run made by a newer mjsim):
+    such a run is analysed by its generic columns alone."""
+    if not run.variant or run.variant not in VARIANT_NAMES:
+        return None
+    return get_variant(run.variant)
+
+
+def _as_parts(runs) -> dict[str, Run]:
+    if isinstance(runs, Run):
+        return runs.parts()
+    if isinstance(runs, Sweep):
+        return dict(runs.runs)
+    if isinstance(runs, Mapping):
+        return dict(runs)
+    runs = list(runs)
+    return dict(zip(_unique_labels(runs), runs, strict=True))
+
+
+def per_run(function: Callable[..., pd.DataFrame]) -> Callable[..., pd.DataFrame]:
+    """Let ``function(run, ...)`` take several runs too: one block per run under ``run``."""
+
+    @functools.wraps(function)
+    def wrapper(run, *args, **kwargs):
+        if isinstance(run, Run) and not run.is_combined:
+            return function(run, *args, **kwargs)
+        blocks = []
+        for label, part in _as_parts(run).items():
+            block = function(part, *args, **kwargs)
+            block.insert(0, "run", label)
+            blocks.append(block)
+        return pd.concat(blocks, ignore_index=True)
+
+    return wrapper
+
+
+def _deltas(run: Run) -> np.ndarray:
+    """(hands, seats) score changes."""
+    columns = [f"delta_{seat}" for seat in range(run.n_players)]
+    return run.games[columns].to_numpy(dtype=float)
+
+
+def _game_rows(run: Run, games: pd.Series) -> np.ndarray:
+    rows = pd.Index(run.games["game"]).get_indexer(games)
+    if (rows < 0).any():
+        raise ValueError("wins frame names games that are not in the games frame")
+    return rows
+
+
+def scored_wins(run: Run) -> pd.DataFrame:
+    """The wins frame with ``score``, the winner's score change in that hand, and ``row``, the
+    hand's row in the games frame. ``score`` is the wins frame's ``gain``; where that is empty
+    (as older records left it when several seats won one hand) the winner's delta, the same
+    figure when winners pay nobody."""
+    wins = run.wins.copy()
+    rows = _game_rows(run, wins["game"])
+    from_deltas = _deltas(run)[rows, wins["seat"].to_numpy(dtype=int)] if len(wins) else []
+    gain = wins["gain"] if "gain" in wins else pd.Series(np.nan, index=wins.index)
+    wins["score"] = pd.to_numeric(gain, errors="coerce").fillna(
+        pd.Series(from_deltas, index=wins.index, dtype=float)
+    )
+    wins["row"] = rows
+    return wins

@@ -1,0 +1,130 @@
+"""Anhua's columns of the games and wins frames, declared once, and how the records give them.
+
+:mod:`sim.records` builds the generic columns and inserts these where they declare (``after``);
+:func:`games_values` and :func:`wins_values` compute them from the engine's int64 records.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from ...columns import Column
+from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_KINGS_DEALT, R_N_BIRDS
+from ...tiles import kind_name
+from . import HOW, bigs, feature_names, pattern_name, tier_name
+from . import TIER_NAMES as TIERS
+from .scoring import FEATURE_INSTANT, bird_seat
+
+if TYPE_CHECKING:
+    from ...records import Winners
+
+WIN_KINDS = {code: name for name, code in HOW.items()}
+"""Win kind code (``HOW_*`` of the scoring kernels) -> its name in the frames."""
+
+GAMES_COLUMNS = (
+    Column(
+        "indicator",
+        "the flipped tile (the indicator) that chose the kings",
+        "category",
+        shown_as="tile",
+        after="tiles_left",
+    ),
+    Column(
+        "instant_kings_dealt",
+        "some seat won 起手四王/七王: four or seven kings at its first turn (a deal event)",
+        "bool",
+        shown_as="flag",
+        after="next_dealer",
+    ),
+    Column(
+        "kings_dealt_{seat}",
+        "kings (王) seat {seat} was dealt",
+        "int64",
+        shown_as="count",
+        unit="tiles",
+        per_seat=True,
+        after="dealer_complete_dealt",
+    ),
+)
+"""Anhua's columns of the games frame."""
+
+WINS_COLUMNS = (
+    Column(
+        "pattern",
+        "the pattern's name as the rules text gives it (起手胡 for the instant win)",
+        "text",
+        shown_as="name",
+        after="win_kind",
+    ),
+    Column(
+        "tier",
+        "the tier, 小胡 大胡 双大胡 豪华胡 大豪华胡 双大豪华胡 (0 to 5 bigs)",
+        "category",
+        shown_as="name",
+    ),
+    Column(
+        "bigs", "big features (大) of the win, 0 for the instant win", "int64", shown_as="count"
+    ),
+    Column(
+        "features",
+        "English ids of the win's features, joined by +",
+        "text",
+        shown_as="text",
+        after="points",
+    ),
+    Column(
+        "bird_hits",
+        "birds (抓鸟) landing on the winner or on the payer; each doubles",
+        "int64",
+        shown_as="count",
+        after="payer",
+    ),
+)
+"""Anhua's columns of the wins frame."""
+
+# The kernel itself, on numpy arrays (numba keeps the Python function as py_func; with
+# NUMBA_DISABLE_JIT=1 the kernel is that function), so the rule exists once.
+_bird_seat = getattr(bird_seat, "py_func", bird_seat)
+
+
+def games_values(records: np.ndarray, n_players: int, options) -> dict:
+    """The values of :data:`GAMES_COLUMNS` for a block of records."""
+    return {
+        "indicator": pd.Categorical([kind_name(int(k)) for k in records[:, R_INDICATOR]]),
+        "instant_kings_dealt": records[:, R_DEAL_INSTANT] != 0,
+        **{f"kings_dealt_{seat}": records[:, R_KINGS_DEALT + seat] for seat in range(n_players)},
+    }
+
+
+def _by_unique(values: np.ndarray, function) -> np.ndarray:
+    """``function`` applied to each distinct value once (features repeat a great deal)."""
+    unique, inverse = np.unique(values, return_inverse=True)
+    return np.array([function(int(v)) for v in unique], dtype=object)[inverse]
+
+
+def bird_hits(winners: Winners, n_players: int) -> np.ndarray:
+    """Per winner, the birds that land on him or on the payer (rules-spec A5.4)."""
+    rows, seat, payer = winners.rows, winners.seat, winners.payer
+    birds = rows[:, R_BIRD : R_BIRD + 4]
+    in_use = np.arange(4)[None, :] < rows[:, R_N_BIRDS][:, None]
+    landed = _bird_seat(birds, seat[:, None], n_players)
+    hits = in_use & (
+        (landed == seat[:, None]) | ((payer[:, None] >= 0) & (landed == payer[:, None]))
+    )
+    return hits.sum(axis=1)
+
+
+def wins_values(winners: Winners, n_players: int, options) -> dict:
+    """The values of :data:`WINS_COLUMNS` for every winner of a block of records."""
+    features = winners.features
+    instant = (features & FEATURE_INSTANT) != 0
+    return {
+        "pattern": _by_unique(features, pattern_name).astype(str),
+        "tier": pd.Categorical(_by_unique(features, tier_name), categories=list(TIERS)),
+        "bigs": np.where(instant, 0, _by_unique(features, bigs).astype(np.int64)),
+        "features": _by_unique(features, lambda f: "+".join(feature_names(f))).astype(str),
+        "bird_hits": bird_hits(winners, n_players),
+    }
