@@ -43,6 +43,7 @@ from .moves import (
     HOW_SELF_DRAW,
     KONG_CONTINUE,  # noqa: F401 (re-exported with the record slots)
     KONG_HAND_OVER,
+    KONG_REPLACEMENT,
     MAX_ACTIONS,
     N_ACTION_FIELDS,
     N_OUTCOME,
@@ -82,6 +83,9 @@ from .record import (
 )
 from .state import (
     DEALER_STREAK,
+    DRAW_HEAD,
+    DRAW_REPLACEMENT,
+    DRAW_SOURCE,
     EVENT_CHI,
     EVENT_DEAL,
     EVENT_DISCARD,
@@ -109,6 +113,7 @@ from .state import (
     add_meld,
     deal,
     give_tile,
+    pop_back,
     pop_front,
     reset,
     take_tile,
@@ -198,7 +203,8 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
     the variant's kong procedure. kong_type: MELD_CONCEALED_KONG (暗杠), MELD_ADDED_KONG (the
     fourth tile from the hand onto a pong) or MELD_DISCARD_KONG (three in hand and
     ``from_seat``'s last discard). Returns KONG_HAND_OVER with ``outcome`` filled, or the kong
-    hook's result."""
+    hook's result: KONG_CONTINUE (the konger's next player draws) or KONG_REPLACEMENT (the konger
+    draws from the tail and plays on)."""
     robbers = variant.max_winners(HOW_ROB_KONG, kong_type, params)
     n_winners = claim_winners(
         variant,
@@ -346,15 +352,20 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
     last_drawer = dealer
     must_draw = False
     just_claimed = False
+    replacement = False  # the next draw is a kong's replacement
     while True:
         if must_draw:
-            tile = pop_front(state)
+            # a kong's replacement comes from the tail of the wall, any other draw from its head
+            tile = pop_back(state) if replacement else pop_front(state)
             if tile < 0:
                 settle_exhausted(variant, state, last_drawer, params, record)
                 break
             give_tile(state, seat, tile)
-            emit(variant, state, EVENT_DRAW, seat, tile, 0, params)
+            source = DRAW_REPLACEMENT if replacement else DRAW_HEAD
+            state.scalars[DRAW_SOURCE] = source
+            emit(variant, state, EVENT_DRAW, seat, tile, source, params)
             state.scalars[TURNS] += 1
+            replacement = False
             drawn = tile
             last_drawer = seat
         else:
@@ -397,7 +408,9 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                 if result == KONG_HAND_OVER:
                     finish_win(variant, state, outcome, params, record)
                     break
-                seat = (seat + 1) % n_players
+                replacement = result == KONG_REPLACEMENT
+                if not replacement:
+                    seat = (seat + 1) % n_players
                 must_draw = True
                 continue
         status[seat, ST_ACTED] = 1
@@ -474,7 +487,8 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             if result == KONG_HAND_OVER:
                 finish_win(variant, state, outcome, params, record)
                 break
-            seat = (claimer + 1) % n_players
+            replacement = result == KONG_REPLACEMENT
+            seat = claimer if replacement else (claimer + 1) % n_players
             must_draw = True
             continue
         n_discards[seat] -= 1  # the tile moves into the meld

@@ -3,7 +3,9 @@
 A variant's hooks (``sim.kernels.variant_type``) talk to the engine in these terms:
 
 * ``HOW_*``: how a hand is won. The engine itself produces the first three (a self-draw, a win on
-  a discard, robbing a kong); a variant numbers its own special kinds from ``FIRST_VARIANT_HOW``.
+  a discard, robbing a kong); ``HOW_KONG_BLOOM`` is the win on a kong's replacement tile (a
+  variant whose kong returns ``KONG_REPLACEMENT`` lists it when ``state.scalars[DRAW_SOURCE]`` is
+  ``DRAW_REPLACEMENT``); a variant numbers its own special kinds from ``FIRST_VARIANT_HOW``.
 * ``NO_WIN`` (-1): what a win hook returns when the hand may not win; otherwise it returns the
   win's feature bits (the variant's pattern bits; 0 is a plain win).
 * ``KONG_*``: what the kong hook returns once the engine has made a kong.
@@ -24,19 +26,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import generic_inline_kernel, inline_kernel, kernel
+from ._jit import generic_inline_kernel, generic_kernel, inline_kernel, kernel
 from .hand import KIND_POWER, KIND_SUIT, is_complete
-from .state import MELD_PONG, log_event
+from .state import EVENT_INDICATOR, MELD_PONG, log_event, pop_front
 
 HOW_SELF_DRAW = 0  # 自摸
 HOW_DISCARD = 1  # a win on another player's discard (接炮, 点炮)
 HOW_ROB_KONG = 2  # 抢杠胡
-FIRST_VARIANT_HOW = 3
+HOW_KONG_BLOOM = 3  # 杠上开花 / 杠开: a win on the tile drawn after one's own kong
+FIRST_VARIANT_HOW = 4
 
 NO_WIN = -1
 
 KONG_CONTINUE = 0  # nobody won: the konger's next player draws
 KONG_HAND_OVER = 1  # the kong ended the hand: the outcome is filled
+KONG_REPLACEMENT = 2  # the konger draws a replacement from the tail and plays his turn again
 
 # outcome slots
 O_N_WINNERS = 0
@@ -123,6 +127,19 @@ def emit(variant, state, event, seat, tile, detail, params):
     variant.observe(
         state.status, np.int64(event), np.int64(seat), np.int64(tile), np.int64(detail), params
     )
+
+
+@generic_kernel
+def flip(variant, state, params):
+    """Turn up the next tile of the wall for the variant (an indicator: of the wilds, of the
+    chickens, ...) at any moment a hook asks, before, during or after play: it leaves the wall,
+    everyone sees it, and it is logged (``EVENT_INDICATOR``) and told to ``observe``. Returns its
+    kind, or -1 when the wall is empty."""
+    tile = pop_front(state)
+    if tile >= 0:
+        state.visible[tile] += 1
+        emit(variant, state, EVENT_INDICATOR, -1, tile, 0, params)
+    return tile
 
 
 @inline_kernel

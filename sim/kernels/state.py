@@ -56,7 +56,12 @@ LAST_DISCARD = 7  # kind of the last discard, -1 none
 LAST_DISCARDER = 8
 LOG_COUNT = 9  # events written to ``log``
 DEALER_STREAK = 10  # hands in a row the dealer has dealt before this one (连庄), from the engine
+DRAW_SOURCE = 11  # where the seat's last drawn tile came from: DRAW_HEAD or DRAW_REPLACEMENT
 N_SCALARS = 16
+
+# DRAW_SOURCE values (also the detail of EVENT_DRAW)
+DRAW_HEAD = 0  # an ordinary draw from the head of the wall
+DRAW_REPLACEMENT = 1  # a kong's replacement from the tail (the kong hook said KONG_REPLACEMENT)
 
 # status columns: the engine's per-seat facts (rows 0-3) ...
 ST_ACTED = 0  # 1 once the seat discarded, claimed or konged this hand (its first turn is over)
@@ -74,9 +79,9 @@ N_STATUS = 16
 
 # Events of the replay log: (event, seat, tile, detail)
 EVENT_DEAL = 0  # seat was dealt ``detail`` tiles
-EVENT_INDICATOR = 1  # tile flipped to choose the wilds
+EVENT_INDICATOR = 1  # a tile the variant flipped (moves.flip): wilds, chickens, ...
 EVENT_WILD = 2  # tile kind is wild this hand
-EVENT_DRAW = 3
+EVENT_DRAW = 3  # detail = DRAW_HEAD, or DRAW_REPLACEMENT for a kong's replacement from the tail
 EVENT_DISCARD = 4
 EVENT_CHI = 5  # tile = first of the sequence, detail = from seat
 EVENT_PONG = 6  # detail = from seat

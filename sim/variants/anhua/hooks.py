@@ -42,6 +42,7 @@ from ...kernels.moves import (
     O_WINNER,
     add_action,
     emit,
+    flip,
     meld_index,
     meld_suits,
     plausible_win,
@@ -53,7 +54,6 @@ from ...kernels.state import (
     DEALER,
     EVENT_BIRD,
     EVENT_DRAW,
-    EVENT_INDICATOR,
     EVENT_PASS_WIN,
     EVENT_PAY,
     EVENT_REVEAL,
@@ -112,11 +112,9 @@ def set_kings(state, x_kind, y_kind):
 def setup(variant, state, params, record):
     """王的确定 (rules-spec A2.3): flip the tile after the deal; X is its kind (seven kings
     only), Y the next rank of its suit (9 wraps to 1). Every other copy of X and Y is a king."""
-    indicator = pop_front(state)
-    state.visible[indicator] += 1
+    indicator = flip(variant, state, params)
     y_kind = indicator - indicator % 9 + (indicator % 9 + 1) % 9
     x_kind = indicator if params[anhua.P_KING_MODE] == anhua.KING_MODE_SEVEN else -1
-    log_event(state, EVENT_INDICATOR, -1, indicator, 0)
     set_kings(state, x_kind, y_kind)
     # what the agents steer by: 2-5-8 standard hands and seven pairs
     steer = FORM_STANDARD | OPTION_PAIR_258 | FORM_SEVEN_PAIRS

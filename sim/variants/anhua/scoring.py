@@ -29,6 +29,7 @@ from ...kernels.hand import (
 )
 from ...kernels.moves import FIRST_VARIANT_HOW
 from ...kernels.moves import HOW_DISCARD as HOW_DISCARD
+from ...kernels.moves import HOW_KONG_BLOOM as HOW_KONG_BLOOM
 from ...kernels.moves import HOW_ROB_KONG as HOW_ROB_KONG
 from ...kernels.moves import HOW_SELF_DRAW as HOW_SELF_DRAW
 from ...kernels.moves import NO_WIN as NO_WIN
@@ -64,10 +65,10 @@ from .options import (  # noqa: F401 (read by hooks and checks as scoring.P_*)
 # ---------------------------------------------------------------------------------------------
 # How a hand is won, king classes, features
 
-# HOW_SELF_DRAW 自摸, HOW_DISCARD 接炮 and HOW_ROB_KONG 抢杠胡 are the engine's (sim.kernels.moves)
-HOW_KONG_BLOOM = FIRST_VARIANT_HOW  # 杠上花
-HOW_KONG_CANNON = FIRST_VARIANT_HOW + 1  # 杠上炮
-HOW_INSTANT = FIRST_VARIANT_HOW + 2  # 起手四王/七王
+# HOW_SELF_DRAW 自摸, HOW_DISCARD 接炮, HOW_ROB_KONG 抢杠胡 and HOW_KONG_BLOOM 杠上花 (here: on a
+# tile the open kong revealed) are the engine's (sim.kernels.moves)
+HOW_KONG_CANNON = FIRST_VARIANT_HOW  # 杠上炮
+HOW_INSTANT = FIRST_VARIANT_HOW + 1  # 起手四王/七王
 
 CLASS_HARD = 0  # 硬: no effective kings
 CLASS_LOOSE = 1  # 单王: kings, no tier
