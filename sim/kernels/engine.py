@@ -525,12 +525,13 @@ def play_hands(
     chose (the variant's settle hooks), and the engine counts the dealer's streak (连庄: hands
     in a row the same seat has dealt, 0 for the first) for the settle hooks. Nothing is
     validated."""
-    dealer = 0
-    streak = 0
+    # np.int64, not 0: a literal argument would compile play_hand once more for it
+    dealer = np.int64(0)
+    streak = np.int64(0)
     for index in range(walls.shape[0]):
         if index % hands_per_session == 0:
             dealer = first_dealers[index // hands_per_session]
-            streak = 0
+            streak = np.int64(0)
         next_dealer = play_hand(
             variant, state, walls[index], n_players, dealer, streak, params, tables, records[index]
         )
