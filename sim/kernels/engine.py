@@ -55,6 +55,7 @@ from .moves import (
     O_PAYER,
     O_TILE,
     O_WINNER,
+    count_listed,
     emit,
     find_action,
     holds_kong_shape,
@@ -265,32 +266,33 @@ def settle_exhausted(variant, state, last_drawer, params, record):
         record[R_DELTA + s] = delta[s]
 
 
-@generic_kernel
-def claim_discard(variant, state, seat, kind, claims, n_claims, params, tables):
+@generic_inline_kernel
+def claim_discard(
+    agents, hands, keys, wild_count, wild, steer_forms, n_players, seat, kind, claims, n_claims,
+    tables,
+):  # fmt: skip
     """The kong (直杠) or pong by any seat, else the chi, that takes ``seat``'s discard ``kind``
     once no win did: (claimer, the chosen row of ``claims[claimer]``), or (-1, -1). A listed
     kong on the discard ranks with a pong and is asked first, in turn order; then each seat
     with a listed pong or chi chooses, in turn order, and a pong takes precedence over a chi
-    chosen before it."""
-    n_players = state.scalars[N_PLAYERS]
+    chosen before it. Takes the state's arrays, not the state: it runs on most discards."""
     for offset in range(1, n_players):
         other = (seat + offset) % n_players
         row = find_action(claims[other], n_claims[other], ACT_KONG)
-        if row >= 0 and accepts_kong(state.agents[other], kind):
+        if row >= 0 and accepts_kong(agents[other], kind):
             return other, row
     claimer = -1
     claim_row = -1
-    steer_forms = state.status[HAND_ROW, HAND_STEER_FORMS]
     for offset in range(1, n_players):
         other = (seat + offset) % n_players
         if n_claims[other] == 0:
             continue
         row = choose_claim(
-            state.agents[other],
-            state.hands[other],
-            state.keys[other],
-            state.wild_count[other],
-            state.wild,
+            agents[other],
+            hands[other],
+            keys[other],
+            wild_count[other],
+            wild,
             kind,
             claims[other],
             n_claims[other],
@@ -329,6 +331,9 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
     agents = state.agents
     visible = state.visible
     n_discards = state.n_discards
+    melds = state.melds
+    n_melds = state.n_melds
+    scalars = state.scalars
     deal(state, 13, 1)
     for seat in range(n_players):
         emit(variant, state, EVENT_DEAL, seat, -1, 14 if seat == dealer else 13, params)
@@ -362,9 +367,9 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                 break
             give_tile(state, seat, tile)
             source = DRAW_REPLACEMENT if replacement else DRAW_HEAD
-            state.scalars[DRAW_SOURCE] = source
+            scalars[DRAW_SOURCE] = source
             emit(variant, state, EVENT_DRAW, seat, tile, source, params)
-            state.scalars[TURNS] += 1
+            scalars[TURNS] += 1
             replacement = False
             drawn = tile
             last_drawer = seat
@@ -375,7 +380,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
         if not just_claimed and (
             status[seat, ST_OWN_TURN_EXTRA] != 0
             or plausible_win(keys[seat], wild_count[seat], -1, wild, win_forms, tables)
-            or holds_kong_shape(hands[seat], state.melds[seat], state.n_melds[seat])
+            or holds_kong_shape(hands[seat], melds[seat], n_melds[seat])
         ):
             n_own = variant.own_turn_actions(state, seat, drawn, params, tables, own_actions)
             choice = choose_own_turn(agents[seat], own_actions, n_own)
@@ -437,7 +442,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
         # claims on the discard: the variant lists each seat's; wins first
         for other in range(MAX_SEATS):
             n_claims[other] = 0
-        variant.claim_actions(
+        listed = variant.claim_actions(
             state,
             seat,
             kind,
@@ -449,9 +454,15 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             claims,
             n_claims,
         )
-        n_winners = resolve_wins(
-            variant, state, seat, kind, discard_winners, claims, n_claims, params, outcome
-        )
+        if listed == 0:  # the common case: nobody may claim, and no call passes the state
+            seat = (seat + 1) % n_players
+            must_draw = True
+            continue
+        n_winners = 0
+        if count_listed(claims, n_claims, ACT_WIN) > 0:
+            n_winners = resolve_wins(
+                variant, state, seat, kind, discard_winners, claims, n_claims, params, outcome
+            )
         if n_winners > 0:
             for w in range(n_winners):
                 give_tile(state, outcome[O_WINNER + w], kind)
@@ -464,7 +475,10 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             outcome[O_FACTOR] = 1
             finish_win(variant, state, outcome, params, record)
             break
-        claimer, row = claim_discard(variant, state, seat, kind, claims, n_claims, params, tables)
+        claimer, row = claim_discard(
+            agents, hands, keys, wild_count, wild, steer_forms, n_players, seat, kind, claims,
+            n_claims, tables,
+        )  # fmt: skip
         if claimer < 0:
             seat = (seat + 1) % n_players
             must_draw = True

@@ -153,6 +153,16 @@ def add_action(actions, n_actions, action, tile, detail, features, value):
     return n_actions + 1
 
 
+@inline_kernel
+def count_listed(claims, n_claims, action):
+    """How many rows of type ``action`` (ACT_*) the seats' listings ``claims`` hold."""
+    count = 0
+    for seat in range(n_claims.shape[0]):
+        for row in range(n_claims[seat]):
+            count += claims[seat, row, A_TYPE] == action
+    return count
+
+
 @kernel
 def find_action(actions, n_actions, action):
     """The first listed row of type ``action`` (ACT_*), or -1."""

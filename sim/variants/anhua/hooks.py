@@ -249,12 +249,18 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
                 anhua.base_points(won),
             )
     locked = status[seat, ST_LOCKED] != 0
+    # the kinds of the seat's pongs, read here: a kernel given the state for each held kind
+    # would count a reference per state array each time
+    ponged = np.zeros(27, np.bool_)
+    for index in range(state.n_melds[seat]):
+        if state.melds[seat, index, 0] == MELD_PONG:
+            ponged[state.melds[seat, index, 1]] = True
     for kind in range(27):
         if locked and kind != drawn:
             continue
         if hand[kind] == 4:
             kong_type = np.int64(MELD_CONCEALED_KONG)
-        elif hand[kind] >= 1 and meld_index(state, seat, MELD_PONG, kind) >= 0:
+        elif hand[kind] >= 1 and ponged[kind]:
             kong_type = np.int64(MELD_ADDED_KONG)
         else:
             continue
@@ -264,10 +270,11 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
 
 
 @kernel
-def tile_winnable(state, tile, params):
-    """Whether anyone may win on ``tile`` offered by another player: never on a king unless the
-    option discarded_king_claimable_for_win says so (rules-spec A2.3.5)."""
-    return not (state.wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0)
+def tile_winnable(wild, tile, params):
+    """Whether anyone may win on ``tile`` offered by another player (``wild``: the state's wild
+    mask): never on a king unless the option discarded_king_claimable_for_win says so
+    (rules-spec A2.3.5)."""
+    return not (wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0)
 
 
 @kernel
@@ -284,34 +291,51 @@ def claim_actions(
     discarded the tile (nobody wins on his own discard; rules-spec A3.4 step 1). On a discard
     also, for a hand that is not locked and never on a king (A2.3.4): a 直杠 of three held
     tiles (``kong_allowed``), a pong of two, and a chi, only by the discarder's next player,
-    each sequence in order of its first tile, with natural tiles only."""
+    each sequence in order of its first tile, with natural tiles only. Returns the number of
+    actions listed in all."""
+    # the arrays bound once and no kernel given the state in the common path: this runs on
+    # every discard, and each call that passes the state counts a reference per array in it
     n_players = state.scalars[N_PLAYERS]
     status = state.status
     wild = state.wild
-    winnable = tile_winnable(state, tile, params)
+    hands = state.hands
+    keys = state.keys
+    wild_count = state.wild_count
+    winnable = tile_winnable(wild, tile, params)
     robbing = how == anhua.HOW_ROB_KONG
+    listed = 0
     for offset in range(1, n_players):
         seat = (offerer + offset) % n_players
-        actions = claims[seat]
         n_actions = 0
         barred = robbing and kong_type == MELD_DISCARD_KONG and seat == kong_from
-        if winnable and not barred and not (status[seat, ST_PASSED_WINS] >> tile) & 1:
-            won = win_with(variant, state, seat, tile, how, params, tables)
+        if (
+            winnable
+            and not barred
+            and not (status[seat, ST_PASSED_WINS] >> tile) & 1
+            and plausible_win(keys[seat], wild_count[seat], tile, wild, WIN_FORMS, tables)
+        ):
+            give_tile(state, seat, tile)
+            won = variant.win(state, seat, how, tile, params, tables)
+            take_tile(state, seat, tile)
             if won != NO_WIN:
                 n_actions = add_action(
-                    actions, n_actions, ACT_WIN, tile, how, won, anhua.base_points(won)
+                    claims[seat], n_actions, ACT_WIN, tile, how, won, anhua.base_points(won)
                 )
         if not robbing and status[seat, ST_LOCKED] == 0 and not wild[tile]:
-            held = state.hands[seat, tile]
+            held = hands[seat, tile]
             if held == 3 and kong_allowed(
                 variant, state, seat, tile, np.int64(MELD_DISCARD_KONG), params, tables
             ):
-                n_actions = add_action(actions, n_actions, ACT_KONG, tile, MELD_DISCARD_KONG, 0, 0)
+                n_actions = add_action(
+                    claims[seat], n_actions, ACT_KONG, tile, MELD_DISCARD_KONG, 0, 0
+                )
             if held >= 2:
-                n_actions = add_action(actions, n_actions, ACT_PONG, tile, 0, 0, 0)
+                n_actions = add_action(claims[seat], n_actions, ACT_PONG, tile, 0, 0, 0)
             if offset == 1 and tile < 27:
-                n_actions = list_chis(state.hands[seat], wild, tile, actions, n_actions)
+                n_actions = list_chis(hands[seat], wild, tile, claims[seat], n_actions)
         n_claims[seat] = n_actions
+        listed += n_actions
+    return listed
 
 
 @kernel
@@ -463,7 +487,7 @@ def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, out
         seat_tile = np.int64(-1)
         for j in range(n_reveal):
             tile = revealed[j]
-            if tile < 0 or not tile_winnable(state, tile, params):
+            if tile < 0 or not tile_winnable(state.wild, tile, params):
                 continue
             if (state.status[other, ST_PASSED_WINS] >> tile) & 1:
                 continue  # 漏胡
