@@ -98,9 +98,9 @@ def test_played_deal_events_agree_with_exact_values(king_mode, n_hands):
             exact[f"anhua/{tag}/dealer/complete_kings"],
         )
     )
-    dealer_instant = games["instant_kings_dealt"] & (games["turns"] == 0)
+    dealer_instant = _dealer_column(games, "instant_kings_dealt")
     checks.append(
-        ("dealer's instant king win", dealer_instant.sum(), exact[f"anhua/{tag}/dealer/instant"])
+        ("dealer dealt 起手四王/七王", dealer_instant.sum(), exact[f"anhua/{tag}/dealer/instant"])
     )
     for name, hits, probability in checks:
         low, high = _wilson(int(hits), len(games))

@@ -86,9 +86,9 @@ def test_frames_have_the_declared_columns_in_order(played):
         for column in columns:
             for name in column.names(4):
                 assert column.matches(frame[name]), name
-    assert list(games.columns[10:16]) == [
-        "tiles_left", "indicator", "next_dealer", "instant_kings_dealt", "dealer_complete_dealt",
-        "kings_dealt_0",
+    assert list(games.columns[10:19]) == [
+        "tiles_left", "indicator", "next_dealer", "instant_kings_dealt_0", "instant_kings_dealt_1",
+        "instant_kings_dealt_2", "instant_kings_dealt_3", "dealer_complete_dealt", "kings_dealt_0",
     ]  # fmt: skip
     assert list(wins.columns) == [
         "game", "seat", "win_kind", "pattern", "tier", "bigs", "points", "features", "payer",

@@ -1,7 +1,7 @@
 """The record of one played hand: an int64 row with the named slots ``R_*`` below.
 
 The engine fills the shared slots; a variant's hooks fill the slots marked as the variant's
-(Anhua: the birds, the indicator, the instant king win). ``sim.records`` turns blocks of rows into
+(the birds, an indicator, a deal event of its own). ``sim.records`` turns blocks of rows into
 pandas frames. Slot numbers never change meaning: stored runs are read back with them.
 """
 
@@ -23,7 +23,9 @@ R_TURNS = 26  # tiles drawn from the wall in play (deal excluded)
 R_TILES_LEFT = 27
 R_INDICATOR = 28  # the flipped tile that chose the wilds (the variant's setup), -1 none
 R_NEXT_DEALER = 29
-R_DEAL_INSTANT = 30  # Anhua: bit s set when seat s won 起手四王/七王 (a deal event)
+R_DEAL_INSTANT = (
+    30  # the variant's deal event: bit s set when seat s may win at once by its dealt hand
+)
 R_WINNING_TILE = 31  # -1 when the dealer wins on his dealt tiles (no tile drawn)
 # Deal events (fixed at the deal, whatever the agents then do; sim.exact gives their exact odds)
 R_DEALER_COMPLETE = 32  # 1 when the dealer's 14 dealt tiles are a legal self-drawn win

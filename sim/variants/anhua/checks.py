@@ -982,12 +982,18 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
         or record[R_N_WINNERS] != n_winners
     ):
         return ERR_RECORD, end
+    # 起手四王/七王 is a deal event: the seats whose dealt hand holds 四王 or 七王
+    dealt_bits = 0
+    for s in range(n_players):
+        if _instant_kings_held(dealt_hands[s], dealt_hands[s], x_kind, y_kind, params):
+            dealt_bits |= 1 << s
+    if record[R_DEAL_INSTANT] != dealt_bits:
+        return ERR_RECORD, end
     if n_winners == 0:
         if record[R_OUTCOME] != OUTCOME_DRAW or record[R_NEXT_DEALER] != last_drawer:
             return ERR_RECORD, end
         return OK, end
     next_dealer = winners[0] if n_winners == 1 else payer
-    instant_bits = (1 << winners[0]) if how == anhua.HOW_INSTANT else 0
     if (
         record[R_OUTCOME] != OUTCOME_WIN
         or record[R_WIN_KIND] != how
@@ -995,7 +1001,6 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
         or record[R_WINNING_TILE] != win_tile
         or record[R_NEXT_DEALER] != next_dealer
         or record[R_N_BIRDS] != n_birds
-        or record[R_DEAL_INSTANT] != instant_bits
     ):
         return ERR_RECORD, end
     for w in range(n_winners):

@@ -33,10 +33,11 @@ GAMES_COLUMNS = (
         after="tiles_left",
     ),
     Column(
-        "instant_kings_dealt",
-        "some seat won 起手四王/七王: four or seven kings at its first turn (a deal event)",
+        "instant_kings_dealt_{seat}",
+        "seat {seat} was dealt 起手四王/七王 and may win at once (a deal event, whatever it did)",
         "bool",
         shown_as="flag",
+        per_seat=True,
         after="next_dealer",
     ),
     Column(
@@ -94,7 +95,10 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
     """The values of :data:`GAMES_COLUMNS` for a block of records."""
     return {
         "indicator": pd.Categorical([kind_name(int(k)) for k in records[:, R_INDICATOR]]),
-        "instant_kings_dealt": records[:, R_DEAL_INSTANT] != 0,
+        **{
+            f"instant_kings_dealt_{seat}": (records[:, R_DEAL_INSTANT] >> seat) & 1 == 1
+            for seat in range(n_players)
+        },
         **{f"kings_dealt_{seat}": records[:, R_KINGS_DEALT + seat] for seat in range(n_players)},
     }
 

@@ -122,6 +122,7 @@ def setup(variant, state, params, record):
         steer |= OPTION_QUADS
     state.status[HAND_ROW, HAND_STEER_FORMS] = steer
     counts_draw = params[anhua.P_INSTANT_COUNTS_DRAW] != 0
+    record[R_DEAL_INSTANT] = 0
     for seat in range(state.scalars[N_PLAYERS]):
         dealt_x = np.int64(state.hands[seat, x_kind]) if x_kind >= 0 else np.int64(0)
         dealt_y = np.int64(state.hands[seat, y_kind])
@@ -130,10 +131,12 @@ def setup(variant, state, params, record):
         # the instant win is an own-turn action the engine would not ask for otherwise: flag
         # the seats that may come to hold it (own_turn_actions clears the flag once the window
         # has closed)
-        if counts_draw or holds_instant_kings(dealt_x, dealt_y, params):
+        dealt_instant = holds_instant_kings(dealt_x, dealt_y, params)
+        if counts_draw or dealt_instant:
             state.status[seat, ST_OWN_TURN_EXTRA] = 1
+        # the deal event 起手四王/七王 (a seat dealt them may win at once), whatever then happens
+        record[R_DEAL_INSTANT] |= np.int64(dealt_instant) << seat
     record[R_INDICATOR] = indicator
-    record[R_DEAL_INSTANT] = 0
 
 
 @kernel
@@ -554,8 +557,6 @@ def settle_win(variant, state, outcome, params, record, delta):
     )
     for index in range(min(n_payments, payments.shape[0])):
         log_event(state, EVENT_PAY, payments[index, 0], payments[index, 1], payments[index, 2])
-    if how == anhua.HOW_INSTANT:
-        record[R_DEAL_INSTANT] |= 1 << winners[0]
     return winners[0] if n_winners == 1 else payer
 
 
