@@ -28,6 +28,11 @@ GENERIC_MODULES = [
     "sim/config.py",
     "sim/cli/run.py",
     "sim/cli/sweep.py",
+    "sim/report/*.py",
+    "sim/kernels/engine.py",
+    "sim/kernels/moves.py",
+    "sim/kernels/variant_type.py",
+    "sim/kernels/agents.py",
 ]
 """Modules (globs, relative to the repository) that must name no variant."""
 

@@ -52,7 +52,7 @@ def test_hands_frame_matches_the_records(played):
         assert row.streak == (previous.streak + 1 if kept else 1)
     np.testing.assert_array_equal(
         frame[[f"kings_dealt_{s}" for s in range(4)]],
-        played[:, E.R_KINGS_DEALT : E.R_KINGS_DEALT + 4],
+        played[:, E.R_WILDS_DEALT : E.R_WILDS_DEALT + 4],
     )
     numbered = records_module.hands_frame(ANHUA, played[:16], OPTIONS, 8, first_game=100)
     assert numbered["game"].tolist() == list(range(100, 116))

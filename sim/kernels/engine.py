@@ -71,13 +71,13 @@ from .record import (
     R_DEALER_COMPLETE,
     R_DELTA,
     R_FEATURES,
-    R_KINGS_DEALT,
     R_N_WINNERS,
     R_NEXT_DEALER,
     R_OUTCOME,
     R_PAYER,
     R_TILES_LEFT,
     R_TURNS,
+    R_WILDS_DEALT,
     R_WIN_KIND,
     R_WINNER,
     R_WINNING_TILE,
@@ -340,7 +340,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
     record[R_DEALER] = dealer
     variant.setup(state, params, record)
     for seat in range(n_players):
-        record[R_KINGS_DEALT + seat] = wild_count[seat]
+        record[R_WILDS_DEALT + seat] = wild_count[seat]
     record[R_DEALER_COMPLETE] = (
         variant.win(state, dealer, np.int64(HOW_SELF_DRAW), np.int64(-1), params, tables) != NO_WIN
     )

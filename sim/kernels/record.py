@@ -29,7 +29,7 @@ R_DEAL_INSTANT = (
 R_WINNING_TILE = 31  # -1 when the dealer wins on his dealt tiles (no tile drawn)
 # Deal events (fixed at the deal, whatever the agents then do; sim.exact gives their exact odds)
 R_DEALER_COMPLETE = 32  # 1 when the dealer's 14 dealt tiles are a legal self-drawn win
-R_KINGS_DEALT = 33  # 4 slots: wild tiles (Anhua's kings) each seat was dealt; -1 unused
+R_WILDS_DEALT = 33  # 4 slots: wild tiles each seat was dealt (a deal event); -1 unused
 N_RECORD = 37
 
 OUTCOME_DRAW = 0  # 荒庄

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ...columns import Column
-from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_KINGS_DEALT, R_N_BIRDS
+from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_WILDS_DEALT
 from ...tiles import kind_name
 from . import HOW, bigs, feature_names, pattern_name, tier_name
 from . import TIER_NAMES as TIERS
@@ -99,7 +99,7 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
             f"instant_kings_dealt_{seat}": (records[:, R_DEAL_INSTANT] >> seat) & 1 == 1
             for seat in range(n_players)
         },
-        **{f"kings_dealt_{seat}": records[:, R_KINGS_DEALT + seat] for seat in range(n_players)},
+        **{f"kings_dealt_{seat}": records[:, R_WILDS_DEALT + seat] for seat in range(n_players)},
     }
 
 
