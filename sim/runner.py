@@ -6,8 +6,10 @@ N hands are split into chunks of whole sessions (``run.chunk_hands``). Chunk ``i
 seeds spawned from the root seed as child ``i`` (walls, first dealers and the random agent's
 generator each from their own grandchild), so the hands do not depend on how many jobs play
 them: same seed and config, bit-identical tables for any ``jobs``. Chunks run in parallel with
-joblib (processes); each writes its rows to ``parts/`` as soon as it is done, and the parts are
-then streamed into the final tables, so memory stays flat however many hands are played.
+joblib (processes); each writes its rows to ``parts/`` as soon as it is done, and the main
+process appends the parts, in chunk order, to the final tables while later chunks still play.
+With one job the chunks play in this process, without a pool, each appended as it is done. Either
+way memory stays flat however many hands are played, and the tables are the same bytes.
 
 A run directory::
 
@@ -30,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,7 +41,6 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from joblib import Parallel, delayed, parallel_config
 
 from . import __version__
 from .agents import agent_ids
@@ -160,10 +162,12 @@ def n_workers(jobs: int) -> int:
     return jobs if jobs > 0 else os.cpu_count() or 1
 
 
-def worker_pool(n_jobs: int) -> Parallel:
-    """joblib's process pool, its results as they come: each worker starts with
-    :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent); one job plays
-    in this process."""
+def worker_pool(n_jobs: int):
+    """joblib's process pool (a ``joblib.Parallel``), its results as they come: each worker
+    starts with :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent); one
+    job plays in this process."""
+    from joblib import Parallel, parallel_config  # a tenth of a second: only for a pool
+
     with parallel_config(backend="loky", initializer=start_worker, initargs=(os.getpid(),)):
         return Parallel(n_jobs=n_jobs, return_as="generator_unordered")
 
@@ -174,36 +178,62 @@ def _write_atomic(table: pa.Table, path: Path) -> None:
     os.replace(temporary, path)
 
 
-def _play_chunk(config: RunConfig, chunk: Chunk, parts: Path) -> dict:
-    start = time.perf_counter()
+def _arrow_tables(config: RunConfig, chunk: Chunk) -> tuple[pa.Table, pa.Table, dict]:
+    """Play one chunk: its games and wins tables, and what the manifest counts of it."""
     games, wins = _chunk_tables(config, chunk)
-    for name, frame in (("games", games), ("wins", wins)):
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        _write_atomic(table, parts / f"{name}-{chunk.index:05d}.parquet")
-    return {
+    counts = {
         "index": chunk.index,
         "games": len(games),
         "wins": len(wins),
         "draws": int((games["outcome"] == "draw").sum()),
-        "seconds": time.perf_counter() - start,
     }
+    games, wins = (pa.Table.from_pandas(frame, preserve_index=False) for frame in (games, wins))
+    return games, wins, counts
 
 
-def _merge(parts: list[Path], target: Path) -> None:
-    """Stream the parts, in order, into one Parquet file (one part in memory at a time)."""
-    writer = None
-    try:
-        for part in parts:
-            table = pq.read_table(part)
-            if writer is None:
-                schema = table.schema
-                writer = pq.ParquetWriter(target, schema)
-            else:
-                # per-chunk categoricals (e.g. the indicator) may differ in their categories
-                table = table.cast(schema) if table.schema != schema else table
-            writer.write_table(table)
-    finally:
-        if writer is not None:
+def _part(parts: Path, name: str, index: int) -> Path:
+    return parts / f"{name}-{index:05d}.parquet"
+
+
+def _play_chunk(config: RunConfig, chunk: Chunk, parts: Path) -> dict:
+    """In a worker: play one chunk into its two part files."""
+    start = time.perf_counter()
+    games, wins, result = _arrow_tables(config, chunk)
+    for name, table in (("games", games), ("wins", wins)):
+        _write_atomic(table, _part(parts, name, chunk.index))
+    return result | {"seconds": time.perf_counter() - start}
+
+
+def _stored_schema(table: pa.Table) -> pa.Schema:
+    """The schema ``table`` has once written to Parquet and read back (a categorical's values,
+    ``large_string`` in pandas' tables, come back as ``string``): the schema of a table made in
+    this process and of one read from a worker's part file alike, so that both give the same
+    bytes."""
+    buffer = pa.BufferOutputStream()
+    pq.write_table(table.slice(0, 0), buffer)
+    return pq.read_schema(pa.BufferReader(buffer.getvalue()))
+
+
+class _Tables:
+    """``games.parquet`` and ``wins.parquet``, appended to chunk by chunk in chunk order (a row
+    group per chunk), with the first chunk's schema as stored."""
+
+    def __init__(self, folder: Path) -> None:
+        self.targets = {"games": folder / GAMES, "wins": folder / WINS}
+        self.writers: dict[str, pq.ParquetWriter] = {}
+
+    def append(self, name: str, table: pa.Table) -> None:
+        writer = self.writers.get(name)
+        if writer is None:
+            schema = _stored_schema(table)
+            writer = self.writers[name] = pq.ParquetWriter(self.targets[name], schema)
+        if table.schema != writer.schema:
+            # per-chunk categoricals (e.g. the indicator) may differ in their categories
+            table = table.cast(writer.schema)
+        writer.write_table(table)
+
+    def close(self) -> None:
+        for writer in self.writers.values():
             writer.close()
 
 
@@ -280,26 +310,64 @@ def run(
 
 
 def _play_chunks(config, chunks, building, workers, progress, on_chunk) -> list[dict]:
-    """Play every chunk into ``building/parts``, merge the parts into the two tables in chunk
-    order and remove the parts; the chunk results, in chunk order."""
-    parts_dir = building / "parts"
-    parts_dir.mkdir()
+    """Play every chunk into the two tables of ``building``, in chunk order; the chunk
+    results, in chunk order."""
     results = []
-    with progress_bar(config.games, progress) as bar:
-        tasks = (delayed(_play_chunk)(config, chunk, parts_dir) for chunk in chunks)
-        for result in worker_pool(workers)(tasks):
-            results.append(result)
-            bar.update(result["games"])
-            if on_chunk is not None:
-                on_chunk(result)
+    tables = _Tables(building)
+    if workers == 1:
+        played = _play_here(config, chunks, tables)
+    else:
+        played = _play_in_workers(config, chunks, building / "parts", workers, tables)
+    try:
+        with progress_bar(config.games, progress) as bar:
+            for result in played:
+                results.append(result)
+                bar.update(result["games"])
+                if on_chunk is not None:
+                    on_chunk(result)
+    finally:
+        played.close()  # stopped early: the workers end now, not when the traceback goes
+        tables.close()
     results.sort(key=lambda result: result["index"])
-    for name, target in (("games", GAMES), ("wins", WINS)):
-        parts = [parts_dir / f"{name}-{chunk.index:05d}.parquet" for chunk in chunks]
-        _merge(parts, building / target)
-    for part in parts_dir.iterdir():
-        part.unlink()
-    parts_dir.rmdir()
     return results
+
+
+def _play_here(config, chunks, tables):
+    """One job: each chunk played in this process and appended at once."""
+    for chunk in chunks:
+        start = time.perf_counter()
+        games, wins, result = _arrow_tables(config, chunk)
+        tables.append("games", games)
+        tables.append("wins", wins)
+        yield result | {"seconds": time.perf_counter() - start}
+
+
+def _play_in_workers(config, chunks, parts, workers, tables):
+    """Chunks played by ``workers`` processes into part files in the folder ``parts``; each
+    part is appended as soon as the chunks before it are, then removed."""
+    from joblib import delayed
+
+    parts.mkdir()
+    done: set[int] = set()
+    appended = 0  # chunks appended so far: chunk indices 0 .. appended - 1
+    results = worker_pool(workers)(delayed(_play_chunk)(config, c, parts) for c in chunks)
+    try:
+        for result in results:
+            done.add(result["index"])
+            while appended in done:
+                for name in ("games", "wins"):
+                    part = _part(parts, name, appended)
+                    tables.append(name, pq.read_table(part))
+                    part.unlink()
+                appended += 1
+            yield result
+    finally:
+        with warnings.catch_warnings():
+            # stopped early (an error, Ctrl-C): joblib ends the workers and warns that their
+            # tasks were cancelled, which the stop's own line already says
+            warnings.simplefilter("ignore", UserWarning)
+            results.close()
+    parts.rmdir()
 
 
 def _manifest(config: RunConfig, command, workers: int, chunks, results) -> dict:
