@@ -90,9 +90,22 @@ def os_error_line(error: OSError) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command ``argv`` (default: this process's arguments); its exit status."""
     if QUIET_WORKER_POOL not in sys.warnoptions:
         sys.warnoptions.append(QUIET_WORKER_POOL)
     args = _parse(argv)
+    try:
+        return _command(args)
+    finally:
+        if argv is None:
+            # The process ends next. The interpreter's teardown collects garbage over every
+            # object not frozen, a tenth of a second after a run; nothing left is garbage that
+            # needs a finaliser (the run closed its files).
+            gc.freeze()
+
+
+def _command(args: argparse.Namespace) -> int:
+    """The parsed command's exit status, an error as one line and status 2."""
     try:
         return args.run(args)
     except ValueError as error:
