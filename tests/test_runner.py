@@ -90,7 +90,7 @@ def test_a_failing_run_leaves_nothing(config, tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("engine failure")
 
-    monkeypatch.setattr(runner, "_chunk_tables", broken)
+    monkeypatch.setattr(runner, "_chunk_records", broken)
     with pytest.raises(RuntimeError, match="engine failure"):
         runner.run(config, tmp_path / "out", jobs=1)
     assert list(tmp_path.iterdir()) == []
