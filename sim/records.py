@@ -143,13 +143,17 @@ def categorical(
 ) -> pd.Categorical:
     """``pd.Categorical([name_of(code) for code in codes], categories)``, with ``name_of``
     called once per distinct code (columns of ten thousand rows hold a handful of names).
-    Without ``categories``: the names that occur, sorted, as pandas infers them."""
+    Without ``categories``: the names that occur, sorted, as pandas infers them; with them, a
+    name outside them is a ValueError."""
     distinct, inverse = np.unique(np.asarray(codes), return_inverse=True)
     names = [name_of(int(code)) for code in distinct]
     if categories is None:
         categories = sorted(set(names))
     position = {name: index for index, name in enumerate(categories)}
-    name_codes = np.array([position.get(name, -1) for name in names], np.int64)
+    unknown = sorted(set(names) - set(position))
+    if unknown:
+        raise ValueError(f"names {unknown} are not among the categories {list(categories)}")
+    name_codes = np.array([position[name] for name in names], np.int64)
     return pd.Categorical.from_codes(name_codes[inverse.ravel()], categories=categories)
 
 

@@ -54,7 +54,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    """The parsed arguments; the parser has only the command named first, when one is.
+    """The parsed arguments; the parser has only the command named first when a module of
+    this package is named after it (``run``, ``sweep``, ...), else every command.
 
     When this process is the command (``argv`` None), the garbage collector waits while the
     modules are imported, and what they made is frozen (``gc.freeze``): the imports make
