@@ -15,6 +15,7 @@ frame is always what the declarations say; ``docs/analysis.md`` lists them all.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -128,12 +129,32 @@ class Winners(NamedTuple):
 
 
 def _streaks(dealers: np.ndarray, sessions: np.ndarray) -> np.ndarray:
-    streak = np.ones(len(dealers), np.int64)
-    for index in range(1, len(dealers)):
-        same = dealers[index] == dealers[index - 1] and sessions[index] == sessions[index - 1]
-        if same:
-            streak[index] = streak[index - 1] + 1
-    return streak
+    """Per hand, its place (from 1) in the run of hands dealt by the same dealer in the same
+    session."""
+    n = len(dealers)
+    starts = np.ones(n, bool)
+    starts[1:] = (dealers[1:] != dealers[:-1]) | (sessions[1:] != sessions[:-1])
+    run_start = np.flatnonzero(starts)
+    return np.arange(1, n + 1, dtype=np.int64) - run_start[np.cumsum(starts) - 1]
+
+
+def categorical(
+    codes: np.ndarray, name_of: Callable[[int], str], categories: Sequence[str] | None = None
+) -> pd.Categorical:
+    """``pd.Categorical([name_of(code) for code in codes], categories)``, with ``name_of``
+    called once per distinct code (columns of ten thousand rows hold a handful of names).
+    Without ``categories``: the names that occur, sorted, as pandas infers them; with them, a
+    name outside them is a ValueError."""
+    distinct, inverse = np.unique(np.asarray(codes), return_inverse=True)
+    names = [name_of(int(code)) for code in distinct]
+    if categories is None:
+        categories = sorted(set(names))
+    position = {name: index for index, name in enumerate(categories)}
+    unknown = sorted(set(names) - set(position))
+    if unknown:
+        raise ValueError(f"names {unknown} are not among the categories {list(categories)}")
+    name_codes = np.array([position[name] for name in names], np.int64)
+    return pd.Categorical.from_codes(name_codes[inverse.ravel()], categories=categories)
 
 
 def win_kind_order(variant: Variant) -> list[str]:
@@ -184,16 +205,20 @@ def hands_frame(
     game = np.arange(first_game, first_game + n)
     session = game // hands_per_session
     dealer = records[:, R.R_DEALER]
-    outcome = np.where(records[:, R.R_OUTCOME] == R.OUTCOME_WIN, "win", "draw")
-    win_kind = [variant.win_kinds.get(int(k), NO_WIN) for k in records[:, R.R_WIN_KIND]]
+    drawn = (records[:, R.R_OUTCOME] != R.OUTCOME_WIN).astype(np.int8)
+    win_kind = categorical(
+        records[:, R.R_WIN_KIND],
+        lambda code: variant.win_kinds.get(code, NO_WIN),
+        win_kind_order(variant),
+    )
     values = {
         "game": game,
         "session": session,
         "hand": game % hands_per_session,
         "dealer": dealer,
         "streak": _streaks(dealer, session),
-        "outcome": pd.Categorical(outcome, categories=["win", "draw"]),
-        "win_kind": pd.Categorical(win_kind, categories=win_kind_order(variant)),
+        "outcome": pd.Categorical.from_codes(drawn, categories=["win", "draw"]),
+        "win_kind": win_kind,
         "n_winners": records[:, R.R_N_WINNERS],
         "payer": records[:, R.R_PAYER],
         "turns": records[:, R.R_TURNS],
@@ -238,9 +263,8 @@ def wins_frame(
     values = {
         "game": first_game + won.hand_rows,
         "seat": won.seat,
-        "win_kind": pd.Categorical(
-            [variant.win_kinds[int(k)] for k in rows[:, R.R_WIN_KIND]],
-            categories=win_kind_order(variant),
+        "win_kind": categorical(
+            rows[:, R.R_WIN_KIND], variant.win_kinds.__getitem__, win_kind_order(variant)
         ),
         "points": won.points,
         "payer": won.payer,

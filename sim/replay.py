@@ -1,4 +1,4 @@
-"""Replay one hand of a run: its event log as lines of text, or as JSON Lines.
+"""The words of a replayed hand: its event log as lines of text, or as JSON objects.
 
 The engine writes the log itself when the game state has log capacity; bulk runs have none, so a
 replay plays the hand again from the same wall. Same wall, same options, same dealer, same agent
@@ -16,11 +16,14 @@ The JSON form (``mjsim replay RUN --game N --format json``) is one object per li
 ``event``, ``seat`` and ``tile`` (README notation such as ``"5s"``, or null) first: a ``hand``
 header, the events, every seat's ``final_hand``, the variant's lines (its winners' patterns and
 the settlement items, say) and a ``result`` (docs/engine.md, "Replay").
+
+Playing a hand of a run or a config again, and the header it is printed under, are
+:mod:`sim.run_replay`'s: it needs the runner and the configs, which need the variants, which
+need this module.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -56,8 +59,6 @@ KONG_TYPES = {
     S.MELD_DISCARD_KONG: "discard",
 }
 """Meld type -> the ``kong_type`` of a JSON kong."""
-
-FORMATS = ("text", "json")
 
 
 @dataclass(frozen=True)
@@ -228,14 +229,16 @@ def event_objects(
         if event == S.EVENT_ROBBED and (kong := moves.robbed_kong(detail, tile)) is not None:
             robbed_from = moves.last_discard[0] if kong == S.MELD_DISCARD_KONG else detail
             declared = {"kong_type": KONG_TYPES[kong], "from_seat": robbed_from}
-            objects.append(_object("kong_declared", detail, tile, declared))
+            objects.append(json_object("kong_declared", detail, tile, declared))
         fields.update(words.event_fields(event, seat, tile, detail, record))
-        objects.append(_object(EVENT_NAMES.get(event, f"event_{event}"), seat, shown, fields))
+        objects.append(json_object(EVENT_NAMES.get(event, f"event_{event}"), seat, shown, fields))
         moves.after(event, seat, tile, detail)
     return objects
 
 
-def _object(event: str, seat: int, tile: int, fields: dict[str, Any]) -> dict[str, Any]:
+def json_object(event: str, seat: int, tile: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """One JSON-ready line: ``event``, ``seat`` and ``tile`` (None for none) first, then
+    ``fields`` with numpy integers made plain."""
     return {"event": event, "seat": seat if seat >= 0 else None, "tile": tile_or_none(tile)} | {
         key: _plain(value) for key, value in fields.items()
     }
@@ -319,7 +322,9 @@ def final_objects(final: S.FinalPosition, wilds: list[int]) -> list[dict[str, An
             _meld_object(meld_type, first, from_seat)
             for meld_type, first, from_seat in _melds(final, seat)
         ]
-        objects.append(_object("final_hand", seat, -1, {"concealed": concealed, "melds": melds}))
+        objects.append(
+            json_object("final_hand", seat, -1, {"concealed": concealed, "melds": melds})
+        )
     return objects
 
 
@@ -346,122 +351,4 @@ def result_object(record: np.ndarray, n_players: int, words: ReplayWords) -> dic
         "next_dealer": int(record[R.R_NEXT_DEALER]),
         "score_changes": [int(record[R.R_DELTA + s]) for s in range(n_players)],
     }
-    return _object("result", -1, -1, fields)
-
-
-# --------------------------------------------------------------------------------------------
-# A hand of a run or of a config
-
-
-@dataclass(frozen=True)
-class ReplayedHand:
-    """Hand ``game`` of a configuration played again with the log on: its wall, record
-    (``sim.kernels.record.R_*``), events (int64 (n, 4): event, seat, tile, detail) and final
-    position."""
-
-    config: Any  # sim.config.RunConfig
-    game: int
-    wall: np.ndarray
-    record: np.ndarray
-    events: np.ndarray
-    final: S.FinalPosition
-
-
-def replay_config(config, game: int) -> ReplayedHand:
-    """Hand ``game`` of the run ``config`` (``sim.config.RunConfig``) would play: the chunk's
-    walls, dealers and agent seed are made again from the seed, and the chunk's hands before it
-    are played to reach its dealer and the random agent's generator state."""
-    from .agents import agent_ids
-    from .runner import chunk_inputs, chunk_of
-
-    chunk = chunk_of(config, game)
-    walls, dealers, agent_seed = chunk_inputs(config, chunk)
-    index = game - chunk.first_game
-    record, events, final = config.spec.replay(
-        config.options,
-        walls,
-        dealers,
-        config.hands_per_session,
-        agent_ids(config.agents),
-        agent_seed,
-        index,
-    )
-    return ReplayedHand(config, game, walls[index].copy(), record, events, final)
-
-
-def replay_run(path, game: int) -> ReplayedHand:
-    """Replay hand ``game`` of a run directory (``sim.runner``) and check its record against
-    the stored row."""
-    import pandas as pd
-
-    from .runner import GAMES, config_of_run
-
-    config = config_of_run(path)
-    hand = replay_config(config, game)
-    record = hand.record
-    stored = pd.read_parquet(f"{path}/{GAMES}", filters=[("game", "==", game)])
-    n_players = config.n_players
-    replayed = [int(record[R.R_DELTA + seat]) for seat in range(n_players)]
-    kept = [int(stored[f"delta_{seat}"].iloc[0]) for seat in range(n_players)]
-    if replayed != kept or int(record[R.R_DEALER]) != int(stored["dealer"].iloc[0]):
-        raise ValueError(
-            f"{path}: the replay of hand {game} differs from the stored row (score changes "
-            f"{replayed} against {kept}); was the run made by another version of the engine?"
-        )
-    return hand
-
-
-def text_lines(hand: ReplayedHand) -> list[str]:
-    """A header line, then the variant's ``describe``: events, final tiles, wins, result."""
-    config, game = hand.config, hand.game
-    per_session = config.hands_per_session
-    header = (
-        f"{config.label}, hand {game} (session {game // per_session}, hand "
-        f"{game % per_session} of it), dealer seat {int(hand.record[R.R_DEALER])}, "
-        f"agents {', '.join(config.agents)}"
-    )
-    described = config.spec.describe(hand.events, hand.record, config.n_players, hand.final)
-    return [header, *described]
-
-
-def header_object(hand: ReplayedHand) -> dict[str, Any]:
-    """The ``hand`` line: what the hand was played with, enough to play it again."""
-    config, game = hand.config, hand.game
-    fields = {
-        "variant": config.variant,
-        "label": config.label,
-        "config_hash": config.hash(),
-        "seed": config.seed,
-        "game": game,
-        "session": game // config.hands_per_session,
-        "hand_in_session": game % config.hands_per_session,
-        "dealer": int(hand.record[R.R_DEALER]),
-        "n_players": config.n_players,
-        "agents": list(config.agents),
-        "options": config.resolved()["options"],
-    }
-    return _object("hand", -1, -1, fields)
-
-
-def json_lines(hand: ReplayedHand) -> list[str]:
-    """The hand as JSON Lines: the header, then the variant's ``describe_json``."""
-    config = hand.config
-    objects = [header_object(hand)]
-    objects += config.spec.describe_json(
-        config.options, hand.wall, hand.record, hand.events, hand.final
-    )
-    return [json.dumps(obj, ensure_ascii=False) for obj in objects]
-
-
-def check_format(form: str) -> str:
-    """``form`` if it is one of ``FORMATS``; else a one-line error naming them."""
-    if form not in FORMATS:
-        raise ValueError(
-            f"--format: {form!r} is not a replay format; allowed: {', '.join(FORMATS)}"
-        )
-    return form
-
-
-def replay_lines(hand: ReplayedHand, form: str = "text") -> list[str]:
-    """The hand in format ``form`` (``FORMATS``)."""
-    return text_lines(hand) if check_format(form) == "text" else json_lines(hand)
+    return json_object("result", -1, -1, fields)

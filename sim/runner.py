@@ -6,12 +6,15 @@ N hands are split into chunks of whole sessions (``run.chunk_hands``). Chunk ``i
 seeds spawned from the root seed as child ``i`` (walls, first dealers and the random agent's
 generator each from their own grandchild), so the hands do not depend on how many jobs play
 them: same seed and config, bit-identical tables for any ``jobs``. Chunks run in parallel with
-joblib (processes); each writes its rows to ``parts/`` as soon as it is done, and the parts are
-then streamed into the final tables, so memory stays flat however many hands are played.
+joblib (processes); each writes its rows to ``parts/`` as soon as it is done, and the main
+process appends the parts, in chunk order, to the final tables while later chunks still play.
+With one job the chunks play in this process, without a pool, each appended as it is done. Either
+way memory stays flat however many hands are played, and the tables are the same bytes.
 
 A run directory::
 
     manifest.json    resolved config, its hash, seed, package version and commit, counts, timings
+                     (warm-up, play, chunks summed, and of those the engine's own seconds)
     games.parquet    one row per hand (局): sim.records.hands_frame columns
     wins.parquet     one row per winner: sim.records.wins_frame columns
 
@@ -30,7 +33,9 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +43,6 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from joblib import Parallel, delayed, parallel_config
 
 from . import __version__
 from .agents import agent_ids
@@ -98,11 +102,13 @@ def chunk_of(config: RunConfig, game: int) -> Chunk:
     raise AssertionError("the chunks cover every hand")
 
 
-def _chunk_tables(config: RunConfig, chunk: Chunk):
-    """Play one chunk; its games and wins frames, numbered within the whole run."""
-    variant = config.spec
+def _chunk_records(config: RunConfig, chunk: Chunk) -> tuple[np.ndarray, float, float]:
+    """Play one chunk: its records, the seconds the engine (the variant's ``play``) took, and
+    the seconds with the walls made too."""
+    began = time.perf_counter()
     walls, dealers, agent_seed = chunk_inputs(config, chunk)
-    records = variant.play(
+    started = time.perf_counter()
+    records = config.spec.play(
         config.options,
         walls,
         dealers,
@@ -110,6 +116,13 @@ def _chunk_tables(config: RunConfig, chunk: Chunk):
         agent_ids(config.agents),
         agent_seed,
     )
+    ended = time.perf_counter()
+    return records, ended - started, ended - began
+
+
+def _chunk_frames(config: RunConfig, chunk: Chunk, records: np.ndarray):
+    """The games and wins frames of a chunk's records, numbered within the whole run."""
+    variant = config.spec
     games = variant.games_frame(records, config.options, config.hands_per_session, 0)
     # session numbers count from the run's first session (chunks hold whole sessions)
     games["game"] += chunk.first_game
@@ -160,10 +173,12 @@ def n_workers(jobs: int) -> int:
     return jobs if jobs > 0 else os.cpu_count() or 1
 
 
-def worker_pool(n_jobs: int) -> Parallel:
-    """joblib's process pool, its results as they come: each worker starts with
-    :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent); one job plays
-    in this process."""
+def worker_pool(n_jobs: int):
+    """joblib's process pool (a ``joblib.Parallel``), its results as they come: each worker
+    starts with :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent); one
+    job plays in this process."""
+    from joblib import Parallel, parallel_config  # a tenth of a second: only for a pool
+
     with parallel_config(backend="loky", initializer=start_worker, initargs=(os.getpid(),)):
         return Parallel(n_jobs=n_jobs, return_as="generator_unordered")
 
@@ -174,36 +189,64 @@ def _write_atomic(table: pa.Table, path: Path) -> None:
     os.replace(temporary, path)
 
 
-def _play_chunk(config: RunConfig, chunk: Chunk, parts: Path) -> dict:
-    start = time.perf_counter()
-    games, wins = _chunk_tables(config, chunk)
-    for name, frame in (("games", games), ("wins", wins)):
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        _write_atomic(table, parts / f"{name}-{chunk.index:05d}.parquet")
-    return {
+def _arrow_tables(config: RunConfig, chunk: Chunk, records: np.ndarray, engine_seconds: float):
+    """A played chunk's games and wins tables, and what the manifest counts of it."""
+    games, wins = _chunk_frames(config, chunk, records)
+    counts = {
         "index": chunk.index,
         "games": len(games),
         "wins": len(wins),
         "draws": int((games["outcome"] == "draw").sum()),
-        "seconds": time.perf_counter() - start,
+        "engine_seconds": engine_seconds,
     }
+    games, wins = (pa.Table.from_pandas(frame, preserve_index=False) for frame in (games, wins))
+    return games, wins, counts
 
 
-def _merge(parts: list[Path], target: Path) -> None:
-    """Stream the parts, in order, into one Parquet file (one part in memory at a time)."""
-    writer = None
-    try:
-        for part in parts:
-            table = pq.read_table(part)
-            if writer is None:
-                schema = table.schema
-                writer = pq.ParquetWriter(target, schema)
-            else:
-                # per-chunk categoricals (e.g. the indicator) may differ in their categories
-                table = table.cast(schema) if table.schema != schema else table
-            writer.write_table(table)
-    finally:
-        if writer is not None:
+def _part(parts: Path, name: str, index: int) -> Path:
+    return parts / f"{name}-{index:05d}.parquet"
+
+
+def _play_chunk(config: RunConfig, chunk: Chunk, parts: Path) -> dict:
+    """In a worker: play one chunk into its two part files."""
+    start = time.perf_counter()
+    records, engine_seconds, _ = _chunk_records(config, chunk)
+    games, wins, result = _arrow_tables(config, chunk, records, engine_seconds)
+    for name, table in (("games", games), ("wins", wins)):
+        _write_atomic(table, _part(parts, name, chunk.index))
+    return result | {"seconds": time.perf_counter() - start}
+
+
+def _stored_schema(table: pa.Table) -> pa.Schema:
+    """The schema ``table`` has once written to Parquet and read back (a categorical's values,
+    ``large_string`` in pandas' tables, come back as ``string``): the schema of a table made in
+    this process and of one read from a worker's part file alike, so that both give the same
+    bytes."""
+    buffer = pa.BufferOutputStream()
+    pq.write_table(table.slice(0, 0), buffer)
+    return pq.read_schema(pa.BufferReader(buffer.getvalue()))
+
+
+class _Tables:
+    """``games.parquet`` and ``wins.parquet``, appended to chunk by chunk in chunk order (a row
+    group per chunk), with the first chunk's schema as stored."""
+
+    def __init__(self, folder: Path) -> None:
+        self.targets = {"games": folder / GAMES, "wins": folder / WINS}
+        self.writers: dict[str, pq.ParquetWriter] = {}
+
+    def append(self, name: str, table: pa.Table) -> None:
+        writer = self.writers.get(name)
+        if writer is None:
+            schema = _stored_schema(table)
+            writer = self.writers[name] = pq.ParquetWriter(self.targets[name], schema)
+        if table.schema != writer.schema:
+            # per-chunk categoricals (e.g. the indicator) may differ in their categories
+            table = table.cast(writer.schema)
+        writer.write_table(table)
+
+    def close(self) -> None:
+        for writer in self.writers.values():
             writer.close()
 
 
@@ -273,6 +316,7 @@ def run(
             "warmup_seconds": round(warmup_seconds, 3),
             "play_seconds": round(play_seconds, 3),
             "chunk_seconds": round(sum(r["seconds"] for r in results), 3),
+            "engine_seconds": round(sum(r["engine_seconds"] for r in results), 3),
             "total_seconds": round(time.perf_counter() - started, 3),
         }
         (building / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
@@ -280,26 +324,74 @@ def run(
 
 
 def _play_chunks(config, chunks, building, workers, progress, on_chunk) -> list[dict]:
-    """Play every chunk into ``building/parts``, merge the parts into the two tables in chunk
-    order and remove the parts; the chunk results, in chunk order."""
-    parts_dir = building / "parts"
-    parts_dir.mkdir()
+    """Play every chunk into the two tables of ``building``, in chunk order; the chunk
+    results, in chunk order."""
     results = []
-    with progress_bar(config.games, progress) as bar:
-        tasks = (delayed(_play_chunk)(config, chunk, parts_dir) for chunk in chunks)
-        for result in worker_pool(workers)(tasks):
-            results.append(result)
-            bar.update(result["games"])
-            if on_chunk is not None:
-                on_chunk(result)
+    tables = _Tables(building)
+    if workers == 1:
+        played = _play_here(config, chunks, tables)
+    else:
+        played = _play_in_workers(config, chunks, building / "parts", workers, tables)
+    try:
+        with progress_bar(config.games, progress) as bar:
+            for result in played:
+                results.append(result)
+                bar.update(result["games"])
+                if on_chunk is not None:
+                    on_chunk(result)
+    finally:
+        played.close()  # stopped early: the workers end now, not when the traceback goes
+        tables.close()
     results.sort(key=lambda result: result["index"])
-    for name, target in (("games", GAMES), ("wins", WINS)):
-        parts = [parts_dir / f"{name}-{chunk.index:05d}.parquet" for chunk in chunks]
-        _merge(parts, building / target)
-    for part in parts_dir.iterdir():
-        part.unlink()
-    parts_dir.rmdir()
     return results
+
+
+def _play_here(config, chunks, tables):
+    """One job, in this process: while the engine plays chunk ``i + 1`` in a second thread (its
+    kernels release the GIL), this one turns chunk ``i`` into tables and appends them, so the
+    frames and Parquet cost no time beside the engine's, only a little of the other core. The
+    engine's thread seeds its own generator for each chunk (``play``), so the hands are those
+    of a single thread."""
+    with ThreadPoolExecutor(1, thread_name_prefix="mjsim-engine") as engine:
+        playing = engine.submit(_chunk_records, config, chunks[0])
+        for index, chunk in enumerate(chunks):
+            records, engine_seconds, played_seconds = playing.result()
+            if index + 1 < len(chunks):
+                playing = engine.submit(_chunk_records, config, chunks[index + 1])
+            start = time.perf_counter()
+            games, wins, result = _arrow_tables(config, chunk, records, engine_seconds)
+            tables.append("games", games)
+            tables.append("wins", wins)
+            # the chunk's own work in both threads, as a worker's seconds count it
+            yield result | {"seconds": played_seconds + time.perf_counter() - start}
+
+
+def _play_in_workers(config, chunks, parts, workers, tables):
+    """Chunks played by ``workers`` processes into part files in the folder ``parts``; each
+    part is appended as soon as the chunks before it are, then removed."""
+    from joblib import delayed
+
+    parts.mkdir()
+    done: set[int] = set()
+    appended = 0  # chunks appended so far: chunk indices 0 .. appended - 1
+    results = worker_pool(workers)(delayed(_play_chunk)(config, c, parts) for c in chunks)
+    try:
+        for result in results:
+            done.add(result["index"])
+            while appended in done:
+                for name in ("games", "wins"):
+                    part = _part(parts, name, appended)
+                    tables.append(name, pq.read_table(part))
+                    part.unlink()
+                appended += 1
+            yield result
+    finally:
+        with warnings.catch_warnings():
+            # stopped early (an error, Ctrl-C): joblib ends the workers and warns that their
+            # tasks were cancelled, which the stop's own line already says
+            warnings.simplefilter("ignore", UserWarning)
+            results.close()
+    parts.rmdir()
 
 
 def _manifest(config: RunConfig, command, workers: int, chunks, results) -> dict:

@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 import pytest
 
-from sim.cli import main
+from sim.cli import COMMAND_MODULES, build_parser, main
 
 
 def _wilson_text(hits: int, trials: int) -> str:
@@ -76,3 +76,42 @@ def test_bad_input_exits_2_with_one_line_and_no_output(tmp_path, argv, message):
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and message in result.stderr
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def _commands(parser) -> set[str]:
+    return set(parser._subparsers._group_actions[0].choices)
+
+
+def test_a_command_line_imports_only_the_command_it_runs():
+    assert _commands(build_parser("run")) == {"run"}
+    assert _commands(build_parser()) >= set(COMMAND_MODULES) | {"demo", "deal"}
+    code = "import sys; from sim.cli import main; main(['run', '--help'])"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "usage: mjsim run" in result.stdout
+    code = (
+        "import sys; from sim.cli import build_parser; build_parser('run'); "
+        "print(sorted(m for m in sys.modules if m.startswith('sim.cli.')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "['sim.cli.run']"
+
+
+def test_the_command_line_process_prints_what_main_prints(tmp_path, capsys):
+    """``python -m sim.cli`` (collector paused for the imports, objects frozen at the end) and
+    ``main(argv)`` in this process: the same summary of the same tables."""
+    argv = ["run", "configs/anhua-seven-kings.toml", "--games", "300", "--seed", "9", "--quiet"]
+    result = subprocess.run(
+        [sys.executable, "-m", "sim.cli", *argv, "--out", str(tmp_path / "a")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert main([*argv, "--out", str(tmp_path / "b")]) == 0
+    printed = capsys.readouterr().out
+
+    def summary(text: str, out: str) -> list[str]:
+        return text.replace(str(tmp_path / out), "OUT").splitlines()[1:]
+
+    assert summary(result.stdout, "a") == summary(printed, "b")
+    for name in ("games.parquet", "wins.parquet"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()

@@ -176,14 +176,6 @@ def test_no_import_circle_at_module_level():
     assert cycles(import_graph(module_level_only=True)) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="sim/replay.py holds both the text the variants' describe uses (so the variant "
-    "registry imports it) and the replay of a run directory, which needs sim.runner and "
-    "sim.config, which imports the registry: config -> variants -> replay -> runner -> config. "
-    "Moving the run-level replay (replay_run) out of the module the variants import ends it; "
-    "then remove this marker.",
-)
 def test_no_import_circle_counting_imports_inside_functions():
     """Layers import downward only, also where a function imports late: configs know the
     variants, the variants know the generic pieces below them, nothing below imports back."""

@@ -141,3 +141,25 @@ def test_the_docs_list_every_declared_column():
     for kind in ("games", "wins"):
         for column in records_module.frame_columns(ANHUA, kind):
             assert f"`{column.name.replace('{seat}', '<seat>')}`" in text, column.name
+
+
+@pytest.mark.parametrize(
+    ("codes", "categories"),
+    [
+        ([3, 1, 3, 2, 1, 1], None),
+        ([3, 1, 3, 2, 1, 1], ["c", "b", "a"]),
+        ([], None),
+        ([], ["a"]),
+    ],
+)
+def test_categorical_is_pandas_categorical_of_the_names(codes, categories):
+    names = {1: "b", 2: "a", 3: "c", 7: "z"}
+    made = records_module.categorical(np.array(codes, np.int64), names.__getitem__, categories)
+    expected = pd.Categorical([names[code] for code in codes], categories=categories)
+    pd.testing.assert_extension_array_equal(made, expected)
+    assert made.categories.dtype == expected.categories.dtype
+
+
+def test_categorical_refuses_a_name_outside_the_categories():
+    with pytest.raises(ValueError, match=r"names \['z'\] are not among the categories"):
+        records_module.categorical(np.array([1, 7]), {1: "a", 7: "z"}.__getitem__, ["a", "b"])

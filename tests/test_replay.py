@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import replay, runner
+from sim import run_replay, runner
 from sim.config import load_config
 from sim.kernels import engine as E
 from sim.kernels import state as S
@@ -144,8 +144,8 @@ def json_run(request, tmp_path_factory):
     games = pd.read_parquet(path / runner.GAMES).set_index("game")
     hands = {}
     for game in range(N_GAMES):
-        hand = replay.replay_run(path, game)
-        hands[game] = (hand, [json.loads(line) for line in replay.json_lines(hand)])
+        hand = run_replay.replay_run(path, game)
+        hands[game] = (hand, [json.loads(line) for line in run_replay.json_lines(hand)])
     return config, games, hands
 
 

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from sim import runner
+from sim.agents import agent_ids
 from sim.config import load_config
 from sim.kernels import engine as E
 from sim.variants.anhua import play_records, session_first_dealers
@@ -86,11 +87,41 @@ def test_chunk_seeds_are_children_of_the_root_seed(config, runs):
         np.testing.assert_array_equal(stored[f"delta_{seat}"], records[:, E.R_DELTA + seat])
 
 
+def test_random_agents_play_in_the_engine_thread_as_in_this_one(tmp_path):
+    """One job plays its chunks in a second thread; numba's generator, which the random agent
+    draws from, is per thread and seeded by each chunk's play: the stored hands are the ones
+    this thread plays on the same inputs."""
+    config = load_config(
+        "configs/anhua-seven-kings.toml",
+        [
+            "run.games=720",
+            "run.chunk_hands=240",
+            'run.agents=["random", "efficiency", "random", "self_draw"]',
+            "first_dealer=random",
+        ],
+    )
+    stored = pd.read_parquet(runner.run(config, tmp_path / "run", jobs=1) / runner.GAMES)
+    agents = agent_ids(config.agents)
+    for chunk in runner.plan_chunks(config):
+        walls, dealers, agent_seed = runner.chunk_inputs(config, chunk)
+        records = play_records(config.options, walls, dealers, 8, agents, agent_seed)
+        rows = stored.iloc[chunk.first_game : chunk.first_game + chunk.n_games]
+        for seat in range(4):
+            np.testing.assert_array_equal(rows[f"delta_{seat}"], records[:, E.R_DELTA + seat])
+        np.testing.assert_array_equal(rows["turns"], records[:, E.R_TURNS])
+
+
+def test_the_manifest_times_the_engine_within_the_chunks(runs):
+    for path in runs.values():
+        timings = json.loads((path / runner.MANIFEST).read_text())["timings"]
+        assert 0 < timings["engine_seconds"] <= timings["chunk_seconds"]
+
+
 def test_a_failing_run_leaves_nothing(config, tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("engine failure")
 
-    monkeypatch.setattr(runner, "_chunk_tables", broken)
+    monkeypatch.setattr(runner, "_chunk_records", broken)
     with pytest.raises(RuntimeError, match="engine failure"):
         runner.run(config, tmp_path / "out", jobs=1)
     assert list(tmp_path.iterdir()) == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..replay import FORMATS, check_format, replay_lines, replay_run
+from ..run_replay import FORMATS, check_format, replay_lines, replay_run
 
 
 def _command_replay(args: argparse.Namespace) -> int:

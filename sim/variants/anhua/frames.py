@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ...columns import Column
 from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_WILDS_DEALT
+from ...records import categorical
 from ...tiles import kind_name
 from . import HOW, bigs, feature_names, pattern_name, tier_name
 from . import TIER_NAMES as TIERS
@@ -94,7 +94,7 @@ _bird_seat = getattr(bird_seat, "py_func", bird_seat)
 def games_values(records: np.ndarray, n_players: int, options) -> dict:
     """The values of :data:`GAMES_COLUMNS` for a block of records."""
     return {
-        "indicator": pd.Categorical([kind_name(int(k)) for k in records[:, R_INDICATOR]]),
+        "indicator": categorical(records[:, R_INDICATOR], kind_name),
         **{
             f"instant_kings_dealt_{seat}": (records[:, R_DEAL_INSTANT] >> seat) & 1 == 1
             for seat in range(n_players)
@@ -127,7 +127,7 @@ def wins_values(winners: Winners, n_players: int, options) -> dict:
     instant = (features & FEATURE_INSTANT) != 0
     return {
         "pattern": _by_unique(features, pattern_name).astype(str),
-        "tier": pd.Categorical(_by_unique(features, tier_name), categories=list(TIERS)),
+        "tier": categorical(features, tier_name, list(TIERS)),
         "bigs": np.where(instant, 0, _by_unique(features, bigs).astype(np.int64)),
         "features": _by_unique(features, lambda f: "+".join(feature_names(f))).astype(str),
         "bird_hits": bird_hits(winners, n_players),

@@ -8,7 +8,7 @@ each on the tiers, on what a score change holds and on how the points moved in a
 
 from __future__ import annotations
 
-from .. import ReportText
+from ..report_text import ReportText
 from . import NAMED_PATTERNS
 
 REPORT = ReportText(
