@@ -248,6 +248,7 @@ B_OFFER_PASS_NEXT = 38  # discarder) the next pass must reach
 B_OFFER_WON = 39  # the same for its winners
 B_OFFER_WIN_NEXT = 40
 B_OFFER_WINS = 41
+B_DEALS = 42  # deal events read so far (one per seat, in seat order)
 
 # books[SEATS + seat] slots
 S_DRAWN = 0  # the tile drawn this turn, -1 none
@@ -472,10 +473,11 @@ def _deal(books, seat, detail):
     dealer's 14th; the tiles move once the last seat's event is read."""
     n_players = books[SCALARS, B_N_PLAYERS]
     dealer = books[SCALARS, B_DEALER]
-    if books[SCALARS, B_DEALT] != 0 or seat < 0 or seat >= n_players:
+    if books[SCALARS, B_DEALT] != 0 or seat != books[SCALARS, B_DEALS] or seat >= n_players:
         return ERR_DEAL
     if detail != (14 if seat == dealer else 13):
         return ERR_DEAL
+    books[SCALARS, B_DEALS] = seat + 1
     if seat != n_players - 1:
         return OK
     for s in range(n_players + 1):

@@ -225,5 +225,7 @@ def test_the_deal_comes_first_and_nothing_follows_the_end():
     assert (code, at) == (L.ERR_DEAL, 0)
     code, at, _ = _run([*DEAL[:2], (S.EVENT_DEAL, 2, -1, 14)])
     assert (code, at) == (L.ERR_DEAL, 2)
+    code, at, _ = _run([DEAL[0], DEAL[2], DEAL[1], DEAL[3]])  # seat 2 before seat 1
+    assert (code, at) == (L.ERR_DEAL, 1)
     code, at, _ = _run([*_kong_hand(), (S.EVENT_DISCARD, 2, 0, 0)])
     assert (code, at) == (L.ERR_END, 12)

@@ -643,6 +643,12 @@ def _payment_of_nothing(events, state, record, params):
     return events, at
 
 
+def _payment_by_no_seat(events, state, record, params):
+    at = _first(events, S.EVENT_PAY)
+    events[at, 1] = 7
+    return events, at
+
+
 def _payment_changed(events, state, record, params):
     events[_first(events, S.EVENT_PAY), 3] += 1
     return events, len(events)
@@ -700,6 +706,7 @@ MUTATIONS = [
     ("discard win on a king", _discard_won, _discard_win_on_a_king, C.ERR_KING_WIN),
     ("bird on another seat", _has(S.EVENT_BIRD), _bird_on_another_seat, C.ERR_BIRDS),
     ("payment of nothing", _has(S.EVENT_PAY), _payment_of_nothing, C.ERR_PAY),
+    ("payment by no seat", _has(S.EVENT_PAY), _payment_by_no_seat, C.ERR_EVENT),
     ("payment not recorded", _has(S.EVENT_PAY), _payment_changed, C.ERR_DELTA),
     ("state wild", _won, _state_wild_added, C.ERR_STATE_WILD),
     ("state 漏胡", _won, _state_passed_changed, C.ERR_STATE_PASSED),

@@ -34,6 +34,7 @@ import numpy as np
 
 from ...kernels import ledger as L
 from ...kernels._jit import inline_kernel, kernel
+from ...kernels.agents import seed_agents
 from ...kernels.hand import KIND_POWER, KIND_SUIT, is_complete
 from ...kernels.ledger import (  # noqa: F401 (the ledger's codes are this module's too)
     B_DEALER,
@@ -130,7 +131,9 @@ from ...kernels.state import (
     MAX_MELDS,
     MELD_CHI,
     MELD_DISCARD_KONG,
+    new_state,
 )
+from ...tables import load_tables
 from . import scoring as anhua
 from .engine import play_hand
 from .hooks import ST_PASSED_WINS, WIN_FORMS
@@ -644,6 +647,8 @@ def _pay(books, facts, payer, receiver, amount):
 @inline_kernel
 def _before(books, facts, event, seat, tile, detail, params):
     """Anhua's checks of an event before the ledger books it (the position it is made from)."""
+    if event >= EVENT_DRAW and (seat < 0 or seat >= books[SCALARS, B_N_PLAYERS]):
+        return ERR_EVENT  # every event from the first draw on names a seat, Anhua's too
     in_play = event >= EVENT_DRAW and event != EVENT_BIRD and event != EVENT_PAY
     kings_told = facts[F_N_WILD] == facts[F_N_KINGS]
     if in_play and (books[SCALARS, B_INDICATOR] < 0 or not kings_told):
@@ -656,8 +661,8 @@ def _before(books, facts, event, seat, tile, detail, params):
         return _indicator(books, facts, tile, params)
     if event == EVENT_DRAW and detail != DRAW_HEAD:
         return ERR_EVENT  # Anhua's kongs draw no replacement
-    locked = in_play and facts[F_LOCKED + seat] != 0
-    if event == EVENT_DISCARD and locked and tile != books[SEATS + seat, S_DRAWN]:
+    locked = event == EVENT_DISCARD and facts[F_LOCKED + seat] != 0
+    if locked and tile != books[SEATS + seat, S_DRAWN]:
         return ERR_LOCK
     if event == EVENT_CHI or event == EVENT_PONG:
         return _claim(books, facts, event, seat, tile, detail)
@@ -1003,10 +1008,6 @@ def check_games(
 ) -> CheckedGames:
     """Play the hands ``play_records`` would play on ``walls`` (the same arguments) with the
     event log on, and check each (``check_hand``)."""
-    from ...kernels.agents import seed_agents
-    from ...kernels.state import new_state
-    from ...tables import load_tables
-
     n_games = len(walls)
     records = np.zeros((n_games, N_RECORD), np.int64)
     errors = np.zeros((n_games, 2), np.int64)
