@@ -105,12 +105,12 @@ def test_invariant_grid_10000_games_per_cell():
     with two of its pure helpers memoised by exactly what they read
     (``reference.engine_wins.memoised_reference``). Deduplication does not shrink the work:
     identical scoring questions (same hand, melds, win kind, winning tile, options) are asked
-    once per cell, and a run had 960,624 wins of which 960,607 were distinct within their
-    cells, so every win is verified, not a sample. Every won hand is also re-settled by
+    once per cell, and a run (2026-12-02) had 960,577 wins of which 960,560 were distinct within
+    their cells, so every win is verified, not a sample. Every won hand is also re-settled by
     ``reference.anhua.settle``. Every win kind occurs (抢杠胡 only in the cells that allow it:
-    2,920 in that run), and hands won by several players on one tile (一炮多响, 654) only where
-    the option is on. Cost: about 120 CPU seconds of play and checking and 190 of re-scoring,
-    in two processes: 3 min 40 s wall on the (shared) 2-core development machine."""
+    2,429 in that run), and hands won by several players on one tile (一炮多响, 608) only where
+    the option is on. Cost: about 230 CPU seconds of play and checking and 210 of re-scoring,
+    in two processes: 3 min 45 s wall on the (shared) 2-core development machine."""
     start = time.perf_counter()
     summary = _check_grid(_run_grid(10_000, 100_000), 10_000)
     assert summary["games"] == 960_000
