@@ -42,8 +42,8 @@ kinds, the exhaustive draw), which returns ``VARIANT_EVENT`` for an event or win
 does not know (the variant handles it with ``move_tile``, ``take_from_wall``, ``push_discard``,
 ``take_discard``, ``add_winner``), then ``end_event``; after the log, ``finish``. No dispatcher
 is passed to a cached kernel (docs/engine.md): the variant calls the ledger, not the other way
-round. Every function returns an error code (``OK`` = 0; ``ERROR_NAMES``); a variant numbers its
-own codes from ``FIRST_VARIANT_ERROR``.
+round. The steps return an error code (``OK`` = 0; ``ERROR_NAMES``), the first violation found;
+a variant numbers its own codes from ``FIRST_VARIANT_ERROR``.
 """
 
 from __future__ import annotations
