@@ -1,12 +1,12 @@
 """Play cells of Anhua options through the ledger checker and re-score every win by the reference.
 
 Glue, not an oracle: unlike the other modules of this package it imports ``sim``, to play hands
-(``sim.kernels.checks.check_anhua_hands``: the engine with its event log on, each hand checked by
-the independent tile ledger) and to read the engine's records. Every recorded win is then scored
-again by the slow reference ``reference.anhua.score`` from the winner's final hand (concealed
-tiles split into naturals and kings by face, melds, win kind, winning tile) and must give the
-engine's base points and exactly the engine's features; each hand's score changes must equal
-``reference.anhua.settle`` of the recorded winners, points, payer and birds.
+(``sim.variants.anhua.checks.check_games``: the engine with its event log on, each hand checked
+by the tile ledger and Anhua's rule checks) and to read the engine's records. Every recorded win
+is then scored again by the slow reference ``reference.anhua.score`` from the winner's final
+hand (concealed tiles split into naturals and kings by face, melds, win kind, winning tile) and
+must give the engine's base points and exactly the engine's features; each hand's score changes
+must equal ``reference.anhua.settle`` of the recorded winners, points, payer and birds.
 
 The reference is plain Python; within a cell an identical question is asked once (keyed by
 every input the reference reads, so a repeat gets the same answer), and ``memoised_reference``
@@ -26,8 +26,6 @@ import numpy as np
 
 from sim.kernels import engine as E
 from sim.kernels import state as S
-from sim.kernels.agents import seed_agents
-from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, feature_names, kings_of
 from sim.variants.anhua import checks as C
 from sim.variants.anhua.replay import describe
@@ -38,7 +36,7 @@ from . import evaluator as V
 
 HOW_NAMES = R.WIN_KINDS  # engine HOW_* index -> reference win kind (same order)
 _MELD_NAMES = {S.MELD_CHI: "chi", S.MELD_PONG: "pong"}  # every other meld type is a kong
-LOG_CAPACITY = 1024
+LOG_CAPACITY = C.LOG_CAPACITY
 HANDS_PER_SESSION = 8
 
 
@@ -177,62 +175,30 @@ def verify_wins(records, win_hands, win_melds, options: AnhuaOptions) -> tuple[i
     return wins, len(scored), failures
 
 
-@dataclass
-class Played:
-    """Outputs of ``check_anhua_hands`` for one run."""
-
-    walls: np.ndarray
-    records: np.ndarray
-    errors: np.ndarray  # (code, event index) per hand
-    win_hands: np.ndarray
-    win_melds: np.ndarray
-    failure_events: np.ndarray | None  # the log of the first hand the ledger rejected
-
-    def explain_first_failure(self, n_players: int) -> str:
-        """The ledger's verdict on the first rejected hand and its events up to the violation
-        (``sim.variants.anhua.replay.describe``)."""
-        index = int(np.flatnonzero(self.errors[:, 0] != C.OK)[0])
-        code, at = (int(v) for v in self.errors[index])
-        events = self.failure_events
-        lines = describe(events[: at + 1], self.records[index], n_players)
-        return (
-            f"game {index}: {C.ERROR_NAMES[code]} (code {code}) at event {at} of {len(events)}:"
-            + "\n  "
-            + "\n  ".join(lines)
-        )
+def explain_first_failure(played: C.CheckedGames, n_players: int) -> str:
+    """The ledger's verdict on the first rejected hand and its events up to the violation
+    (``sim.variants.anhua.replay.describe``)."""
+    index = played.failure_index
+    code, at = (int(v) for v in played.errors[index])
+    events = played.failure_events
+    lines = describe(events[: at + 1], played.records[index], n_players)
+    return (
+        f"game {index}: {C.ERROR_NAMES[code]} (code {code}) at event {at} of {len(events)}:"
+        + "\n  "
+        + "\n  ".join(lines)
+    )
 
 
 def play_checked(
     options: AnhuaOptions, n_games: int, seed: int, agents: tuple[int, ...] = (0, 0, 0, 0)
-) -> Played:
-    """Play ``n_games`` hands on walls of ``seed`` through ``check_anhua_hands`` with the agent
-    kinds ``agents`` per seat (random agents seeded from ``seed``)."""
+) -> C.CheckedGames:
+    """Play ``n_games`` hands on walls of ``seed`` through ``checks.check_games`` (sessions of
+    ``HANDS_PER_SESSION`` hands, seat 0 dealing first) with the agent kinds ``agents`` per seat
+    (random agents seeded from ``seed``)."""
     walls = shuffled_walls(n_games, 108, seed)
-    records = np.zeros((n_games, E.N_RECORD), np.int64)
-    errors = np.zeros((n_games, 2), np.int64)
-    win_hands = np.zeros((n_games, 4, 34), np.uint8)
-    win_melds = np.zeros((n_games, 4, 4, 2), np.int64)
-    failure_log = np.zeros((LOG_CAPACITY, 4), np.int64)
-    failure_info = np.zeros(2, np.int64)
     n_sessions = -(-n_games // HANDS_PER_SESSION)
-    seed_agents(seed % 2**32)
-    C.check_anhua_hands(
-        S.new_state(LOG_CAPACITY, agents=agents),
-        walls,
-        options.player_count,
-        np.zeros(n_sessions, np.int64),
-        HANDS_PER_SESSION,
-        options.params(),
-        load_tables(),
-        records,
-        errors,
-        win_hands,
-        win_melds,
-        failure_log,
-        failure_info,
-    )
-    failure_events = failure_log[: failure_info[1]] if failure_info[0] >= 0 else None
-    return Played(walls, records, errors, win_hands, win_melds, failure_events)
+    first_dealers = np.zeros(n_sessions, np.int64)
+    return C.check_games(options, walls, first_dealers, HANDS_PER_SESSION, agents, seed % 2**32)
 
 
 def run_cell(
@@ -251,7 +217,7 @@ def run_cell(
     records = played.records
     report.failed_hands = int((played.errors[:, 0] != C.OK).sum())
     if report.failed_hands:
-        explained = played.explain_first_failure(anhua_options.player_count)
+        explained = explain_first_failure(played, anhua_options.player_count)
         report.failures.append(f"seed {seed} agents {agents}, {explained}")
     start = time.process_time()
     with memoised_reference():

@@ -30,7 +30,8 @@ from .options import (  # noqa: F401 (declared in options.py, used from here too
 )
 
 with variant_cache_folder("anhua", Path(__file__).parent):
-    from . import engine, hooks  # noqa: F401 (hooks: the numba modules of this variant)
+    # the numba modules of this variant (checks: compiled only when a test calls them)
+    from . import checks, engine, hooks  # noqa: F401
     from . import scoring as kernels
 
 # Feature bits: (bit, Chinese name, English id), in the order used to name combinations the

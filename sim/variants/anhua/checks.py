@@ -1,66 +1,123 @@
-"""Independent checks of played Anhua hands (numba): a tile ledger over the event log.
+"""Anhua's rule checks of played hands (numba), over the generic tile ledger.
 
-``check_hand`` reads one hand's event log (``state.log``, ``EVENT_*`` of ``sim.kernels.state``) and
-replays it on its own books, starting from the wall: per location (the wall, the flipped tiles, the
-revealed kong tiles, the claimed winning tile, each seat's concealed hand, melds and discard pile)
-a count by kind, plus each seat's melds and discard pile in order. It shares no code with the game
-loop: only the event, meld, option (``P_*``), win-kind (``HOW_*``), feature and record-slot
-(``R_*``) numbers, the key powers of ``sim.kernels.hand`` to recompute the state's suit keys, and
-the Anhua scorer ``anhua.best_win`` (checked on its own against the slow reference) to verify that
-every konger is ready once the kong is made (K1) and blooms on his best revealed tile with the
-right points (杠上花). Every event must be a legal move of the rules (rules-spec Part A) from the
-ledger's position; after every event every seat's hand size is checked, and every kind the event
-moved is counted over all locations (all kinds after the deal, so by induction every physical tile
-is accounted for after every event). At the end the ledger must equal the engine's final state
-arrays and the hand's record. The first violation is returned as ``(error code, event index)``;
-``ERROR_NAMES`` names the codes, ``OK`` (0) means the hand passed.
+``check_hand`` replays one hand's event log on the ledger's books (``sim.kernels.ledger``: every
+tile accounted for after every event, hand sizes, moves legal in shape, claim priority, the final
+state and the record) and checks Anhua's own rules (rules-spec Part A) beside it: the kings 王 from
+the flipped indicator and the king mode; 王不能碰杠吃 (no chi, pong, kong or meld of a king); chi
+only by the discarder's next player; the open kong 开杠's conditions (K2 enough wall, K3 no king,
+K1 ready once the kong is made, scored by ``anhua.best_win``, itself checked against the slow
+reference), its revealed tiles, the bloom 杠上花 on the best of them with the right points, the
+cannon 杠上炮 and the hand lock after it; robbing 抢杠胡 as the options allow; no win on a discarded
+or revealed king, none on a kind passed since the last draw (漏胡); several winners only with
+一炮多响; the instant win 起手四王/七王; no win its king class forbids (A4.3); birds 抓鸟 and
+payments; and Anhua's state columns and record slots. The ledger learns from these checks which
+seats could win on each discard (``anhua.best_win`` of their books, kings, 漏胡), for its claim
+priority. Anhua's own events (``EVENT_WILD``, ``EVENT_REVEAL``, ``EVENT_BIRD``, ``EVENT_PAY``) and
+win kinds (杠上花, 杠上炮, the instant win) are booked here with the ledger's tile moves: revealed
+tiles and birds sit in the ledger's ``L_ASIDE`` until the kong resolves them.
 
-Hand size (``concealed + 3 x melds``, a kong counted as 3 like any meld): 13 for every seat,
-except 14 for the seat between its draw (or claim, or the dealer's deal) and its discard, and for
-a winner (on a discard won by several players the one physical tile is in each winner's hand).
-An open kong leaves the konger at 13: 14 - 4 + 3 for a 暗杠, 14 - 1 for a 明杠, 13 - 3 + 3 for a
-直杠; a konger who blooms on a revealed tile is a winner at 14.
+The first violation is returned as ``(error code, event index)``: the ledger's codes and Anhua's
+own below (``ERROR_NAMES`` names both), ``OK`` (0) when the hand passed.
 
-``check_anhua_hands`` plays hands like ``engine.play_hands`` (sessions, the dealer carried
-from hand to hand) with the log on, checks each, and copies every winner's final hand out for
-re-scoring by the slow reference (tests).
+``check_anhua_hands`` plays hands like ``engine.play_hands`` (sessions, the dealer and its streak
+carried from hand to hand) with the log on, checks each, and copies every winner's final hand
+out for re-scoring by the slow reference (tests); ``check_games`` is its Python face, the one the
+variant contract test (``tests/test_variant_contract.py``) calls for every variant.
 """
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
+
 import numpy as np
 
+from ...kernels import ledger as L
 from ...kernels._jit import inline_kernel, kernel
-from ...kernels.engine import (
-    OUTCOME_DRAW,
-    OUTCOME_WIN,
+from ...kernels.agents import seed_agents
+from ...kernels.hand import KIND_POWER, KIND_SUIT, is_complete
+from ...kernels.ledger import (  # noqa: F401 (the ledger's codes are this module's too)
+    B_DEALER,
+    B_ENDED,
+    B_HEAD,
+    B_HOLDER,
+    B_HOW,
+    B_INDICATOR,
+    B_JUST_CLAIMED,
+    B_LAST_DRAWER,
+    B_LEFT_AT_WIN,
+    B_N_DRAWS,
+    B_N_PLAYERS,
+    B_N_WINNERS,
+    B_PAYER,
+    B_ROB_DISCARDER,
+    B_ROB_KONGER,
+    B_ROBBERS,
+    B_TAIL,
+    B_WINNER,
+    DEALT,
+    DRAW_HEAD,
+    ERR_CAPACITY,
+    ERR_CLAIM,
+    ERR_CONSERVATION,
+    ERR_DEAL,
+    ERR_END,
+    ERR_EVENT,
+    ERR_HAND_SIZE,
+    ERR_KONG,
+    ERR_LOG_FULL,
+    ERR_MULTI_WIN,
+    ERR_NOT_WINNING,
+    ERR_PRIORITY,
+    ERR_RECORD,
+    ERR_ROB,
+    ERR_STATE_DISCARDS,
+    ERR_STATE_HANDS,
+    ERR_STATE_KEYS,
+    ERR_STATE_MELDS,
+    ERR_STATE_VISIBLE,
+    ERR_STATE_WALL,
+    ERR_TILE_MISSING,
+    ERR_TURN,
+    ERR_WALL,
+    ERR_WIN,
+    ERR_ZERO_SUM,
+    FIRST_VARIANT_ERROR,
+    L_ASIDE,
+    L_CLAIMED,
+    L_HAND,
+    M_FIRST,
+    M_TYPE,
+    MELDS,
+    OK,
+    PILE,
+    S_CLAIMED,
+    S_DRAWN,
+    S_DRAWS,
+    S_HOLDS_CLAIM,
+    S_N_DISCARDS,
+    S_N_MELDS,
+    SCALARS,
+    SEATS,
+    VARIANT_EVENT,
+)
+from ...kernels.record import (
+    N_RECORD,
     R_BIRD,
     R_DEAL_INSTANT,
-    R_DEALER,
     R_DELTA,
     R_FEATURES,
-    R_INDICATOR,
     R_N_BIRDS,
     R_N_WINNERS,
     R_NEXT_DEALER,
-    R_OUTCOME,
-    R_PAYER,
     R_POINTS,
-    R_TILES_LEFT,
-    R_TURNS,
-    R_WIN_KIND,
     R_WINNER,
-    R_WINNING_TILE,
 )
-from ...kernels.hand import KIND_POWER, KIND_SUIT
 from ...kernels.state import (
-    DEALER,
     EVENT_BIRD,
     EVENT_CHI,
-    EVENT_DEAL,
     EVENT_DISCARD,
     EVENT_DRAW,
-    EVENT_EXHAUSTED,
     EVENT_INDICATOR,
     EVENT_KONG,
     EVENT_PASS_WIN,
@@ -70,140 +127,107 @@ from ...kernels.state import (
     EVENT_ROBBED,
     EVENT_WILD,
     EVENT_WIN,
-    HEAD,
     LOG_COUNT,
-    MAX_DISCARDS,
     MAX_MELDS,
-    MELD_ADDED_KONG,
     MELD_CHI,
-    MELD_CONCEALED_KONG,
     MELD_DISCARD_KONG,
-    MELD_PONG,
-    N_PLAYERS,
-    N_TILES,
-    TAIL,
-    TURNS,
+    new_state,
 )
+from ...tables import load_tables
 from . import scoring as anhua
 from .engine import play_hand
-from .hooks import ST_PASSED_WINS
+from .hooks import ST_PASSED_WINS, WIN_FORMS
 
-# Error codes (the first violation found), 0 = the hand passed
-OK = 0
-ERR_LOG_FULL = 1  # the log filled its capacity: events may be missing
-ERR_EVENT = 2  # unknown event, or an event out of place (before the kings, after the end)
-ERR_DEAL = 3  # the deal events do not describe 13 tiles each, 14 for the dealer
-ERR_WALL = 4  # a tile taken from the wall is not the next tile of the wall (or it is empty)
-ERR_KINGS = 5  # the kings announced are not those of the indicator and the king mode
-ERR_TURN = 6  # a seat acts out of turn
-ERR_TILE_MISSING = 7  # a seat plays or melds a tile it does not hold
-ERR_CLAIM = 8  # a chi, pong or 直杠 not of the last discard, or a chi not by the next player
-ERR_KING_CLAIM = 9  # a chi, pong or kong of a king, or a meld holding a king (王不能碰杠吃)
-ERR_HAND_SIZE = 10  # a hand size other than 13 / 14 after an event
-ERR_CONSERVATION = 11  # the locations do not hold every tile of the wall exactly once
-ERR_KONG = 12  # kong conditions: type, pong to add to, tiles left in the wall
-ERR_REVEAL = 13  # tiles revealed by an open kong: wrong seat or number
-ERR_LOCK = 14  # a konger's locked hand moved (开杠 后手牌不能动)
-ERR_WIN = 15  # a win event that does not fit the position
-ERR_KING_WIN = 16  # a win on a discarded or revealed king
-ERR_PASSED_WIN = 17  # a win on a kind passed since the last draw (漏胡)
-ERR_MULTI_WIN = 18  # several winners where only one may win (一炮多响 off, 杠上炮, self-draw)
-ERR_ROB = 19  # a rob when robbing is off, of a 暗杠, of a 直杠 when that is off or by its discarder
-ERR_BIRDS = 20  # bird tiles: number, or the seat they land on
-ERR_PAY = 21  # a malformed payment, or payments without a win
-ERR_ZERO_SUM = 22  # the record's score changes do not sum to zero
-ERR_END = 23  # the hand does not end with a win or an exhausted wall
-ERR_KING_CLASS = 24  # a win its king class forbids (A4.3), by features or physical kings
-ERR_CAPACITY = 25  # more melds or discards than the state arrays hold
-ERR_STATE_WALL = 26  # the state's wall pointers and scalars differ from the ledger
-ERR_STATE_HANDS = 27
-ERR_STATE_MELDS = 28
-ERR_STATE_DISCARDS = 29
-ERR_STATE_WILD = 30  # wild flags, suit keys or wild counts inconsistent with the hands
-ERR_STATE_VISIBLE = 31
-ERR_STATE_PASSED = 32
-ERR_RECORD = 33  # a record slot differs from what the log shows
-ERR_DELTA = 34  # the record's score changes differ from the logged payments
-ERR_KONG_NOT_READY = 35  # the konger is not ready once the kong is made (A3.3 K1)
-ERR_BLOOM = 36  # 杠上花 not on the best revealed tile, or its recorded features or points differ
+# Anhua's own error codes, after the ledger's
+ERR_KINGS = FIRST_VARIANT_ERROR  # the kings announced are not those of the indicator and mode
+ERR_KING_CLAIM = FIRST_VARIANT_ERROR + 1  # a chi, pong, kong or meld of a king (王不能碰杠吃)
+ERR_CHI_SEAT = FIRST_VARIANT_ERROR + 2  # a chi not by the discarder's next player
+ERR_KONG_WALL = FIRST_VARIANT_ERROR + 3  # a kong with fewer tiles left than kong_min_wall (K2)
+ERR_KONG_NOT_READY = FIRST_VARIANT_ERROR + 4  # the konger is not ready once the kong is made (K1)
+ERR_REVEAL = FIRST_VARIANT_ERROR + 5  # tiles revealed by an open kong: wrong seat or number
+ERR_LOCK = FIRST_VARIANT_ERROR + 6  # a konger's locked hand moved (开杠 后手牌不能动)
+ERR_KING_WIN = FIRST_VARIANT_ERROR + 7  # a win on a discarded or revealed king
+ERR_PASSED_WIN = FIRST_VARIANT_ERROR + 8  # a win on a kind passed since the last draw (漏胡)
+ERR_BIRDS = FIRST_VARIANT_ERROR + 9  # bird tiles: number, or the seat they land on
+ERR_PAY = FIRST_VARIANT_ERROR + 10  # a malformed payment, or payments without a win
+ERR_DELTA = FIRST_VARIANT_ERROR + 11  # the record's score changes differ from the payments
+ERR_KING_CLASS = FIRST_VARIANT_ERROR + 12  # a win its king class forbids (A4.3)
+ERR_BLOOM = FIRST_VARIANT_ERROR + 13  # 杠上花 not on the best revealed tile, or its points
+ERR_STATE_WILD = FIRST_VARIANT_ERROR + 14  # the state's wild flags are not the kings
+ERR_STATE_PASSED = FIRST_VARIANT_ERROR + 15  # the state's 漏胡 column differs from the log
 
 ERROR_NAMES = (
-    "ok",
-    "log full",
-    "event out of place",
-    "deal",
-    "not the next wall tile",
+    *L.ERROR_NAMES,
     "kings",
-    "out of turn",
-    "tile not held",
-    "illegal claim",
     "king claimed or melded",
-    "hand size",
-    "tiles not conserved",
-    "kong conditions",
+    "chi not by the next player",
+    "kong with too little wall (K2)",
+    "konger not ready (K1)",
     "kong reveal",
     "locked hand moved",
-    "win does not fit",
     "win on a king",
     "win on a passed kind (漏胡)",
-    "several winners",
-    "rob not allowed",
     "birds",
     "payment",
-    "not zero-sum",
-    "no end",
-    "win forbidden by king class",
-    "state capacity",
-    "state wall",
-    "state hands",
-    "state melds",
-    "state discards",
-    "state wild / keys",
-    "state visible",
-    "state passed wins",
-    "record",
     "record deltas",
-    "konger not ready (K1)",
+    "win forbidden by king class",
     "kong bloom tile or points",
+    "state wild",
+    "state passed wins",
 )
 
-# Ledger locations: rows of the count table
-L_WALL = 0  # still in the wall (head .. tail)
-L_OUT = 1  # the indicator and the birds: flipped, out of play
-L_REVEALED = 2  # turned up by an open kong, not yet the konger's or his discards
-L_CLAIMED = 3  # a claimed winning tile (one physical tile for all winners of it)
-L_HAND = 4  # + seat: concealed hands
-L_MELD = 8  # + seat: melds
-L_DISCARD = 12  # + seat: discard piles
-N_LOCATIONS = 16
-TOUCHED = N_LOCATIONS  # touched[TOUCHED] counts the kinds moved by the current event
+INVARIANT_GRID = [
+    {
+        "king_mode": king_mode,
+        "player_count": players,
+        "bird_count": birds,
+        "multi_ron": multi_ron,
+        "allow_rob_kong": rob,
+        "king_as_itself_is_hard": as_itself,
+    }
+    for king_mode, players, birds, multi_ron, rob, as_itself in itertools.product(
+        ("seven_kings", "four_kings"),
+        (4, 3),
+        (1, 2, 4),
+        (True, False),
+        (True, False),
+        (True, False),
+    )
+]
+"""Issue 3's invariant grid (七王/四王 x players x 抓鸟 x 一炮多响 x 可抢杠胡 x 王代硬, 96
+cells): the options the checks run over at 10,000 hands a cell (the slow tests)."""
 
-LEDGER_DISCARDS = 128  # ledger pile capacity (the state's is MAX_DISCARDS)
-LEDGER_MELDS = 8
+# Anhua's books beside the ledger's: one int64 array (one reference to count per call, as the
+# ledger's books), with these slots
+F_X_KIND = 0  # king kind X (the flipped kind, seven kings only), -1 none
+F_Y_KIND = 1  # king kind Y (the next rank), -1 before the flip
+F_N_KINGS = 2  # EVENT_WILD events the king mode calls for
+F_N_WILD = 3  # EVENT_WILD events seen
+F_KONGER = 4  # the last open kong: its konger, revealed tiles, phase
+F_N_REVEALED = 5
+F_REVEAL_OPEN = 6  # EVENT_KONG seen; the next non-REVEAL event resolves the revealed tiles
+F_BLOOM_READY = 7  # the reveals resolved into a 杠上花 (the tile in the konger's hand)
+F_CANNON_READY = 8  # the revealed tiles went to the konger's pile: a 杠上炮 may follow
+F_N_BIRDS = 9
+F_KING = 10  # + kind: 1 when the kind is a king
+F_PASSED = 44  # + seat: bit k when the seat passed a win on kind k since its draw (漏胡)
+F_LOCKED = 48  # + seat: 1 while the hand is locked after an open kong
+F_REVEALED = 52  # + j: the last open kong's revealed tiles
+F_BIRDS = 56  # + j: the birds
+F_DELTA = 64  # + seat: the logged payments
+N_FACTS = 68
 
 
-@inline_kernel
-def _move(counts, totals, touched, source, target, kind):
-    """Move one tile of ``kind`` between locations; False if ``source`` has none."""
-    if kind < 0 or kind >= counts.shape[1] or counts[source, kind] <= 0:
-        return False
-    counts[source, kind] -= 1
-    counts[target, kind] += 1
-    totals[source] -= 1
-    totals[target] += 1
-    n = touched[TOUCHED]
-    if n < TOUCHED:
-        touched[n] = kind
-        touched[TOUCHED] = n + 1
-    return True
+@kernel
+def _new_facts():
+    facts = np.zeros(N_FACTS, np.int64)
+    facts[F_X_KIND] = -1
+    facts[F_Y_KIND] = -1
+    facts[F_KONGER] = -1
+    return facts
 
 
-@inline_kernel
-def _conserved(counts, wall_count, kind):
-    total = 0
-    for location in range(N_LOCATIONS):
-        total += counts[location, kind]
-    return total == wall_count[kind]
+# ------------------------------------------------------------------------------ scoring checks
 
 
 @inline_kernel
@@ -216,51 +240,24 @@ def _tier_weight(x_kings, y_kings, tier_mode):
     return 0
 
 
-@inline_kernel
-def _append_meld(melds, n_melds, seat, meld_type, first, source):
-    """Add a meld (type, first tile, the seat its claimed tile came from) to ``seat``'s books;
-    the caller has checked the capacity."""
-    melds[seat, n_melds[seat], 0] = meld_type
-    melds[seat, n_melds[seat], 1] = first
-    melds[seat, n_melds[seat], 2] = source
-    n_melds[seat] += 1
-
-
-@inline_kernel
-def _pop_discard(disc, n_disc, seat, tile, counts, totals, touched, target):
-    """Take ``tile`` off the top of ``seat``'s pile into ``target``; False if it is not there."""
-    n = n_disc[seat]
-    if n == 0 or disc[seat, n - 1] != tile:
-        return False
-    n_disc[seat] = n - 1
-    return _move(counts, totals, touched, L_DISCARD + seat, target, tile)
-
-
-@inline_kernel
-def _push_discard(disc, n_disc, seat, tile, counts, totals, touched, source):
-    n = n_disc[seat]
-    if n >= disc.shape[1] or not _move(counts, totals, touched, source, L_DISCARD + seat, tile):
-        return False
-    disc[seat, n] = tile
-    n_disc[seat] = n + 1
-    return True
+# np.int64: a literal argument would compile the scorer once more for each value
+SELF_DRAW = np.int64(anhua.HOW_SELF_DRAW)
+BLOOM = np.int64(anhua.HOW_KONG_BLOOM)
+NO_KING = np.int64(-1)
 
 
 @kernel
-def _ready_after_kong(concealed, melds, n_melds, x_kind, y_kind, params, tables):
+def _ready_after_kong(concealed, meld_suits, n_melds, x_kind, y_kind, params, tables):
     """K1 (rules-spec A3.3): with the kong made, some tile would complete a legal hand, scored
     as a self-drawn win by ``anhua.best_win`` (the scorer, itself checked against the slow
     reference); never a fifth copy of a kind held four times (rules-spec 0.3)."""
-    meld_suits = 0
-    for m in range(n_melds):
-        meld_suits |= 1 << (melds[m, 1] // 9)
     hand = concealed.copy()
     for kind in range(27):
         if hand[kind] >= 4:
             continue
         hand[kind] += 1
         won = anhua.best_win(
-            hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_SELF_DRAW, -1, params, tables
+            hand, meld_suits, n_melds, x_kind, y_kind, SELF_DRAW, NO_KING, params, tables
         )
         hand[kind] -= 1
         if won != anhua.NO_WIN:
@@ -270,35 +267,21 @@ def _ready_after_kong(concealed, melds, n_melds, x_kind, y_kind, params, tables)
 
 @kernel
 def _best_bloom(
-    concealed,
-    tile,
-    revealed,
-    n_revealed,
-    melds,
-    n_melds,
-    x_kind,
-    y_kind,
-    params,
-    tables,
-    features,
-    points,
+    concealed, tile, revealed, meld_suits, n_melds, x_kind, y_kind, params, tables, record
 ):
     """杠上花 (rules-spec A3.4 step 3): the konger, holding ``concealed`` with the revealed
-    ``tile`` he won on, took a revealed tile with the most bigs, and the record shows its
-    ``features`` and ``points``: its base points, doubled with ``kong_multi_tile_win = double``
-    when several revealed tiles win. Every agent takes a self-drawn win, so every revealed tile
-    that completes the hand counts. Scored by ``anhua.best_win``."""
-    meld_suits = 0
-    for m in range(n_melds):
-        meld_suits |= 1 << (melds[m, 1] // 9)
+    ``tile`` he won on, took a revealed tile (``revealed``) with the most bigs, and the record
+    shows its features and points: its base points, doubled with ``kong_multi_tile_win =
+    double`` when several revealed tiles win. Every agent takes a self-drawn win, so every
+    revealed tile that completes the hand counts. Scored by ``anhua.best_win``."""
     hand = concealed.copy()
     hand[tile] -= 1
     best_bigs = -1
     winning_tiles = 0
-    for j in range(n_revealed):
+    for j in range(revealed.shape[0]):
         hand[revealed[j]] += 1
         won = anhua.best_win(
-            hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_KONG_BLOOM, -1, params, tables
+            hand, meld_suits, n_melds, x_kind, y_kind, BLOOM, NO_KING, params, tables
         )
         hand[revealed[j]] -= 1
         if won != anhua.NO_WIN:
@@ -306,12 +289,14 @@ def _best_bloom(
             best_bigs = max(best_bigs, anhua.bigs_of(won))
     hand[tile] += 1
     chosen = anhua.best_win(
-        hand, meld_suits, n_melds, x_kind, y_kind, anhua.HOW_KONG_BLOOM, -1, params, tables
+        hand, meld_suits, n_melds, x_kind, y_kind, BLOOM, NO_KING, params, tables
     )
-    if chosen == anhua.NO_WIN or anhua.bigs_of(chosen) != best_bigs or features != chosen:
+    if chosen == anhua.NO_WIN or anhua.bigs_of(chosen) != best_bigs:
+        return False
+    if record[R_FEATURES] != chosen:
         return False
     double = winning_tiles >= 2 and params[anhua.P_KONG_MULTI_TILE_WIN] == 1
-    return points == anhua.base_points(chosen) * (2 if double else 1)
+    return record[R_POINTS] == anhua.base_points(chosen) * (2 if double else 1)
 
 
 @kernel
@@ -329,553 +314,459 @@ def _instant_kings_held(hand, dealt_hand, x_kind, y_kind, params):
     return tier == anhua.TIER_FOUR or tier == anhua.TIER_SEVEN
 
 
-@kernel
-def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, record):
-    """Check one played hand: ``log[:n_events]`` its events, ``state`` the engine's arrays after
-    it, ``record`` its record row. Returns ``(code, event index)``: ``(OK, n_events)`` when every
-    check passes; the index is ``n_events`` for a failure found at the end."""
-    n_tiles = wall.shape[0]
-    tail = n_tiles
-    # the state's log has one sink row past its capacity (sim.kernels.state.log_event): a count
-    # that reached the capacity may have lost events to it
-    if n_events >= log.shape[0] - 1:
-        return ERR_LOG_FULL, n_events
-    wall_count = np.zeros(34, np.int64)
-    for position in range(n_tiles):
-        wall_count[wall[position]] += 1
-    counts = np.zeros((N_LOCATIONS, 34), np.int64)
-    counts[L_WALL] = wall_count
-    totals = np.zeros(N_LOCATIONS, np.int64)
-    totals[L_WALL] = n_tiles
-    touched = np.zeros(TOUCHED + 1, np.int64)
-    melds = np.zeros((4, LEDGER_MELDS, 3), np.int64)
-    n_melds = np.zeros(4, np.int64)
-    disc = np.zeros((4, LEDGER_DISCARDS), np.int64)
-    n_disc = np.zeros(4, np.int64)
-    king = np.zeros(34, np.bool_)
-    passed = np.zeros(4, np.int64)
-    locked = np.zeros(4, np.bool_)
-    claimed = np.zeros(4, np.bool_)  # made a chi, pong or kong this hand
-    draws_by = np.zeros(4, np.int64)
-    drawn = np.full(4, -1, np.int64)  # the tile drawn this turn by the seat in turn
-    dealt_hands = np.zeros((4, 34), np.int64)  # each seat's dealt hand (起手)
-    holds_claim = np.zeros(4, np.bool_)  # holds a winning tile claimed from another seat
-    winners = np.full(4, -1, np.int64)
-    revealed = np.full(4, -1, np.int64)
-    delta = np.zeros(4, np.int64)
-    birds = np.full(8, -1, np.int64)
-    indicator = -1
-    x_kind = -1
-    y_kind = -1
-    n_wild_events = 0
-    n_kings_expected = 0
-    head = 0
-    dealt = False
-    ended = False
-    exhausted = False
-    holder = -1  # the seat at 14 tiles, between its draw or claim and its discard
-    just_claimed = False  # the holder claimed a chi / pong: it must discard now
-    next_drawer = -1  # who draws next (after a discard, or after an open kong)
-    last_seat = -1  # the discard on top of a pile that may still be claimed: its seat, kind
-    last_tile = -1
-    n_draws = 0
-    last_drawer = -1
-    konger = -1  # the open kong whose tiles are revealed: konger, count, phase
-    n_revealed = 0
-    reveal_open = False  # KONG seen; the next non-REVEAL event resolves the revealed tiles
-    bloom_ready = False  # the event after the reveals is a 杠上花 (revealed tile in hand)
-    cannon_ready = False  # the revealed tiles went to the konger's pile: a 杠上炮 may follow
-    rob_kind = -1
-    rob_konger = -1
-    rob_discarder = -1  # who discarded a robbed 直杠's tile: he may not rob it (A3.4 step 1)
-    robbers = 0
-    n_winners = 0
-    how = -1
-    win_tile = -1
-    payer = -1
-    left_at_win = -1
-    n_birds = 0
-    expected_drawer = -1
-    n_reveal = params[anhua.P_KONG_REVEAL_COUNT]
-    multi_ron = params[anhua.P_MULTI_RON] != 0
-    king_claimable = params[anhua.P_DISCARDED_KING_CLAIMABLE] != 0
-
-    for index in range(n_events):
-        event = log[index, 0]
-        seat = log[index, 1]
-        tile = log[index, 2]
-        detail = log[index, 3]
-        touched[TOUCHED] = 0
-        if event != EVENT_DEAL and not dealt:
-            return ERR_DEAL, index
-        if exhausted or (
-            ended and event != EVENT_WIN and event != EVENT_BIRD and event != EVENT_PAY
-        ):
-            return ERR_END, index
-        in_play = event >= EVENT_DRAW and event != EVENT_BIRD and event != EVENT_PAY
-        if in_play and (indicator < 0 or n_wild_events != n_kings_expected):
-            return ERR_KINGS, index
-        if event >= EVENT_DRAW and (seat < 0 or seat >= n_players):
-            return ERR_EVENT, index
-        # the tiles an open kong revealed: the konger's bloom, else his discards (A3.4)
-        if reveal_open and event != EVENT_REVEAL:
-            if n_revealed != n_reveal:
-                return ERR_REVEAL, index
-            reveal_open = False
-            bloom = event == EVENT_WIN and detail == anhua.HOW_KONG_BLOOM and seat == konger
-            given = False
-            for j in range(n_revealed):
-                if bloom and not given and revealed[j] == tile:
-                    if not _move(counts, totals, touched, L_REVEALED, L_HAND + konger, tile):
-                        return ERR_CONSERVATION, index
-                    given = True
-                elif not _push_discard(
-                    disc, n_disc, konger, revealed[j], counts, totals, touched, L_REVEALED
-                ):
-                    return ERR_CAPACITY, index
-            if bloom and not given:
-                return ERR_WIN, index
-            bloom_ready = bloom
-            cannon_ready = not bloom
-
-        if event == EVENT_DEAL:
-            if dealt or seat != index or seat >= n_players:
-                return ERR_DEAL, index
-            if detail != (14 if seat == dealer else 13):
-                return ERR_DEAL, index
-            if seat == n_players - 1:
-                # 13 tiles to each seat in turn from the head, then the dealer's 14th
-                for s in range(n_players):
-                    for _ in range(13):
-                        _move(counts, totals, touched, L_WALL, L_HAND + s, wall[head])
-                        head += 1
-                _move(counts, totals, touched, L_WALL, L_HAND + dealer, wall[head])
-                head += 1
-                dealt = True
-                holder = dealer
-                for s in range(n_players):
-                    for kind in range(34):
-                        dealt_hands[s, kind] = counts[L_HAND + s, kind]
-                touched[TOUCHED] = 0
-                for kind in range(34):
-                    if not _conserved(counts, wall_count, kind):
-                        return ERR_CONSERVATION, index
-            else:
-                continue  # hand sizes are checked once the whole deal is logged
-        elif event == EVENT_INDICATOR:
-            if indicator >= 0 or n_draws > 0:
-                return ERR_EVENT, index
-            if head >= tail or wall[head] != tile:
-                return ERR_WALL, index
-            if tile < 0 or tile >= 27:
-                return ERR_KINGS, index
-            _move(counts, totals, touched, L_WALL, L_OUT, tile)
-            head += 1
-            indicator = tile
-            y_kind = tile - tile % 9 + (tile % 9 + 1) % 9
-            if params[anhua.P_KING_MODE] == anhua.KING_MODE_SEVEN:
-                x_kind = tile
-                n_kings_expected = 2
-            else:
-                n_kings_expected = 1
-            king[y_kind] = True
-            if x_kind >= 0:
-                king[x_kind] = True
-        elif event == EVENT_WILD:
-            if indicator < 0 or n_wild_events >= n_kings_expected:
-                return ERR_KINGS, index
-            expected = x_kind if (n_wild_events == 0 and x_kind >= 0) else y_kind
-            if tile != expected:
-                return ERR_KINGS, index
-            n_wild_events += 1
-        elif event == EVENT_DRAW:
-            if head >= tail or wall[head] != tile:
-                return ERR_WALL, index
-            _move(counts, totals, touched, L_WALL, L_HAND + seat, tile)
-            head += 1
-            holder = seat
-            just_claimed = False
-            drawn[seat] = tile
-            passed[seat] = 0  # 漏胡 ends with the next draw from the wall
-            draws_by[seat] += 1
-            n_draws += 1
-            last_drawer = seat
-            last_seat = -1
-            cannon_ready = False
-            bloom_ready = False
-            expected_drawer = next_drawer  # checked after the hand sizes
-            next_drawer = -1
-        elif event == EVENT_DISCARD:
-            if seat != holder:
-                return ERR_TURN, index
-            if locked[seat] and tile != drawn[seat]:
-                return ERR_LOCK, index
-            if not _push_discard(disc, n_disc, seat, tile, counts, totals, touched, L_HAND + seat):
-                return ERR_TILE_MISSING, index
-            holder = -1
-            just_claimed = False
-            drawn[seat] = -1
-            last_seat = seat
-            last_tile = tile
-            next_drawer = (seat + 1) % n_players
-        elif event == EVENT_PASS_WIN:
-            if tile < 0 or tile >= 34:
-                return ERR_EVENT, index
-            passed[seat] |= np.int64(1) << tile
-        elif event == EVENT_CHI or event == EVENT_PONG:
-            first = tile
-            size = 3 if event == EVENT_CHI else 1
-            if first < 0 or first + size > 34:
-                return ERR_CLAIM, index
-            for member in range(first, first + size):
-                if king[member]:
-                    return ERR_KING_CLAIM, index  # 王不能碰杠吃
-            source = detail
-            if last_seat < 0 or source != last_seat or seat == source:
-                return ERR_CLAIM, index
-            if event == EVENT_CHI:
-                if seat != (source + 1) % n_players or first >= 27 or first % 9 > 6:
-                    return ERR_CLAIM, index
-                if last_tile < first or last_tile > first + 2:
-                    return ERR_CLAIM, index
-            elif last_tile != first:
-                return ERR_CLAIM, index
-            if locked[seat]:
-                return ERR_LOCK, index
-            if n_melds[seat] >= LEDGER_MELDS:
-                return ERR_CAPACITY, index
-            if not _pop_discard(
-                disc, n_disc, source, last_tile, counts, totals, touched, L_MELD + seat
-            ):
-                return ERR_CONSERVATION, index
-            if event == EVENT_CHI:
-                for member in range(first, first + 3):
-                    if member != last_tile and not _move(
-                        counts, totals, touched, L_HAND + seat, L_MELD + seat, member
-                    ):
-                        return ERR_TILE_MISSING, index
-            else:
-                for _ in range(2):
-                    if not _move(counts, totals, touched, L_HAND + seat, L_MELD + seat, first):
-                        return ERR_TILE_MISSING, index
-            _append_meld(
-                melds, n_melds, seat, MELD_CHI if event == EVENT_CHI else MELD_PONG, first, source
-            )
-            claimed[seat] = True
-            holder = seat
-            just_claimed = True
-            drawn[seat] = -1
-            last_seat = -1
-            next_drawer = -1
-        elif event == EVENT_KONG:
-            kind = tile
-            if kind < 0 or kind >= 34:
-                return ERR_KONG, index
-            if king[kind]:
-                return ERR_KING_CLAIM, index  # 王不能碰杠吃
-            if tail - head < params[anhua.P_KONG_MIN_WALL]:
-                return ERR_KONG, index
-            if detail == MELD_CONCEALED_KONG or detail == MELD_ADDED_KONG:
-                if seat != holder or just_claimed:
-                    return ERR_TURN, index
-                if locked[seat] and kind != drawn[seat]:
-                    return ERR_LOCK, index
-                if detail == MELD_CONCEALED_KONG:
-                    if n_melds[seat] >= LEDGER_MELDS:
-                        return ERR_CAPACITY, index
-                    for _ in range(4):
-                        if not _move(counts, totals, touched, L_HAND + seat, L_MELD + seat, kind):
-                            return ERR_TILE_MISSING, index
-                    _append_meld(melds, n_melds, seat, MELD_CONCEALED_KONG, kind, seat)
-                else:
-                    pong = -1
-                    for m in range(n_melds[seat]):
-                        if melds[seat, m, 0] == MELD_PONG and melds[seat, m, 1] == kind:
-                            pong = m
-                    if pong < 0:
-                        return ERR_KONG, index
-                    if not _move(counts, totals, touched, L_HAND + seat, L_MELD + seat, kind):
-                        return ERR_TILE_MISSING, index
-                    melds[seat, pong, 0] = MELD_ADDED_KONG
-            elif detail == MELD_DISCARD_KONG:
-                if last_seat < 0 or last_tile != kind or seat == last_seat:
-                    return ERR_CLAIM, index
-                if locked[seat]:
-                    return ERR_LOCK, index  # 直杠不能杠 with a locked hand
-                if n_melds[seat] >= LEDGER_MELDS:
-                    return ERR_CAPACITY, index
-                if not _pop_discard(
-                    disc, n_disc, last_seat, kind, counts, totals, touched, L_MELD + seat
-                ):
-                    return ERR_CONSERVATION, index
-                for _ in range(3):
-                    if not _move(counts, totals, touched, L_HAND + seat, L_MELD + seat, kind):
-                        return ERR_TILE_MISSING, index
-                _append_meld(melds, n_melds, seat, MELD_DISCARD_KONG, kind, last_seat)
-            else:
-                return ERR_KONG, index
-            if not _ready_after_kong(
-                counts[L_HAND + seat], melds[seat], n_melds[seat], x_kind, y_kind, params, tables
-            ):
-                return ERR_KONG_NOT_READY, index
-            claimed[seat] = True
-            locked[seat] = True  # 选择杠开后手牌不能动 (the hand ends if the kong wins)
-            holder = -1
-            just_claimed = False
-            drawn[seat] = -1
-            last_seat = -1
-            konger = seat
-            n_revealed = 0
-            reveal_open = True
-            next_drawer = (seat + 1) % n_players
-        elif event == EVENT_REVEAL:
-            if not reveal_open or seat != konger or n_revealed >= n_reveal:
-                return ERR_REVEAL, index
-            if head >= tail or wall[head] != tile:
-                return ERR_WALL, index
-            _move(counts, totals, touched, L_WALL, L_REVEALED, tile)
-            head += 1
-            revealed[n_revealed] = tile
-            n_revealed += 1
-        elif event == EVENT_ROBBED:
-            # 抢杠胡 (A3.4 step 1): the kong is not made; the tile goes to the robber(s)
-            kind = tile
-            if kind < 0 or kind >= 34:
-                return ERR_ROB, index
-            if params[anhua.P_ALLOW_ROB_KONG] == 0:
-                return ERR_ROB, index
-            if detail < 0 or detail >= n_players or seat == detail:
-                return ERR_ROB, index
-            if (passed[seat] >> kind) & 1:
-                return ERR_PASSED_WIN, index
-            if rob_kind < 0:
-                if tail - head < params[anhua.P_KONG_MIN_WALL]:
-                    return ERR_KONG, index
-                robbed_konger = detail
-                pong = -1
-                for m in range(n_melds[robbed_konger]):
-                    if (
-                        melds[robbed_konger, m, 0] == MELD_PONG
-                        and melds[robbed_konger, m, 1] == kind
-                    ):
-                        pong = m
-                if robbed_konger == holder and not just_claimed and pong >= 0:
-                    # 明杠: the fourth tile leaves the konger's hand
-                    if locked[robbed_konger] and kind != drawn[robbed_konger]:
-                        return ERR_LOCK, index
-                    if not _move(counts, totals, touched, L_HAND + robbed_konger, L_CLAIMED, kind):
-                        return ERR_TILE_MISSING, index
-                    holder = -1
-                elif (
-                    holder < 0
-                    and last_seat >= 0
-                    and last_tile == kind
-                    and last_seat != robbed_konger
-                    and counts[L_HAND + robbed_konger, kind] == 3
-                ):
-                    # 直杠 on the discard: the discard leaves the discarder's pile
-                    if params[anhua.P_ALLOW_ROB_DIRECT_KONG] == 0 or seat == last_seat:
-                        return ERR_ROB, index
-                    rob_discarder = last_seat
-                    if locked[robbed_konger]:
-                        return ERR_LOCK, index
-                    if not _pop_discard(
-                        disc, n_disc, last_seat, kind, counts, totals, touched, L_CLAIMED
-                    ):
-                        return ERR_CONSERVATION, index
-                else:
-                    return ERR_ROB, index  # a 暗杠 cannot be robbed, or no kong was possible
-                rob_kind = kind
-                rob_konger = robbed_konger
-                last_seat = -1
-            elif (
-                kind != rob_kind
-                or detail != rob_konger
-                or (robbers >> seat) & 1
-                or seat == rob_discarder
-            ):
-                return ERR_ROB, index
-            elif not multi_ron:
-                return ERR_MULTI_WIN, index
-            robbers |= 1 << seat
-            holds_claim[seat] = True
-        elif event == EVENT_WIN:
-            if n_winners > 0:
-                if detail != how or tile != win_tile:
-                    return ERR_MULTI_WIN, index
-                if not (detail == anhua.HOW_DISCARD or detail == anhua.HOW_ROB_KONG):
-                    return ERR_MULTI_WIN, index
-                if not multi_ron:
-                    return ERR_MULTI_WIN, index
-                for w in range(n_winners):
-                    if winners[w] == seat:
-                        return ERR_MULTI_WIN, index
-            if detail == anhua.HOW_SELF_DRAW or detail == anhua.HOW_INSTANT:
-                if seat != holder or just_claimed:
-                    return ERR_WIN, index
-                if detail == anhua.HOW_INSTANT:
-                    if tile != -1 or claimed[seat]:
-                        return ERR_WIN, index
-                    first_turn = draws_by[seat] == (0 if seat == dealer else 1)
-                    if params[anhua.P_INSTANT_WIN_WINDOW] == 0 and not first_turn:
-                        return ERR_WIN, index
-                    if not _instant_kings_held(
-                        counts[L_HAND + seat], dealt_hands[seat], x_kind, y_kind, params
-                    ):
-                        return ERR_WIN, index
-                elif tile == -1:
-                    # the dealer complete on his dealt tiles, before any draw
-                    if seat != dealer or n_draws > 0 or claimed[seat]:
-                        return ERR_WIN, index
-                elif tile != drawn[seat]:
-                    return ERR_WIN, index
-                payer = -1
-            elif detail == anhua.HOW_DISCARD:
-                if last_seat < 0 or tile != last_tile or seat == last_seat:
-                    return ERR_WIN, index
-                if king[tile] and not king_claimable:
-                    return ERR_KING_WIN, index
-                if (passed[seat] >> tile) & 1:
-                    return ERR_PASSED_WIN, index
-                if n_winners == 0 and not _pop_discard(
-                    disc, n_disc, last_seat, tile, counts, totals, touched, L_CLAIMED
-                ):
-                    return ERR_CONSERVATION, index
-                holds_claim[seat] = True
-                payer = last_seat
-            elif detail == anhua.HOW_ROB_KONG:
-                if rob_kind < 0 or tile != rob_kind or not (robbers >> seat) & 1:
-                    return ERR_WIN, index
-                payer = rob_konger
-            elif detail == anhua.HOW_KONG_BLOOM:
-                if not bloom_ready or seat != konger:
-                    return ERR_WIN, index
-                if not _best_bloom(
-                    counts[L_HAND + seat],
-                    tile,
-                    revealed,
-                    n_revealed,
-                    melds[seat],
-                    n_melds[seat],
-                    x_kind,
-                    y_kind,
-                    params,
-                    tables,
-                    record[R_FEATURES],
-                    record[R_POINTS],
-                ):
-                    return ERR_BLOOM, index
-                holder = seat
-                payer = -1
-            elif detail == anhua.HOW_KONG_CANNON:
-                if not cannon_ready or seat == konger or tile < 0 or tile >= 34:
-                    return ERR_WIN, index
-                if king[tile] and not king_claimable:
-                    return ERR_KING_WIN, index
-                if (passed[seat] >> tile) & 1:
-                    return ERR_PASSED_WIN, index
-                # the last copy in the konger's pile, which must be one he just revealed
-                position = -1
-                for j in range(n_disc[konger]):
-                    if disc[konger, j] == tile:
-                        position = j
-                if position < n_disc[konger] - n_revealed:
-                    return ERR_WIN, index
-                for j in range(position, n_disc[konger] - 1):
-                    disc[konger, j] = disc[konger, j + 1]
-                n_disc[konger] -= 1
-                if not _move(counts, totals, touched, L_DISCARD + konger, L_CLAIMED, tile):
-                    return ERR_CONSERVATION, index
-                holds_claim[seat] = True
-                payer = konger
-            else:
-                return ERR_WIN, index
-            if n_winners == 0:
-                left_at_win = tail - head
-            winners[n_winners] = seat
-            n_winners += 1
-            how = detail
-            win_tile = tile
-            ended = True
-        elif event == EVENT_BIRD:
-            if n_winners == 0 or n_birds >= params[anhua.P_BIRD_COUNT]:
-                return ERR_BIRDS, index
-            if head >= tail or wall[head] != tile:
-                return ERR_WALL, index
-            if seat != (winners[0] + tile % 9) % n_players:
-                return ERR_BIRDS, index
-            _move(counts, totals, touched, L_WALL, L_OUT, tile)
-            head += 1
-            birds[n_birds] = tile
-            n_birds += 1
-        elif event == EVENT_PAY:
-            receiver = tile
-            if n_winners == 0 or receiver < 0 or receiver >= n_players or receiver == seat:
-                return ERR_PAY, index
-            if detail <= 0:
-                return ERR_PAY, index
-            delta[seat] -= detail
-            delta[receiver] += detail
-        elif event == EVENT_EXHAUSTED:
-            if head != tail or seat != last_drawer or n_winners > 0 or holder >= 0:
-                return ERR_END, index
-            exhausted = True
-            ended = True
+@inline_kernel
+def _complete_with_kings_wild(books, facts, seat, tile, tables):
+    """Whether ``seat``'s hand plus ``tile`` is complete in a form of ``WIN_FORMS`` with every
+    king wild: what every win of ``anhua.best_win`` is (the evaluator's four lookups, to spare
+    the scorer the hands that cannot win)."""
+    key_m = np.int64(0)
+    key_p = np.int64(0)
+    key_s = np.int64(0)
+    wilds = np.int64(0)
+    for kind in range(27):
+        count = books[L_HAND + seat, kind] + (1 if kind == tile else 0)
+        if facts[F_KING + kind] != 0:
+            wilds += count
         else:
-            return ERR_EVENT, index
+            key = count * KIND_POWER[kind]
+            suit = KIND_SUIT[kind]
+            key_m += key if suit == 0 else 0
+            key_p += key if suit == 1 else 0
+            key_s += key if suit == 2 else 0
+    return is_complete(key_m, key_p, key_s, np.int64(0), wilds, WIN_FORMS, tables)
 
-        # after every action: the moved kinds are all accounted for, and every hand size is legal
-        for j in range(touched[TOUCHED]):
-            if not _conserved(counts, wall_count, touched[j]):
-                return ERR_CONSERVATION, index
-        for s in range(n_players):
-            size = totals[L_HAND + s] + 3 * n_melds[s] + (1 if holds_claim[s] else 0)
-            winner = False
-            for w in range(n_winners):
-                if winners[w] == s:
-                    winner = True
-            expected = 14 if (s == holder or holds_claim[s] or winner) else 13
-            if size != expected:
-                return ERR_HAND_SIZE, index
-        # play passes to the next seat after a discard or an open kong (A3.1)
-        if event == EVENT_DRAW and seat != expected_drawer:
-            return ERR_TURN, index
 
-    end = n_events
-    if not ended:
-        return ERR_END, end
-    for kind in range(34):
-        if not _conserved(counts, wall_count, kind):
-            return ERR_CONSERVATION, end
-    # birds: as many as the option says and the wall holds; none on 海底 (the last tile)
-    if n_winners > 0:
-        expected_birds = min(params[anhua.P_BIRD_COUNT], left_at_win)
-        if how == anhua.HOW_SELF_DRAW and left_at_win == 0:
-            expected_birds = 0
-        if n_birds != expected_birds:
-            return ERR_BIRDS, end
-        if how == anhua.HOW_KONG_CANNON and n_winners != 1:
-            return ERR_MULTI_WIN, end
-    elif delta[0] != 0 or delta[1] != 0 or delta[2] != 0 or delta[3] != 0:
-        return ERR_PAY, end
+@inline_kernel
+def _discard_winners(books, facts, discarder, tile, params, tables):
+    """The seats that could win on ``discarder``'s discard ``tile`` (bit per seat): not on a king
+    (unless discarded_king_claimable_for_win, and then a natural tile of its face, A2.3.5), not
+    after passing a win on the kind since the last draw (漏胡), and ``anhua.best_win`` of the
+    seat's books plus the tile is a win on a discard."""
+    king = facts[F_KING + tile] != 0
+    if king and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0:
+        return 0
+    n_players = books[SCALARS, B_N_PLAYERS]
+    mask = 0
+    for offset in range(1, n_players):
+        seat = (discarder + offset) % n_players
+        if (facts[F_PASSED + seat] >> tile) & 1:
+            continue
+        if not _complete_with_kings_wild(books, facts, seat, tile, tables):
+            continue
+        hand = books[L_HAND + seat, :34].copy()
+        hand[tile] += 1
+        won = anhua.best_win(
+            hand,
+            L.meld_suits(books, seat),
+            books[SEATS + seat, S_N_MELDS],
+            facts[F_X_KIND],
+            facts[F_Y_KIND],
+            np.int64(anhua.HOW_DISCARD),
+            tile if king else NO_KING,
+            params,
+            tables,
+        )
+        if won != anhua.NO_WIN:
+            mask |= 1 << seat
+    return mask
 
-    # no meld holds a king (A2.3.4), in the ledger and in the state
-    for s in range(n_players):
-        for m in range(n_melds[s]):
-            first = melds[s, m, 1]
-            size = 3 if melds[s, m, 0] == MELD_CHI else 1
-            for member in range(first, first + size):
-                if king[member]:
-                    return ERR_KING_CLAIM, end
+
+# ------------------------------------------------------------------------------ per event
+
+
+@inline_kernel
+def _indicator(books, facts, tile, params):
+    """王的确定 (A2.3): one flip, after the deal and before any draw; Y the next rank of its
+    suit (9 wraps to 1), X the flipped kind with seven kings."""
+    if books[SCALARS, B_INDICATOR] >= 0 or books[SCALARS, B_N_DRAWS] > 0:
+        return ERR_EVENT
+    if tile < 0 or tile >= 27:
+        return ERR_KINGS
+    y_kind = tile - tile % 9 + (tile % 9 + 1) % 9
+    facts[F_Y_KIND] = y_kind
+    facts[F_KING + y_kind] = 1
+    facts[F_N_KINGS] = 1
+    if params[anhua.P_KING_MODE] == anhua.KING_MODE_SEVEN:
+        facts[F_X_KIND] = tile
+        facts[F_KING + tile] = 1
+        facts[F_N_KINGS] = 2
+    return OK
+
+
+@inline_kernel
+def _wild(books, facts, tile):
+    """The kings announced after the flip: X first (seven kings), then Y."""
+    n_wild = facts[F_N_WILD]
+    if books[SCALARS, B_INDICATOR] < 0 or n_wild >= facts[F_N_KINGS]:
+        return ERR_KINGS
+    x_kind = facts[F_X_KIND]
+    expected = x_kind if (n_wild == 0 and x_kind >= 0) else facts[F_Y_KIND]
+    if tile != expected:
+        return ERR_KINGS
+    facts[F_N_WILD] = n_wild + 1
+    return OK
+
+
+@inline_kernel
+def _claim(books, facts, event, seat, first, source):
+    """王不能碰杠吃 (A2.3.4); chi only by the discarder's next player (A3.2); nothing claimed by
+    a locked hand (A3.4 step 6)."""
+    size = 3 if event == EVENT_CHI else 1
+    for member in range(max(first, 0), min(first + size, 34)):
+        if facts[F_KING + member] != 0:
+            return ERR_KING_CLAIM
+    n_players = books[SCALARS, B_N_PLAYERS]
+    if event == EVENT_CHI and 0 <= source < n_players and seat != (source + 1) % n_players:
+        return ERR_CHI_SEAT
+    if facts[F_LOCKED + seat] != 0:
+        return ERR_LOCK
+    return OK
+
+
+@inline_kernel
+def _kong_allowed(books, facts, seat, kind, kong_type, params):
+    """开杠 (A3.3): K3 no king, K2 enough wall left; a locked hand konged only with the tile it
+    drew, and never on a discard."""
+    if kind < 0 or kind >= 34:
+        return OK  # the ledger reports the shape
+    if facts[F_KING + kind] != 0:
+        return ERR_KING_CLAIM
+    if books[SCALARS, B_TAIL] - books[SCALARS, B_HEAD] < params[anhua.P_KONG_MIN_WALL]:
+        return ERR_KONG_WALL
+    drawn_only = kong_type != MELD_DISCARD_KONG and kind == books[SEATS + seat, S_DRAWN]
+    if facts[F_LOCKED + seat] != 0 and not drawn_only:
+        return ERR_LOCK
+    return OK
+
+
+@inline_kernel
+def _kong_made(books, facts, seat, params, tables):
+    """K1: the konger is ready with the kong made; then the next tiles are revealed and his
+    hand is locked (选择杠开后手牌不能动; the hand ends if the kong wins)."""
+    if not _ready_after_kong(
+        books[L_HAND + seat, :34],
+        L.meld_suits(books, seat),
+        books[SEATS + seat, S_N_MELDS],
+        facts[F_X_KIND],
+        facts[F_Y_KIND],
+        params,
+        tables,
+    ):
+        return ERR_KONG_NOT_READY
+    facts[F_LOCKED + seat] = 1
+    facts[F_KONGER] = seat
+    facts[F_N_REVEALED] = 0
+    facts[F_REVEAL_OPEN] = 1
+    return OK
+
+
+@inline_kernel
+def _reveal(books, facts, seat, tile, params):
+    """A tile the open kong reveals from the head of the wall (A3.4 step 2), set aside."""
+    n_revealed = facts[F_N_REVEALED]
+    if facts[F_REVEAL_OPEN] == 0 or seat != facts[F_KONGER]:
+        return ERR_REVEAL
+    if n_revealed >= params[anhua.P_KONG_REVEAL_COUNT]:
+        return ERR_REVEAL
+    code = L.take_from_wall(books, tile, np.int64(L_ASIDE))
+    if code != OK:
+        return code
+    facts[F_REVEALED + n_revealed] = tile
+    facts[F_N_REVEALED] = n_revealed + 1
+    return OK
+
+
+@inline_kernel
+def _resolve_reveals(books, facts, event, seat, tile, detail, params):
+    """The event after an open kong's reveals: the konger's bloom on one revealed tile (to his
+    hand), the rest (or all) to his discards (A3.4 steps 3-5)."""
+    facts[F_REVEAL_OPEN] = 0
+    n_revealed = facts[F_N_REVEALED]
+    if n_revealed != params[anhua.P_KONG_REVEAL_COUNT]:
+        return ERR_REVEAL
+    konger = facts[F_KONGER]
+    bloom = event == EVENT_WIN and detail == anhua.HOW_KONG_BLOOM and seat == konger
+    given = False
+    for j in range(n_revealed):
+        revealed = facts[F_REVEALED + j]
+        if bloom and not given and revealed == tile:
+            if not L.move_tile(books, np.int64(L_ASIDE), L_HAND + konger, tile):
+                return ERR_CONSERVATION
+            given = True
+            continue
+        code = L.push_discard(books, konger, revealed, np.int64(L_ASIDE))
+        if code != OK:
+            return code
+    if bloom and not given:
+        return ERR_WIN
+    facts[F_BLOOM_READY] = 1 if bloom else 0
+    facts[F_CANNON_READY] = 0 if bloom else 1
+    return OK
+
+
+@inline_kernel
+def _robbed(books, facts, seat, kind, params):
+    """抢杠胡 (A3.4 step 1), once the ledger booked the rob: robbing allowed, a 直杠 only with
+    allow_rob_direct_kong and not by its discarder, K2 for the kong, a locked konger only with
+    his drawn tile, several robbers only with 一炮多响, not on a kind passed (漏胡)."""
+    if params[anhua.P_ALLOW_ROB_KONG] == 0:
+        return ERR_ROB
+    if facts[F_KING + kind] != 0:
+        return ERR_KING_CLAIM
+    if (facts[F_PASSED + seat] >> kind) & 1:
+        return ERR_PASSED_WIN
+    discarder = books[SCALARS, B_ROB_DISCARDER]
+    konger = books[SCALARS, B_ROB_KONGER]
+    if seat == discarder:
+        return ERR_ROB
+    if books[SCALARS, B_ROBBERS] != (1 << seat):  # a later robber
+        return OK if params[anhua.P_MULTI_RON] != 0 else ERR_MULTI_WIN
+    if books[SCALARS, B_TAIL] - books[SCALARS, B_HEAD] < params[anhua.P_KONG_MIN_WALL]:
+        return ERR_KONG_WALL
+    locked = facts[F_LOCKED + konger] != 0
+    if discarder >= 0:
+        if params[anhua.P_ALLOW_ROB_DIRECT_KONG] == 0:
+            return ERR_ROB
+        return ERR_LOCK if locked else OK
+    if locked and kind != books[SEATS + konger, S_DRAWN]:
+        return ERR_LOCK
+    return OK
+
+
+@inline_kernel
+def _claimed_win(facts, seat, tile, params):
+    """A win on a tile another seat gave up: not a king (unless the option), not a kind the
+    seat passed since its last draw (漏胡)."""
+    if tile < 0 or tile >= 34:
+        return OK  # the ledger reports the position
+    if facts[F_KING + tile] != 0 and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0:
+        return ERR_KING_WIN
+    if (facts[F_PASSED + seat] >> tile) & 1:
+        return ERR_PASSED_WIN
+    return OK
+
+
+@inline_kernel
+def _instant_win(books, facts, seat, tile, params):
+    """起手四王/七王 (A3.6): on the seat's own turn, no tile, no claim yet, in its window, with
+    the kings its dealt hand holds (or, counting the draw, its hand)."""
+    if seat != books[SCALARS, B_HOLDER] or books[SCALARS, B_JUST_CLAIMED] != 0:
+        return ERR_WIN
+    if tile != -1 or books[SEATS + seat, S_CLAIMED] != 0:
+        return ERR_WIN
+    dealer = books[SCALARS, B_DEALER]
+    first_turn = books[SEATS + seat, S_DRAWS] == (0 if seat == dealer else 1)
+    if params[anhua.P_INSTANT_WIN_WINDOW] == 0 and not first_turn:
+        return ERR_WIN
+    if not _instant_kings_held(
+        books[L_HAND + seat, :34],
+        books[DEALT + seat, :34],
+        facts[F_X_KIND],
+        facts[F_Y_KIND],
+        params,
+    ):
+        return ERR_WIN
+    return L.add_winner(books, seat, tile, np.int64(anhua.HOW_INSTANT), NO_KING)
+
+
+@inline_kernel
+def _bloom(books, facts, seat, tile, params, tables, record):
+    """杠上花: the konger on the best revealed tile, with the record's features and points."""
+    if facts[F_BLOOM_READY] == 0 or seat != facts[F_KONGER]:
+        return ERR_WIN
+    if not _best_bloom(
+        books[L_HAND + seat, :34],
+        tile,
+        facts[F_REVEALED : F_REVEALED + facts[F_N_REVEALED]],
+        L.meld_suits(books, seat),
+        books[SEATS + seat, S_N_MELDS],
+        facts[F_X_KIND],
+        facts[F_Y_KIND],
+        params,
+        tables,
+        record,
+    ):
+        return ERR_BLOOM
+    books[SCALARS, B_HOLDER] = seat
+    return L.add_winner(books, seat, tile, BLOOM, NO_KING)
+
+
+@inline_kernel
+def _cannon(books, facts, seat, tile, params):
+    """杠上炮: another seat wins on a tile the konger just revealed into his pile; he pays."""
+    konger = facts[F_KONGER]
+    if facts[F_CANNON_READY] == 0 or seat == konger or tile < 0 or tile >= 34:
+        return ERR_WIN
+    code = _claimed_win(facts, seat, tile, params)
+    if code != OK:
+        return code
+    # the last copy in the konger's pile, which must be one he just revealed
+    n_discards = books[SEATS + konger, S_N_DISCARDS]
+    position = np.int64(-1)
+    for j in range(n_discards):
+        if books[PILE + konger, j] == tile:
+            position = j
+    if position < n_discards - facts[F_N_REVEALED]:
+        return ERR_WIN
+    if not L.take_discard(books, konger, position, np.int64(L_CLAIMED)):
+        return ERR_CONSERVATION
+    books[SEATS + seat, S_HOLDS_CLAIM] = 1
+    return L.add_winner(books, seat, tile, np.int64(anhua.HOW_KONG_CANNON), konger)
+
+
+@inline_kernel
+def _bird(books, facts, seat, tile, params):
+    """抓鸟 (A5.4): after a win, up to bird_count tiles from the head; each lands on the seat
+    its rank counts to from the first winner."""
+    n_birds = facts[F_N_BIRDS]
+    if books[SCALARS, B_N_WINNERS] == 0 or n_birds >= params[anhua.P_BIRD_COUNT]:
+        return ERR_BIRDS
+    code = L.take_from_wall(books, tile, np.int64(L_ASIDE))
+    if code != OK:
+        return code
+    if seat != (books[SCALARS, B_WINNER] + tile % 9) % books[SCALARS, B_N_PLAYERS]:
+        return ERR_BIRDS
+    facts[F_BIRDS + n_birds] = tile
+    facts[F_N_BIRDS] = n_birds + 1
+    return OK
+
+
+@inline_kernel
+def _pay(books, facts, payer, receiver, amount):
+    """A payment after a win: ``payer`` pays ``amount`` > 0 to another seat."""
+    n_players = books[SCALARS, B_N_PLAYERS]
+    if books[SCALARS, B_N_WINNERS] == 0 or receiver < 0 or receiver >= n_players:
+        return ERR_PAY
+    if receiver == payer or amount <= 0:
+        return ERR_PAY
+    facts[F_DELTA + payer] -= amount
+    facts[F_DELTA + receiver] += amount
+    return OK
+
+
+@inline_kernel
+def _before(books, facts, event, seat, tile, detail, params):
+    """Anhua's checks of an event before the ledger books it (the position it is made from)."""
+    if event >= EVENT_DRAW and (seat < 0 or seat >= books[SCALARS, B_N_PLAYERS]):
+        return ERR_EVENT  # every event from the first draw on names a seat, Anhua's too
+    in_play = event >= EVENT_DRAW and event != EVENT_BIRD and event != EVENT_PAY
+    kings_told = facts[F_N_WILD] == facts[F_N_KINGS]
+    if in_play and (books[SCALARS, B_INDICATOR] < 0 or not kings_told):
+        return ERR_KINGS
+    if facts[F_REVEAL_OPEN] != 0 and event != EVENT_REVEAL:
+        code = _resolve_reveals(books, facts, event, seat, tile, detail, params)
+        if code != OK:
+            return code
+    if event == EVENT_INDICATOR:
+        return _indicator(books, facts, tile, params)
+    if event == EVENT_DRAW and detail != DRAW_HEAD:
+        return ERR_EVENT  # Anhua's kongs draw no replacement
+    locked = event == EVENT_DISCARD and facts[F_LOCKED + seat] != 0
+    if locked and tile != books[SEATS + seat, S_DRAWN]:
+        return ERR_LOCK
+    if event == EVENT_CHI or event == EVENT_PONG:
+        return _claim(books, facts, event, seat, tile, detail)
+    if event == EVENT_KONG:
+        return _kong_allowed(books, facts, seat, tile, detail, params)
+    if event == EVENT_WIN and detail == anhua.HOW_DISCARD:
+        return _claimed_win(facts, seat, tile, params)
+    return OK
+
+
+@inline_kernel
+def _variant_event(books, facts, event, seat, tile, detail, params, tables, record):
+    """Anhua's own events and win kinds, which the ledger leaves to it."""
+    if books[SCALARS, B_ENDED] != 0 and (event == EVENT_WILD or event == EVENT_REVEAL):
+        return ERR_END
+    if event == EVENT_WILD:
+        return _wild(books, facts, tile)
+    if event == EVENT_REVEAL:
+        return _reveal(books, facts, seat, tile, params)
+    if event == EVENT_BIRD:
+        return _bird(books, facts, seat, tile, params)
+    if event == EVENT_PAY:
+        return _pay(books, facts, seat, tile, detail)
+    if event != EVENT_WIN:
+        return ERR_EVENT
+    if detail == anhua.HOW_INSTANT:
+        return _instant_win(books, facts, seat, tile, params)
+    if detail == anhua.HOW_KONG_BLOOM:
+        return _bloom(books, facts, seat, tile, params, tables, record)
+    if detail == anhua.HOW_KONG_CANNON:
+        return _cannon(books, facts, seat, tile, params)
+    return ERR_WIN
+
+
+@inline_kernel
+def _after(books, facts, event, seat, tile, params):
+    """Anhua's checks and books once the ledger booked an event of the engine's (but for the
+    scorer's: ``check_event``)."""
+    if event == EVENT_DRAW:
+        facts[F_PASSED + seat] = 0  # 漏胡 ends with the next draw from the wall
+        facts[F_BLOOM_READY] = 0
+        facts[F_CANNON_READY] = 0
+    elif event == EVENT_PASS_WIN:
+        facts[F_PASSED + seat] |= np.int64(1) << tile
+    elif event == EVENT_ROBBED:
+        return _robbed(books, facts, seat, tile, params)
+    return OK
+
+
+# ------------------------------------------------------------------------------ the end
+
+
+@inline_kernel
+def _end_birds(books, facts, params):
+    """Birds: as many as the option says and the wall held at the win, none on 海底 (a self-draw
+    of the last tile); 杠上炮 has one winner; no payment without a win."""
+    n_winners = books[SCALARS, B_N_WINNERS]
+    how = books[SCALARS, B_HOW]
+    if n_winners == 0:
+        for s in range(4):
+            if facts[F_DELTA + s] != 0:
+                return ERR_PAY
+        return OK
+    left_at_win = books[SCALARS, B_LEFT_AT_WIN]
+    expected = min(params[anhua.P_BIRD_COUNT], left_at_win)
+    if how == anhua.HOW_SELF_DRAW and left_at_win == 0:
+        expected = 0
+    if facts[F_N_BIRDS] != expected:
+        return ERR_BIRDS
+    if how == anhua.HOW_KONG_CANNON and n_winners != 1:
+        return ERR_MULTI_WIN
+    return OK
+
+
+@inline_kernel
+def _holds_king(facts, meld_type, first):
+    size = 3 if meld_type == MELD_CHI else 1
+    for member in range(max(first, 0), min(first + size, 34)):
+        if facts[F_KING + member] != 0:
+            return True
+    return False
+
+
+@inline_kernel
+def _end_melds(books, facts, state):
+    """No meld holds a king (A2.3.4), in the books and in the state."""
+    melds = state.melds
+    for s in range(books[SCALARS, B_N_PLAYERS]):
+        for m in range(books[SEATS + s, S_N_MELDS]):
+            meld = books[MELDS + s, 3 * m + M_TYPE]
+            if _holds_king(facts, meld, books[MELDS + s, 3 * m + M_FIRST]):
+                return ERR_KING_CLAIM
         for m in range(min(state.n_melds[s], MAX_MELDS)):
-            first = np.int64(state.melds[s, m, 1])
-            size = 3 if state.melds[s, m, 0] == MELD_CHI else 1
-            for member in range(first, first + size):
-                if 0 <= member < 34 and king[member]:
-                    return ERR_KING_CLAIM, end
+            if _holds_king(facts, np.int64(melds[s, m, 0]), np.int64(melds[s, m, 1])):
+                return ERR_KING_CLAIM
+    return OK
 
-    # who may win how by king class (A4.3): from the features (effective kings) and, where
-    # the physical kings decide, from the kings in the winner's hand
+
+@inline_kernel
+def _end_king_class(books, facts, params, record):
+    """Who may win how by king class (A4.3): from the features (effective kings) and, where the
+    physical kings decide, from the kings in the winner's hand. A winning tile claimed from
+    another seat is not in the hand's count here; a claimed king is a natural tile of its face
+    for the claimer (A2.3.5), so it is not counted either."""
     by_effective = params[anhua.P_KING_AS_ITSELF_AFFECTS_ELIGIBILITY] != 0
     physical_decides = params[anhua.P_KING_AS_ITSELF_IS_HARD] == 0 or not by_effective
     tiers = (
@@ -884,135 +775,134 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
         | anhua.FEATURE_SIX_KINGS
         | anhua.FEATURE_SEVEN_KINGS
     )
-    for w in range(n_winners):
-        s = winners[w]
+    how = books[SCALARS, B_HOW]
+    x_kind = facts[F_X_KIND]
+    y_kind = facts[F_Y_KIND]
+    for w in range(books[SCALARS, B_N_WINNERS]):
+        s = books[SCALARS, B_WINNER + w]
         features = record[R_FEATURES + w]
-        # the winning tile claimed from another seat is not in the hand's count here; a claimed
-        # king is a natural tile of its face for the claimer (rules-spec A2.3.5), so it is not
-        # counted either
-        x_held = counts[L_HAND + s, x_kind] if x_kind >= 0 else 0
-        y_held = counts[L_HAND + s, y_kind]
+        x_held = books[L_HAND + s, x_kind] if x_kind >= 0 else 0
+        y_held = books[L_HAND + s, y_kind]
         weight = _tier_weight(x_held, y_held, params[anhua.P_KING_TIER_MODE])
         if how == anhua.HOW_DISCARD:
             if by_effective and (features & anhua.FEATURE_HARD) == 0:
-                return ERR_KING_CLASS, end
+                return ERR_KING_CLASS
             if physical_decides and x_held + y_held > 0:
-                return ERR_KING_CLASS, end
+                return ERR_KING_CLASS
         elif how == anhua.HOW_ROB_KONG or how == anhua.HOW_KONG_CANNON:
             if by_effective and (features & tiers) != 0:
-                return ERR_KING_CLASS, end
+                return ERR_KING_CLASS
             if physical_decides and weight > 0:
-                return ERR_KING_CLASS, end
+                return ERR_KING_CLASS
+    return OK
 
-    # the engine's final state equals the ledger
-    if (
-        state.scalars[HEAD] != head
-        or state.scalars[TAIL] != tail
-        or state.scalars[N_TILES] != n_tiles
-        or state.scalars[N_PLAYERS] != n_players
-        or state.scalars[DEALER] != dealer
-        or state.scalars[TURNS] != n_draws
-    ):
-        return ERR_STATE_WALL, end
-    for s in range(4):
-        for kind in range(34):
-            expected = counts[L_HAND + s, kind] if s < n_players else 0
-            if s < n_players and holds_claim[s] and kind == win_tile:
-                expected += 1
-            if state.hands[s, kind] != expected:
-                return ERR_STATE_HANDS, end
-    for s in range(4):
-        expected_melds = n_melds[s] if s < n_players else 0
-        if expected_melds > MAX_MELDS:
-            return ERR_CAPACITY, end
-        if state.n_melds[s] != expected_melds:
-            return ERR_STATE_MELDS, end
-        for m in range(expected_melds):
-            for j in range(3):
-                if state.melds[s, m, j] != melds[s, m, j]:
-                    return ERR_STATE_MELDS, end
-        expected_discards = n_disc[s] if s < n_players else 0
-        if expected_discards > MAX_DISCARDS:
-            return ERR_CAPACITY, end
-        if state.n_discards[s] != expected_discards:
-            return ERR_STATE_DISCARDS, end
-        for j in range(expected_discards):
-            if state.discards[s, j] != disc[s, j]:
-                return ERR_STATE_DISCARDS, end
-        if state.status[s, ST_PASSED_WINS] != (passed[s] if s < n_players else 0):
-            return ERR_STATE_PASSED, end
-    for kind in range(34):
-        if state.wild[kind] != king[kind]:
-            return ERR_STATE_WILD, end
-    for s in range(4):
-        keys = np.zeros(4, np.int64)
-        wilds = 0
-        for kind in range(34):
-            held = np.int64(state.hands[s, kind])
-            if king[kind]:
-                wilds += held
-            else:
-                keys[KIND_SUIT[kind]] += held * KIND_POWER[kind]
-        if state.wild_count[s] != wilds:
-            return ERR_STATE_WILD, end
-        for suit in range(4):
-            if state.keys[s, suit] != keys[suit]:
-                return ERR_STATE_WILD, end
-    for kind in range(34):
-        seen = 1 if kind == indicator else 0
-        for s in range(n_players):
-            seen += counts[L_DISCARD + s, kind] + counts[L_MELD + s, kind]
-        if state.visible[kind] != seen:
-            return ERR_STATE_VISIBLE, end
 
-    # the record tells the same story as the log
-    total = 0
-    for s in range(n_players):
-        total += record[R_DELTA + s]
-    if total != 0:
-        return ERR_ZERO_SUM, end
-    for s in range(n_players):
-        if record[R_DELTA + s] != delta[s]:
-            return ERR_DELTA, end
-    if (
-        record[R_DEALER] != dealer
-        or record[R_INDICATOR] != indicator
-        or record[R_TURNS] != n_draws
-        or record[R_TILES_LEFT] != tail - head
-        or record[R_N_WINNERS] != n_winners
-    ):
-        return ERR_RECORD, end
+@inline_kernel
+def _end_state(books, facts, state):
+    """The state's kings (its wild flags) and 漏胡 column."""
+    wild = state.wild
+    for kind in range(34):
+        if wild[kind] != (facts[F_KING + kind] != 0):
+            return ERR_STATE_WILD
+    n_players = books[SCALARS, B_N_PLAYERS]
+    status = state.status
+    for s in range(4):
+        if status[s, ST_PASSED_WINS] != (facts[F_PASSED + s] if s < n_players else 0):
+            return ERR_STATE_PASSED
+    return OK
+
+
+@inline_kernel
+def _end_record(books, facts, params, record):
+    """Anhua's record: the score changes are the payments, the next dealer is the winner (the
+    discarder after 一炮多响; the last drawer after 荒庄), the birds, the instant win and the
+    deal event 起手四王/七王."""
+    for s in range(books[SCALARS, B_N_PLAYERS]):
+        if record[R_DELTA + s] != facts[F_DELTA + s]:
+            return ERR_DELTA
     # 起手四王/七王 is a deal event: the seats whose dealt hand holds 四王 or 七王
     dealt_bits = 0
-    for s in range(n_players):
-        if _instant_kings_held(dealt_hands[s], dealt_hands[s], x_kind, y_kind, params):
+    for s in range(books[SCALARS, B_N_PLAYERS]):
+        dealt = books[DEALT + s, :34]
+        if _instant_kings_held(dealt, dealt, facts[F_X_KIND], facts[F_Y_KIND], params):
             dealt_bits |= 1 << s
     if record[R_DEAL_INSTANT] != dealt_bits:
-        return ERR_RECORD, end
+        return ERR_RECORD
+    n_winners = books[SCALARS, B_N_WINNERS]
     if n_winners == 0:
-        if record[R_OUTCOME] != OUTCOME_DRAW or record[R_NEXT_DEALER] != last_drawer:
-            return ERR_RECORD, end
-        return OK, end
-    next_dealer = winners[0] if n_winners == 1 else payer
-    if (
-        record[R_OUTCOME] != OUTCOME_WIN
-        or record[R_WIN_KIND] != how
-        or record[R_PAYER] != payer
-        or record[R_WINNING_TILE] != win_tile
-        or record[R_NEXT_DEALER] != next_dealer
-        or record[R_N_BIRDS] != n_birds
-    ):
-        return ERR_RECORD, end
+        last_drawer = books[SCALARS, B_LAST_DRAWER]
+        return OK if record[R_NEXT_DEALER] == last_drawer else ERR_RECORD
+    how = books[SCALARS, B_HOW]
+    first = books[SCALARS, B_WINNER]
+    next_dealer = first if n_winners == 1 else books[SCALARS, B_PAYER]
+    n_birds = facts[F_N_BIRDS]
+    if record[R_NEXT_DEALER] != next_dealer or record[R_N_BIRDS] != n_birds:
+        return ERR_RECORD
     for w in range(n_winners):
-        if record[R_WINNER + w] != winners[w]:
-            return ERR_RECORD, end
         features = record[R_FEATURES + w]
         if (how == anhua.HOW_INSTANT) != ((features & anhua.FEATURE_INSTANT) != 0):
-            return ERR_RECORD, end
+            return ERR_RECORD
     for b in range(n_birds):
-        if record[R_BIRD + b] != birds[b]:
-            return ERR_RECORD, end
-    return OK, end
+        if record[R_BIRD + b] != facts[F_BIRDS + b]:
+            return ERR_RECORD
+    return OK
+
+
+@kernel
+def check_end(books, facts, state, params, record):
+    """After the last event: Anhua's end checks, the ledger's (``ledger.finish``), then
+    Anhua's state columns and record slots."""
+    code = OK
+    if books[SCALARS, B_ENDED] != 0:
+        code = _end_birds(books, facts, params)
+        if code == OK:
+            code = _end_melds(books, facts, state)
+        if code == OK:
+            code = _end_king_class(books, facts, params, record)
+    if code == OK:
+        code = L.finish(books, state, record)
+    if code == OK:
+        code = _end_state(books, facts, state)
+    if code == OK:
+        code = _end_record(books, facts, params, record)
+    return code
+
+
+@kernel
+def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, record):
+    """Check one played hand: ``log[:n_events]`` its events, ``state`` the engine's arrays after
+    it, ``record`` its record row. Returns ``(code, event index)``: ``(OK, n_events)`` when every
+    check passes; the index is ``n_events`` for a failure found at the end.
+
+    Per event: the ledger's checks and books, and Anhua's around them. The steps are written out
+    here, not in a function of their own: each inlined level that passes ``tables`` (a tuple of
+    arrays) on counts a reference per array, which doubled the time of the checks."""
+    if not L.log_complete(log, n_events):
+        return ERR_LOG_FULL, n_events
+    books = L.new_books(wall, n_players, dealer)
+    facts = _new_facts()
+    several = 4 if params[anhua.P_MULTI_RON] != 0 else 1  # may win on one discard (一炮多响)
+    for index in range(n_events):
+        event, seat, tile, detail = log[index, 0], log[index, 1], log[index, 2], log[index, 3]
+        code = L.begin_event(books, event, seat)
+        if code == OK:
+            code = _before(books, facts, event, seat, tile, detail, params)
+        if code == OK:
+            code = L.ledger_step(books, event, seat, tile, detail)
+        if code == VARIANT_EVENT:
+            code = _variant_event(books, facts, event, seat, tile, detail, params, tables, record)
+        elif code == OK:
+            code = _after(books, facts, event, seat, tile, params)
+        # the scorer's checks: who could win on a discard (the ledger's claim priority), K1
+        if code == OK and event == EVENT_DISCARD:
+            L.open_offer(books, _discard_winners(books, facts, seat, tile, params, tables), several)
+        elif code == OK and event == EVENT_KONG:
+            code = _kong_made(books, facts, seat, params, tables)
+        if code == OK:
+            code = L.end_event(books, event, seat)
+        if code != OK:
+            return code, index
+    return check_end(books, facts, state, params, record), n_events
 
 
 @kernel
@@ -1032,8 +922,8 @@ def check_anhua_hands(
     failure_info,
 ):
     """Play one hand per wall as ``engine.play_hands`` does (sessions of
-    ``hands_per_session`` hands, session ``k`` first dealt by ``first_dealers[k]``) with the
-    event log of ``state`` on, and check each with ``check_hand``.
+    ``hands_per_session`` hands, session ``k`` first dealt by ``first_dealers[k]``, the dealer's
+    streak counted) with the event log of ``state`` on, and check each with ``check_hand``.
 
     Fills ``records`` (n, N_RECORD), ``errors`` int64 (n, 2) (code, event index), and per hand
     and winner (in record order) the final concealed hand ``win_hands`` uint8 (n, 4, 34) and the
@@ -1042,13 +932,17 @@ def check_anhua_hands(
     index and event count to ``failure_info`` (2,) (-1 when every hand passes): agents that draw
     random numbers would not replay it. Returns the number of hands that failed."""
     dealer = 0
+    streak = 0
     failed = 0
     win_melds[:] = -1
     failure_info[:] = -1
     for index in range(walls.shape[0]):
         if index % hands_per_session == 0:
             dealer = first_dealers[index // hands_per_session]
-        play_hand(state, walls[index], n_players, dealer, 0, params, tables, records[index])
+            streak = 0
+        next_dealer = play_hand(
+            state, walls[index], n_players, dealer, streak, params, tables, records[index]
+        )
         code, at = check_hand(
             state,
             state.log,
@@ -1074,5 +968,74 @@ def check_anhua_hands(
             for m in range(min(state.n_melds[seat], MAX_MELDS)):
                 win_melds[index, w, m, 0] = state.melds[seat, m, 0]
                 win_melds[index, w, m, 1] = state.melds[seat, m, 1]
-        dealer = records[index, R_NEXT_DEALER]
+        streak = streak + 1 if next_dealer == dealer else 0
+        dealer = next_dealer
     return failed
+
+
+# ------------------------------------------------------------------------------ Python face
+
+LOG_CAPACITY = 1024
+
+
+@dataclass
+class CheckedGames:
+    """What ``check_games`` returns: the records, each hand's verdict ``(code, event index)``,
+    every winner's final concealed hand and melds, and the log of the first hand that failed
+    (None when all passed)."""
+
+    records: np.ndarray
+    errors: np.ndarray
+    win_hands: np.ndarray
+    win_melds: np.ndarray
+    failure_events: np.ndarray | None
+    failure_index: int
+
+    def first_failure(self) -> str:
+        """The first failure in words: the hand, the error's name and the event."""
+        if self.failure_events is None:
+            return "every hand passed"
+        code, at = (int(v) for v in self.errors[self.failure_index])
+        return (
+            f"hand {self.failure_index}: {ERROR_NAMES[code]} (code {code}) at event {at} of "
+            f"{len(self.failure_events)}: {self.failure_events[max(0, at - 3) : at + 1].tolist()}"
+        )
+
+
+def check_games(
+    options,
+    walls: np.ndarray,
+    first_dealers: np.ndarray,
+    hands_per_session: int,
+    agent_kinds: tuple[int, ...],
+    agent_seed: int,
+) -> CheckedGames:
+    """Play the hands ``play_records`` would play on ``walls`` (the same arguments) with the
+    event log on, and check each (``check_hand``)."""
+    n_games = len(walls)
+    records = np.zeros((n_games, N_RECORD), np.int64)
+    errors = np.zeros((n_games, 2), np.int64)
+    win_hands = np.zeros((n_games, 4, 34), np.uint8)
+    win_melds = np.zeros((n_games, 4, 4, 2), np.int64)
+    failure_log = np.zeros((LOG_CAPACITY + 1, 4), np.int64)
+    failure_info = np.zeros(2, np.int64)
+    seats = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
+    seed_agents(agent_seed)
+    check_anhua_hands(
+        new_state(LOG_CAPACITY, agents=seats),
+        walls,
+        options.player_count,
+        np.asarray(first_dealers, np.int64),
+        hands_per_session,
+        options.params(),
+        load_tables(),
+        records,
+        errors,
+        win_hands,
+        win_melds,
+        failure_log,
+        failure_info,
+    )
+    failed = failure_info[0] >= 0
+    events = failure_log[: failure_info[1]].copy() if failed else None
+    return CheckedGames(records, errors, win_hands, win_melds, events, int(failure_info[0]))
