@@ -8,14 +8,18 @@ Default options unless a test says otherwise: 4 players, dealer seat 0, streak 0
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from sim.tiles import parse_tiles
 from sim.variants.wengan import WenganOptions
 
 from .wengan import (
     EIGHT_P,
+    KONG_KINDS,
     ONE_P,
     ONE_S,
     Discard,
@@ -25,9 +29,11 @@ from .wengan import (
     Win,
     best_pattern,
     charging_discards,
+    check,
     chicken_value,
     discard_win_allowed,
     hits,
+    is_ready,
     next_deal,
     responsibilities,
     settle,
@@ -477,3 +483,266 @@ def test_next_deal_after_one_discard_won_by_several():
         two, wins=tuple(Win(s, "9p", "discard", 2) for s in (0, 1, 3)), dealer=2, streak=2
     )
     assert next_deal(three) == (2, 0)
+
+
+# ------------------------------------------------------------------------------ properties
+
+OPTION_CHOICES = {
+    "player_count": [4, 3, 2],
+    "base_stake": [1, 2],
+    "fan_pai_ji": [True, False],
+    "ben_ji": [True, False],
+    "chong_feng_mode": ["none", "plain", "4321", "3211"],
+    "jin_ji": [True, False],
+    "wu_gu_ji": [True, False],
+    "ze_ren_ji": [True, False],
+    "bao_ji": [True, False],
+    "yao_bai_ji": [True, False],
+    "man_tang_ji": [True, False],
+    "quan_qing_yao": [True, False],
+    "qian_hou_fan_ji": [True, False],
+    "xing_qi_ji": [True, False],
+    "dealer_bonus_mode": ["none", "lian_zhuang", "yi_kou_er"],
+    "ding_que": [True, False],
+    "bao_gang": [True, False],
+    "huang_zhuang_burn": [True, False],
+    "huang_zhuang_no_bao": [True, False],
+    "huang_zhuang_burn_scope": ["all", "non_ready_only"],
+    "ping_hu_ron_needs_passport": [True, False],
+    "gold_model": ["additive", "multiplicative"],
+    "bao_ji_scope": ["exposed_fixed", "all_fixed", "all"],
+    "bao_requires_ready": [True, False],
+    "sha_ting_payer": ["bao_ting_player", "all_payers"],
+    "mingtang_bonus_mode": ["bonus_9_10", "total_9_plus_10"],
+}
+
+
+class Pool:
+    """The tiles not yet placed: groups are drawn only while copies remain."""
+
+    def __init__(self, rnd):
+        self.rnd = rnd
+        self.left = dict.fromkeys(range(27), 4)
+
+    def take(self, kinds: list[int]) -> bool:
+        need = Counter(kinds)
+        if any(self.left[k] < n for k, n in need.items()):
+            return False
+        for k, n in need.items():
+            self.left[k] -= n
+        return True
+
+    def group(self, size: int) -> list[int]:
+        """A random sequence or triplet (size 3), or a pair (size 2)."""
+        for _ in range(50):
+            k = self.rnd.randrange(27)
+            sequence = size == 3 and k % 9 < 7 and self.rnd.random() < 0.5
+            kinds = [k, k + 1, k + 2] if sequence else [k] * size
+            if self.take(kinds):
+                return kinds
+        raise LookupError
+
+    def tiles(self, n: int) -> list[int]:
+        kinds = []
+        while len(kinds) < n:
+            k = self.rnd.randrange(27)
+            if self.take([k]):
+                kinds.append(k)
+        return kinds
+
+
+def name(kinds) -> str:
+    return " ".join(f"{k % 9 + 1}{'mps'[k // 9]}" for k in kinds)
+
+
+def random_melds(pool: Pool, seat: int, players: int, most: int) -> tuple[Meld, ...]:
+    melds = []
+    for _ in range(pool.rnd.randint(0, most)):
+        meld_kind = pool.rnd.choice(["pong", "pong", *KONG_KINDS])
+        k = ONE_S if pool.rnd.random() < 0.3 else pool.rnd.randrange(27)  # chickens often
+        if pool.take([k] * (3 if meld_kind == "pong" else 4)):
+            source = (seat + pool.rnd.randrange(1, players)) % players
+            claimed = meld_kind in ("pong", "dian_dou")
+            melds.append(Meld(meld_kind, name([k]), source if claimed else None))
+    return tuple(melds)
+
+
+def complete_concealed(pool: Pool, melds) -> list[int]:
+    if not melds and pool.rnd.random() < 0.2:
+        return [k for _ in range(7) for k in pool.group(2)]
+    return [k for _ in range(4 - len(melds)) for k in pool.group(3)] + pool.group(2)
+
+
+def random_seat(pool: Pool, seat: int, players: int, winner: bool) -> tuple[Seat, int | None]:
+    """A seat, and for a winner its winning tile (taken out of the concealed tiles)."""
+    melds = random_melds(pool, seat, players, 3 if winner else 2)
+    if winner or pool.rnd.random() < 0.5:
+        concealed = complete_concealed(pool, melds)
+        pool.rnd.shuffle(concealed)
+        last = concealed.pop()
+        if not winner:
+            pool.left[last] += 1
+        bao_ting = not melds and pool.rnd.random() < 0.2
+        seat = Seat(name(concealed), melds, bao_ting=bao_ting)
+    else:
+        seat = Seat(name(pool.tiles(13 - 3 * len(melds))), melds)
+    seat = dataclasses.replace(seat, dealt_lacking_a_suit=pool.rnd.random() < 0.2)
+    return seat, last if winner else None
+
+
+def random_discards(pool: Pool, seats, players: int) -> tuple[Discard, ...]:
+    discards = [Discard(pool.rnd.randrange(players), name([k])) for k in pool.tiles(6)]
+    for seat_index, seat in enumerate(seats):
+        for meld in seat.melds:
+            if meld.from_seat is not None and meld.tile in ("1s", "8p"):
+                position = pool.rnd.randrange(len(discards) + 1)
+                discards.insert(position, Discard(meld.from_seat, meld.tile, seat_index))
+    return tuple(discards)
+
+
+@st.composite
+def hand_ends(draw):
+    options = opts(**{key: draw(st.sampled_from(values)) for key, values in OPTION_CHOICES.items()})
+    players = options.player_count
+    pool = Pool(draw(st.randoms(use_true_random=False)))
+    winner = draw(st.sampled_from([None, *range(players)]))
+    how = draw(st.sampled_from(["self_draw", "discard", "rob_kong"]))
+    try:
+        built = [random_seat(pool, s, players, s == winner) for s in range(players)]
+    except LookupError:
+        assume(False)
+    seats = tuple(seat for seat, _ in built)
+    wins = ()
+    if winner is not None:
+        source = (
+            None if how == "self_draw" else (winner + draw(st.integers(1, players - 1))) % players
+        )
+        wins = (Win(winner, name([built[winner][1]]), how, source),)
+    end = HandEnd(
+        seats,
+        wins,
+        dealer=draw(st.integers(0, players - 1)),
+        streak=draw(st.integers(0, 3)),
+        wall=name(pool.tiles(draw(st.integers(0, 3)))),
+        discards=random_discards(pool, seats, players),
+        hot_cannon=how == "discard" and draw(st.booleans()),
+        options=options,
+    )
+    try:
+        check(end)
+    except ValueError:
+        assume(False)
+    return end
+
+
+def with_options(end: HandEnd, **values) -> HandEnd:
+    return dataclasses.replace(end, options=dataclasses.replace(end.options, **values))
+
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(hand_ends())
+def test_zero_sum_and_items_add_up(end):
+    """算分 (002: 总分=...): every payment goes from one seat to another, so the hand is zero-sum,
+    and each seat's delta is the sum of its items."""
+    settlement = settle(end)
+    assert sum(settlement.deltas) == 0
+    recomputed = [0] * end.players
+    for item in settlement.items:
+        assert item.amount > 0 and item.payer != item.payee
+        recomputed[item.payer] -= item.amount
+        recomputed[item.payee] += item.amount
+    assert recomputed == list(settlement.deltas)
+
+
+@SETTINGS
+@given(hand_ends())
+def test_base_stake_multiplies_everything_but_yuan_que(end):
+    """底分 (002: 总分=（胡牌牌型分 +杠上花+鸡分+豆分+连庄）*底分; 原缺 分数不受影响)."""
+    one = settle(with_options(end, base_stake=1))
+    three = settle(with_options(end, base_stake=3))
+    fixed = [0] * end.players
+    for item in one.items:
+        if item.kind == "yuan_que":
+            fixed[item.payer] -= item.amount
+            fixed[item.payee] += item.amount
+    expected = [3 * (d - f) + f for d, f in zip(one.deltas, fixed, strict=True)]
+    assert list(three.deltas) == expected
+
+
+@SETTINGS
+@given(hand_ends(), st.sampled_from([("bao_ji", "bao_ji"), ("bao_gang", "bao_gang")]))
+def test_bao_off_removes_exactly_the_bao_payments(end, option_and_kind):
+    """包鸡 / 包杠 (002: 不听牌的玩家需要包自己手中本来算分的鸡分 / 杠分): turned off, the 包
+    payments go and nothing else changes."""
+    option, kind = option_and_kind
+    on = settle(with_options(end, **{option: True}))
+    off = settle(with_options(end, **{option: False}))
+    assert off.items == tuple(item for item in on.items if item.kind != kind)
+
+
+@SETTINGS
+@given(hand_ends())
+def test_bao_requires_ready_pays_no_non_ready_player(end):
+    """包鸡/包杠 只包给听牌玩家 (rules-spec B7 #34): with the option no 包 reaches a player who
+    neither won nor is ready, and the 包 total never grows."""
+    loose = settle(with_options(end, bao_requires_ready=False))
+    strict = settle(with_options(end, bao_requires_ready=True))
+    collecting = {s for s in range(end.players) if is_ready(end.seats[s], end.players, end.options)}
+    collecting |= set(end.winners)
+    bao = ("bao_ji", "bao_gang")
+    assert all(i.payee in collecting for i in strict.items if i.kind in bao)
+    assert sum(i.amount for i in strict.items if i.kind in bao) <= sum(
+        i.amount for i in loose.items if i.kind in bao
+    )
+
+
+@SETTINGS
+@given(hand_ends())
+def test_gold_chickens_never_lower_chicken_income(end):
+    """金鸡 (002: 翻中幺鸡 ... 每只鸡+2分): with it on, no seat's chicken income is lower."""
+
+    def income(settlement, seat):
+        return sum(i.amount for i in settlement.items if i.kind == "chicken" and i.payee == seat)
+
+    on = settle(with_options(end, jin_ji=True))
+    off = settle(with_options(end, jin_ji=False))
+    assert all(income(on, s) >= income(off, s) for s in range(end.players))
+
+
+@SETTINGS
+@given(hand_ends())
+def test_burns_only_ever_cost_the_burned_player(end):
+    """抢杠烧鸡/豆, 热炮烧鸡/豆 (002: 被抢杠/热炮的玩家得分的鸡分/豆分都不算，但是输的依然算分):
+    with the burns off the robbed or hot-cannon player ends no lower, and every other player no
+    higher."""
+    burns = ("qiang_gang_shao_dou", "qiang_gang_shao_ji", "re_pao_shao_dou", "re_pao_shao_ji")
+    on = settle(with_options(end, **dict.fromkeys(burns, True))).deltas
+    off = settle(with_options(end, **dict.fromkeys(burns, False))).deltas
+    burned = {w.from_seat for w in end.wins if w.how == "rob_kong" or end.hot_cannon}
+    for seat in range(end.players):
+        if seat in burned:
+            assert off[seat] >= on[seat]
+        else:
+            assert off[seat] <= on[seat]
+
+
+@SETTINGS
+@given(hand_ends())
+def test_exhaustive_draw_burn_leaves_only_cha_jiao_and_yuan_que(end):
+    """荒庄烧鸡烧豆 (002: 在荒庄情况下，所有鸡、豆都不算分): burned, a 荒庄 pays only 查叫 (with the
+    dealer bonus) and 原缺."""
+    end = dataclasses.replace(end, wins=(), hot_cannon=False)
+    burned = settle(with_options(end, huang_zhuang_burn=True, huang_zhuang_burn_scope="all"))
+    assert {i.kind for i in burned.items} <= {"cha_jiao", "dealer_bonus", "yuan_que"}
+
+
+@SETTINGS
+@given(hand_ends())
+def test_without_the_flip_the_wall_does_not_matter(end):
+    """翻牌鸡 (002: 通过翻牌确认; rules-spec B5.5): off, there is no flip, so the undrawn tiles
+    change nothing."""
+    off = with_options(end, fan_pai_ji=False)
+    assert settle(off).deltas == settle(dataclasses.replace(off, wall="")).deltas
