@@ -43,15 +43,14 @@ EVENT_NAMES = {
     S.EVENT_CHI: "chi",
     S.EVENT_PONG: "pong",
     S.EVENT_KONG: "kong",
-    S.EVENT_REVEAL: "reveal",
     S.EVENT_WIN: "win",
-    S.EVENT_BIRD: "bird",
     S.EVENT_PAY: "pay",
     S.EVENT_EXHAUSTED: "draw_game",
     S.EVENT_ROBBED: "rob_kong",
     S.EVENT_PASS_WIN: "pass_win",
 }
-"""Event code -> the ``event`` of its JSON object (a robbed kong adds ``kong_declared``)."""
+"""The engine's event code -> the ``event`` of its JSON object (a robbed kong adds
+``kong_declared``); a variant names its own events (``ReplayWords.event_names``)."""
 
 KONG_TYPES = {
     S.MELD_CONCEALED_KONG: "concealed",
@@ -66,14 +65,21 @@ class ReplayWords:
     """What a variant says about its hands' logs.
 
     ``win_kinds``: win kind (``how``) -> name, as in the games table. ``kong_names``: meld type
-    -> the kong's name in text. ``event_text(event, seat, tile, detail)``: a line for an event the
-    variant's hooks log, None to use the generic line. ``event_fields(event, seat, tile, detail,
-    record)``: fields the variant adds to an event's JSON object."""
+    -> the kong's name in text. ``event_names``: the variant's own events (numbered from
+    ``sim.kernels.state.FIRST_VARIANT_EVENT``) -> the ``event`` of their JSON objects.
+    ``event_text(event, seat, tile, detail)``: a line for an event the variant's hooks log, None
+    to use the generic line. ``event_fields(event, seat, tile, detail, record)``: fields the
+    variant adds to an event's JSON object."""
 
     win_kinds: Mapping[int, str]
     kong_names: Mapping[int, str]
+    event_names: Mapping[int, str]
     event_text: Callable[[int, int, int, int], str | None]
     event_fields: Callable[[int, int, int, int, np.ndarray], dict[str, Any]]
+
+    def event_name(self, event: int) -> str | None:
+        """The ``event`` of an event's JSON object: the engine's name or the variant's."""
+        return EVENT_NAMES.get(event, self.event_names.get(event))
 
 
 def tile_or_none(kind: int) -> str | None:
@@ -207,7 +213,7 @@ def _engine_fields(event: int, seat: int, tile: int, detail: int, moves: _Moves,
         return -1, {"payer": seat, "payee": tile, "amount": detail}
     if event == S.EVENT_EXHAUSTED:
         return tile, {"last_drawer": seat}
-    return tile, ({} if event in EVENT_NAMES else {"detail": detail})
+    return tile, ({} if words.event_name(event) is not None else {"detail": detail})
 
 
 def event_objects(
@@ -231,7 +237,8 @@ def event_objects(
             declared = {"kong_type": KONG_TYPES[kong], "from_seat": robbed_from}
             objects.append(json_object("kong_declared", detail, tile, declared))
         fields.update(words.event_fields(event, seat, tile, detail, record))
-        objects.append(json_object(EVENT_NAMES.get(event, f"event_{event}"), seat, shown, fields))
+        name = words.event_name(event) or f"event_{event}"
+        objects.append(json_object(name, seat, shown, fields))
         moves.after(event, seat, tile, detail)
     return objects
 

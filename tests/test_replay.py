@@ -19,6 +19,7 @@ from sim.tiles import parse_hand
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import replay as anhua_replay
+from sim.variants.anhua.hooks import EVENT_REVEAL
 from sim.wall import shuffled_walls
 
 
@@ -41,7 +42,7 @@ def test_replay_reproduces_the_bulk_records_and_logs_every_move():
         record, events, final = anhua_replay.replay_walls(walls, game, options)
         np.testing.assert_array_equal(record, records[game])
         draws = (events[:, 0] == S.EVENT_DRAW).sum()
-        reveals = (events[:, 0] == S.EVENT_REVEAL).sum()
+        reveals = (events[:, 0] == EVENT_REVEAL).sum()
         assert draws + reveals + record[E.R_TILES_LEFT] + 53 + 1 + record[E.R_N_BIRDS] == 108
         assert draws == record[E.R_TURNS]
         paid = np.zeros(4, np.int64)

@@ -3,6 +3,7 @@ regularised incomplete beta, no scipy)."""
 
 from __future__ import annotations
 
+import functools
 import math
 from statistics import NormalDist
 from typing import Any, NamedTuple
@@ -98,8 +99,10 @@ def t_two_sided_p(statistic: float, df: float) -> float:
     return _regularized_beta(df / 2, 0.5, df / (df + statistic * statistic))
 
 
+@functools.lru_cache(maxsize=4096)
 def t_quantile(probability: float, df: float) -> float:
-    """The ``probability`` quantile of Student's t (bisection on :func:`t_two_sided_p`).
+    """The ``probability`` quantile of Student's t (bisection on :func:`t_two_sided_p`; remembered,
+    since a summary asks for the same few quantiles many times).
 
     >>> round(t_quantile(0.975, 10), 6), round(t_quantile(0.975, 1), 4)
     (2.228139, 12.7062)

@@ -86,13 +86,14 @@ EVENT_DISCARD = 4
 EVENT_CHI = 5  # tile = first of the sequence, detail = from seat
 EVENT_PONG = 6  # detail = from seat
 EVENT_KONG = 7  # detail = meld type
-EVENT_REVEAL = 8  # a tile revealed by an open kong
 EVENT_WIN = 9  # detail = how (the variant's win kind), tile = winning tile
-EVENT_BIRD = 10  # a bird tile; seat = where it landed for the first winner
 EVENT_PAY = 11  # seat pays ``detail`` points to ``tile`` (the receiver's seat)
 EVENT_EXHAUSTED = 12  # 荒庄
 EVENT_ROBBED = 13  # seat robs the kong of ``tile``
 EVENT_PASS_WIN = 14  # seat could win on ``tile`` offered by another player and passes (漏胡)
+# A variant numbers the events its hooks log from here (its folder declares them, with their
+# names for the replay: ``sim.replay.ReplayWords.event_names``); 8 and 10 are not used
+FIRST_VARIANT_EVENT = 16
 
 # meld types
 MELD_CHI = 0

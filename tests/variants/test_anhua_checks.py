@@ -28,7 +28,7 @@ from sim.variants.anhua import AnhuaOptions, kings_of
 from sim.variants.anhua import checks as C
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import scoring as A
-from sim.variants.anhua.hooks import ST_PASSED_WINS
+from sim.variants.anhua.hooks import EVENT_BIRD, EVENT_REVEAL, ST_PASSED_WINS
 from sim.wall import shuffled_walls
 
 EFFICIENT = (AGENT_EFFICIENCY,) * 4
@@ -425,7 +425,7 @@ def _bloom_with_another_tile(events, record):
     if not len(blooms):
         return None
     at = int(blooms[0])
-    reveals = at - np.flatnonzero(events[:at, 0] != S.EVENT_REVEAL)[-1] - 1
+    reveals = at - np.flatnonzero(events[:at, 0] != EVENT_REVEAL)[-1] - 1
     others = [int(t) for t in events[at - reveals : at, 2] if t != events[at, 2]]
     return (at, others[0]) if others else None
 
@@ -617,7 +617,7 @@ def _kong_wall_raised(events, state, record, params):
 
 def _kong_fully_revealed(events, record):
     kongs = _where(events, S.EVENT_KONG)
-    return len(kongs) > 0 and (events[kongs[0] + 1 : kongs[0] + 4, 0] == S.EVENT_REVEAL).all()
+    return len(kongs) > 0 and (events[kongs[0] + 1 : kongs[0] + 4, 0] == EVENT_REVEAL).all()
 
 
 def _reveal_dropped(events, state, record, params):
@@ -632,7 +632,7 @@ def _discard_win_on_a_king(events, state, record, params):
 
 
 def _bird_on_another_seat(events, state, record, params):
-    at = _first(events, S.EVENT_BIRD)
+    at = _first(events, EVENT_BIRD)
     events[at, 1] = (events[at, 1] + 1) % 4
     return events, at
 
@@ -704,7 +704,7 @@ MUTATIONS = [
     ("kong without the wall (K2)", _has(S.EVENT_KONG), _kong_wall_raised, C.ERR_KONG_WALL),
     ("revealed tile missing", _kong_fully_revealed, _reveal_dropped, C.ERR_REVEAL),
     ("discard win on a king", _discard_won, _discard_win_on_a_king, C.ERR_KING_WIN),
-    ("bird on another seat", _has(S.EVENT_BIRD), _bird_on_another_seat, C.ERR_BIRDS),
+    ("bird on another seat", _has(EVENT_BIRD), _bird_on_another_seat, C.ERR_BIRDS),
     ("payment of nothing", _has(S.EVENT_PAY), _payment_of_nothing, C.ERR_PAY),
     ("payment by no seat", _has(S.EVENT_PAY), _payment_by_no_seat, C.ERR_EVENT),
     ("payment not recorded", _has(S.EVENT_PAY), _payment_changed, C.ERR_DELTA),

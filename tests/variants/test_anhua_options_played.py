@@ -155,7 +155,7 @@ def _tiles_left_at_events(events, n_players=4):
     before = []
     for event, *_ in events:
         before.append(left)
-        if event in (S.EVENT_DRAW, S.EVENT_REVEAL, S.EVENT_BIRD):
+        if event in (S.EVENT_DRAW, H.EVENT_REVEAL, H.EVENT_BIRD):
             left -= 1
     return before, left
 
@@ -693,7 +693,7 @@ def _winning_revealed_tiles(record, state, events, options):
     (rules-spec reference scorer), and the best bigs among them."""
     konger = int(record[E.R_WINNER])
     last_kong = max(i for i, (e, s, *_) in enumerate(events) if e == S.EVENT_KONG and s == konger)
-    revealed = [t for e, _, t, _ in events[last_kong + 1 :] if e == S.EVENT_REVEAL]
+    revealed = [t for e, _, t, _ in events[last_kong + 1 :] if e == H.EVENT_REVEAL]
     hand = state.hands[konger].astype(np.int64)
     hand[record[E.R_WINNING_TILE]] -= 1
     x_kind, y_kind = kings_of(int(record[E.R_INDICATOR]))
@@ -765,7 +765,7 @@ def _kongs(options, seed, n_hands):
                 continue
             reveals = 0
             for later in events[index + 1 :]:
-                if later[0] != S.EVENT_REVEAL:
+                if later[0] != H.EVENT_REVEAL:
                     break
                 reveals += 1
             kongs.append((before[index], reveals))

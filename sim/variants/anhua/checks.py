@@ -114,7 +114,6 @@ from ...kernels.record import (
     R_WINNER,
 )
 from ...kernels.state import (
-    EVENT_BIRD,
     EVENT_CHI,
     EVENT_DISCARD,
     EVENT_DRAW,
@@ -123,7 +122,6 @@ from ...kernels.state import (
     EVENT_PASS_WIN,
     EVENT_PAY,
     EVENT_PONG,
-    EVENT_REVEAL,
     EVENT_ROBBED,
     EVENT_WILD,
     EVENT_WIN,
@@ -136,7 +134,7 @@ from ...kernels.state import (
 from ...tables import load_tables
 from . import scoring as anhua
 from .engine import play_hand
-from .hooks import ST_PASSED_WINS, WIN_FORMS
+from .hooks import EVENT_BIRD, EVENT_REVEAL, ST_PASSED_WINS, WIN_FORMS
 
 # Anhua's own error codes, after the ledger's
 ERR_KINGS = FIRST_VARIANT_ERROR  # the kings announced are not those of the indicator and mode

@@ -52,12 +52,11 @@ from ...kernels.moves import (
 from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_POINTS
 from ...kernels.state import (
     DEALER,
-    EVENT_BIRD,
     EVENT_DRAW,
     EVENT_PASS_WIN,
     EVENT_PAY,
-    EVENT_REVEAL,
     EVENT_WILD,
+    FIRST_VARIANT_EVENT,
     FIRST_VARIANT_SLOT,
     HAND_ROW,
     HAND_STEER_FORMS,
@@ -82,6 +81,10 @@ from ...kernels.state import (
 from . import scoring as anhua
 
 # the hand row's variant slots
+# Anhua's own events (after the engine's, ``sim.kernels.state.EVENT_*``)
+EVENT_REVEAL = FIRST_VARIANT_EVENT  # a tile revealed by an open kong (开杠翻牌)
+EVENT_BIRD = FIRST_VARIANT_EVENT + 1  # a bird (抓鸟); seat = where it landed for the first winner
+
 HAND_X_KIND = FIRST_VARIANT_SLOT  # king kind X (the flipped kind), -1 with four kings
 HAND_Y_KIND = FIRST_VARIANT_SLOT + 1  # king kind Y (the next rank)
 # each seat's variant slots

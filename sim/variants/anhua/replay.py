@@ -41,6 +41,7 @@ from . import (
     scoring,  # loaded by the package, in its cache folder
     tier_name,
 )
+from .hooks import EVENT_BIRD, EVENT_REVEAL
 
 WIN_KINDS = {how: name for name, how in HOW.items()}
 """Win kind (``how``) -> name, as in the games table's ``win_kind``."""
@@ -58,9 +59,9 @@ def _event_text(event: int, seat: int, tile: int, detail: int) -> str | None:
         return f"indicator flipped: {kind_name(tile)}"
     if event == S.EVENT_WILD:
         return f"king 王: {kind_name(tile)}"
-    if event == S.EVENT_REVEAL:
+    if event == EVENT_REVEAL:
         return f"  revealed by the kong: {kind_name(tile)}"
-    if event == S.EVENT_BIRD:
+    if event == EVENT_BIRD:
         return f"bird {kind_name(tile)} lands on seat {seat}"
     return None
 
@@ -70,7 +71,7 @@ def _event_fields(event: int, seat: int, tile: int, detail: int, record) -> dict
     rank), the bird's rank, the kong's Chinese name."""
     if event == S.EVENT_WILD:
         return {"king": "X" if tile == int(record[R.R_INDICATOR]) else "Y"}
-    if event == S.EVENT_BIRD:
+    if event == EVENT_BIRD:
         return {"rank": tile % 9 + 1, "lands_on_first_winner_seat": seat}
     if event == S.EVENT_KONG:
         return {"kong_name": KONG_NAMES[detail].split()[0]}
@@ -80,6 +81,7 @@ def _event_fields(event: int, seat: int, tile: int, detail: int, record) -> dict
 WORDS = ReplayWords(
     win_kinds=WIN_KINDS,
     kong_names=KONG_NAMES,
+    event_names={EVENT_REVEAL: "reveal", EVENT_BIRD: "bird"},
     event_text=_event_text,
     event_fields=_event_fields,
 )
