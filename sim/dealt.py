@@ -204,7 +204,7 @@ def _generic_hits(hands: DealtHands, settings: dict[str, str], wanted: _Wanted) 
 
 
 def _king_kinds(indicator: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
-    y_kind = indicator - indicator % 9 + (indicator % 9 + 1) % 9
+    y_kind = anhua_scoring.king_y_kind.py_func(indicator)
     x_kind = indicator if mode == "seven_kings" else np.full_like(indicator, -1)
     return x_kind, y_kind
 

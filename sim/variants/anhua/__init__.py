@@ -116,8 +116,7 @@ HOW = {
 def kings_of(indicator: int, king_mode: str = "seven_kings") -> tuple[int, int]:
     """(X, Y) king kinds for a flipped indicator (rules-spec A2.3): X = the indicator's kind (-1
     in four-kings mode), Y = the next rank of the same suit, 9 wrapping to 1."""
-    suit, rank = divmod(indicator, 9)
-    y_kind = suit * 9 + (rank + 1) % 9
+    y_kind = int(kernels.king_y_kind.py_func(indicator))
     return (indicator if king_mode == "seven_kings" else -1), y_kind
 
 

@@ -116,7 +116,7 @@ def setup(variant, state, params, record):
     """王的确定 (rules-spec A2.3): flip the tile after the deal; X is its kind (seven kings
     only), Y the next rank of its suit (9 wraps to 1). Every other copy of X and Y is a king."""
     indicator = flip(variant, state, params)
-    y_kind = indicator - indicator % 9 + (indicator % 9 + 1) % 9
+    y_kind = anhua.king_y_kind(indicator)
     x_kind = indicator if params[anhua.P_KING_MODE] == anhua.KING_MODE_SEVEN else -1
     set_kings(state, x_kind, y_kind)
     # what the agents steer by: 2-5-8 standard hands and seven pairs

@@ -284,6 +284,15 @@ def base_points(features):
     return np.int64(1) << (bigs_of(features) + 1)
 
 
+@inline_kernel
+def king_y_kind(indicator):
+    """王的确定 (rules-spec A2.3): the king kind Y of a flipped ``indicator``, the next rank of its
+    suit, 9 wrapping to 1 (X, with seven kings, is the indicator's own kind). The one statement
+    of the rule: the hooks call it, Python code its ``py_func`` (on an int or a numpy array);
+    only the rule checker (``checks.py``) keeps its own, to check the engine independently."""
+    return indicator - indicator % 9 + (indicator % 9 + 1) % 9
+
+
 # ---------------------------------------------------------------------------------------------
 # Birds 抓鸟 and payments (rules-spec A5.4)
 
