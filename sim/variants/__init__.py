@@ -9,13 +9,16 @@ and replay one, and the declarations the frames, analyses, figures, replays and 
 made from: its win kinds, its own columns of the games and wins frames
 (:class:`sim.columns.Column`) with the functions computing them from the records, its point
 sources, tier colours, figure labels, sweep metrics, event descriptions and report texts.
-Weng'an and Anqing join by adding an entry to :data:`VARIANTS`.
+A variant registers itself by its folder's ``entry.py``, whose ``variant()`` returns its entry;
+Weng'an and Anqing join by adding theirs.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -102,43 +105,23 @@ class Variant:
         return wins_frame(self, records, options, first_game)
 
 
-def _anhua() -> Variant:
-    from . import anhua
-    from .anhua import frames, presentation, summaries
-    from .anhua import replay as anhua_replay
-
-    return Variant(
-        name="anhua",
-        title="安化七王麻将 Anhua Seven Kings",
-        options_class=anhua.AnhuaOptions,
-        option_titles=anhua.OPTION_TITLES,
-        n_tiles=anhua.N_TILES,
-        play=anhua.play_records,
-        first_dealers=anhua.session_first_dealers,
-        replay=anhua.replay_hand,
-        describe=anhua_replay.describe,
-        # replay
-        describe_json=anhua_replay.describe_json,
-        report=presentation.REPORT,
-        # frames, analysis, plots, sweeps
-        win_kinds=frames.WIN_KINDS,
-        games_columns=frames.GAMES_COLUMNS,
-        games_values=frames.games_values,
-        wins_columns=frames.WINS_COLUMNS,
-        wins_values=frames.wins_values,
-        point_sources=summaries.point_sources,
-        tier_colors=summaries.TIER_COLORS,
-        metric_labels=summaries.METRIC_LABELS,
-        figure_metrics=summaries.FIGURE_METRICS,
-    )
+def _entry_modules() -> dict[str, str]:
+    """Variant name -> its entry module: every folder of this package with an ``entry.py``
+    (whose ``variant()`` returns its :class:`Variant`), in name order. A variant registers
+    itself by having one; nothing here names it."""
+    folder = Path(__file__).parent
+    return {
+        path.parent.name: f"{__name__}.{path.parent.name}.entry"
+        for path in sorted(folder.glob("*/entry.py"))
+    }
 
 
-_FACTORIES: dict[str, Callable[[], Variant]] = {"anhua": _anhua}
-VARIANT_NAMES = tuple(_FACTORIES)
+_ENTRIES = _entry_modules()
+VARIANT_NAMES = tuple(_ENTRIES)
 
 
 def get_variant(name: str) -> Variant:
     """The registered variant ``name``; a one-line error naming the known ones."""
-    if name not in _FACTORIES:
-        raise ValueError(f"variant: unknown variant {name!r}; allowed: {', '.join(_FACTORIES)}")
-    return _FACTORIES[name]()
+    if name not in _ENTRIES:
+        raise ValueError(f"variant: unknown variant {name!r}; allowed: {', '.join(_ENTRIES)}")
+    return importlib.import_module(_ENTRIES[name]).variant()
