@@ -6,7 +6,8 @@ seed: the same game, move for move.
 
 This module knows the events the engine logs (``sim.kernels.state.EVENT_*``): the deal, draws,
 discards, chi and pong, kongs (a robbed one declared, then robbed), passed wins (漏胡), wins,
-payments and the exhaustive draw, and every seat's final tiles and melds. What a variant's hooks
+payments and the exhaustive draw, and every seat's final tiles, melds and status (the declared
+status columns, ``sim.kernels.status``: the engine's and the variant's). What a variant's hooks
 log besides (flipped tiles, wilds, revealed tiles, ...), how it names its win kinds and kong
 types, and how its wins are scored and paid, it reads from the variant: the variant's
 ``describe`` and ``describe_json`` (``sim.variants.Variant``) put its own lines together from
@@ -14,8 +15,9 @@ the pieces here and its :class:`ReplayWords`.
 
 The JSON form (``mjsim replay RUN --game N --format json``) is one object per line, each with
 ``event``, ``seat`` and ``tile`` (README notation such as ``"5s"``, or null) first: a ``hand``
-header, the events, every seat's ``final_hand``, the variant's lines (its winners' patterns and
-the settlement items, say) and a ``result`` (docs/engine.md, "Replay").
+header, the events, every seat's ``final_hand`` (with its ``status``), the ``hand_status`` (the
+hand row's), the variant's lines (its winners' patterns and the settlement items, say) and a
+``result`` (docs/engine.md, "Replay").
 
 Playing a hand of a run or a config again, and the header it is printed under, are
 :mod:`sim.run_replay`'s: it needs the runner and the configs, which need the variants, which
@@ -32,6 +34,7 @@ import numpy as np
 
 from .kernels import record as R
 from .kernels import state as S
+from .kernels.status import StatusColumn, laid_out
 from .tiles import format_hand, format_tiles, kind_name
 
 EVENT_NAMES = {
@@ -69,13 +72,24 @@ class ReplayWords:
     ``sim.kernels.state.FIRST_VARIANT_EVENT``) -> the ``event`` of their JSON objects.
     ``event_text(event, seat, tile, detail)``: a line for an event the variant's hooks log, None
     to use the generic line. ``event_fields(event, seat, tile, detail, record)``: fields the
-    variant adds to an event's JSON object."""
+    variant adds to an event's JSON object. ``seat_status``, ``hand_status``: the variant's
+    status columns (``sim.kernels.status.StatusColumn``, as in its ``Variant`` entry), shown
+    after the engine's with the final position."""
 
     win_kinds: Mapping[int, str]
     kong_names: Mapping[int, str]
     event_names: Mapping[int, str]
     event_text: Callable[[int, int, int, int], str | None]
     event_fields: Callable[[int, int, int, int, np.ndarray], dict[str, Any]]
+    seat_status: tuple[StatusColumn, ...] = ()
+    hand_status: tuple[StatusColumn, ...] = ()
+
+    def status_columns(self, row: str) -> list[tuple[int, StatusColumn]]:
+        """(slot, column) of every status column of ``row`` (``seat`` or ``hand``): the
+        engine's, then the variant's."""
+        if row == "seat":
+            return laid_out(S.ENGINE_SEAT_STATUS, self.seat_status, row)
+        return laid_out(S.ENGINE_HAND_STATUS, self.hand_status, row)
 
     def event_name(self, event: int) -> str | None:
         """The ``event`` of an event's JSON object: the engine's name or the variant's."""
@@ -286,13 +300,62 @@ def _melds(final: S.FinalPosition, seat: int):
         yield meld_type, first, from_seat
 
 
-def final_lines(final: S.FinalPosition, kong_names: Mapping[int, str]) -> list[str]:
-    """Every seat's concealed tiles (a winner's with the winning tile) and melds."""
+def status_value(column: StatusColumn, value: int) -> Any:
+    """A status value as JSON shows it (``column.shown_as``): a flag true or false; a tile in
+    README notation, a seat number, None for none; a set of tiles in README notation (``""``
+    for none); a count or number as it is."""
+    value = int(value)
+    if column.shown_as == "flag":
+        return value != 0
+    if column.shown_as == "tile":
+        return tile_or_none(value)
+    if column.shown_as == "seat":
+        return value if value >= 0 else None
+    if column.shown_as == "tiles":
+        return format_tiles([kind for kind in range(34) if value >> kind & 1])
+    return value
+
+
+def status_phrase(column: StatusColumn, value: int) -> str:
+    """A status value as the text replay words it: the column's ``phrase``, else its name's
+    words (a flag) or its name's words and the value."""
+    words = column.name.replace("_", " ")
+    phrase = column.phrase or (words if column.shown_as == "flag" else words + " {value}")
+    return phrase.format(value=status_value(column, value))
+
+
+def status_object(values: np.ndarray, columns: list[tuple[int, StatusColumn]]) -> dict[str, Any]:
+    """Every shown column's value (not the hidden ones) of one status row, by name."""
+    return {
+        column.name: status_value(column, values[slot])
+        for slot, column in columns
+        if not column.hidden
+    }
+
+
+def status_phrases(values: np.ndarray, columns: list[tuple[int, StatusColumn]]) -> list[str]:
+    """The phrases of one status row's values that say something (``StatusColumn.is_empty``)."""
+    return [
+        status_phrase(column, values[slot])
+        for slot, column in columns
+        if not column.is_empty(int(values[slot]))
+    ]
+
+
+def final_lines(final: S.FinalPosition, words: ReplayWords) -> list[str]:
+    """Every seat's concealed tiles (a winner's with the winning tile), melds and the status
+    values that say something, then the hand's status values (when any say something)."""
     lines = []
+    seat_columns = words.status_columns("seat")
     for seat in range(final.hands.shape[0]):
-        melds = [_meld_text(t, first, kong_names) for t, first, _ in _melds(final, seat)]
+        melds = [_meld_text(t, first, words.kong_names) for t, first, _ in _melds(final, seat)]
         shown = f"; melds {', '.join(melds)}" if melds else ""
+        phrases = status_phrases(final.status[seat], seat_columns)
+        shown += f"; status: {', '.join(phrases)}" if phrases else ""
         lines.append(f"seat {seat} holds {_tiles_of(final.hands[seat])}{shown}")
+    phrases = status_phrases(final.hand_status, words.status_columns("hand"))
+    if phrases:
+        lines.append(f"hand status: {', '.join(phrases)}")
     return lines
 
 
@@ -313,12 +376,16 @@ def _meld_object(meld_type: int, first: int, from_seat: int) -> dict[str, Any]:
     return meld
 
 
-def final_objects(final: S.FinalPosition, wilds: list[int]) -> list[dict[str, Any]]:
+def final_objects(
+    final: S.FinalPosition, wilds: list[int], words: ReplayWords
+) -> list[dict[str, Any]]:
     """Every seat's ``final_hand``: its concealed tiles in hand notation, the copies of a wild
     kind marked ``*`` (a winner's hand holds the winning tile; winners on one discard each hold
-    it), and its melds (``meld``: chi, pong or kong; ``tiles``; ``from_seat``; a kong's
-    ``kong_type``)."""
+    it), its melds (``meld``: chi, pong or kong; ``tiles``; ``from_seat``; a kong's
+    ``kong_type``) and its ``status`` (every shown column, ``status_object``); then the
+    ``hand_status`` line: the hand row's shown columns."""
     objects = []
+    seat_columns = words.status_columns("seat")
     for seat in range(final.hands.shape[0]):
         counts = final.hands[seat].astype(np.int64)
         wild_faces = np.zeros(34, np.int64)
@@ -329,9 +396,11 @@ def final_objects(final: S.FinalPosition, wilds: list[int]) -> list[dict[str, An
             _meld_object(meld_type, first, from_seat)
             for meld_type, first, from_seat in _melds(final, seat)
         ]
-        objects.append(
-            json_object("final_hand", seat, -1, {"concealed": concealed, "melds": melds})
-        )
+        status = status_object(final.status[seat], seat_columns)
+        fields = {"concealed": concealed, "melds": melds, "status": status}
+        objects.append(json_object("final_hand", seat, -1, fields))
+    hand_status = status_object(final.hand_status, words.status_columns("hand"))
+    objects.append(json_object("hand_status", -1, -1, {"status": hand_status}))
     return objects
 
 

@@ -19,6 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 GENERIC_MODULES = [
     "sim/columns.py",
+    "sim/replay.py",
+    "sim/run_replay.py",
+    "sim/kernels/status.py",
     "sim/records.py",
     "sim/analysis/*.py",
     "sim/plots.py",

@@ -102,6 +102,76 @@ def test_replay_shows_passed_wins_robbed_kongs_and_final_hands():
     assert all(seen.values()), seen
 
 
+def _seat_status_words(lines: list[str], seat: int) -> list[str]:
+    """The status phrases of ``seat``'s final line of a text replay."""
+    line = next(line for line in lines if line.startswith(f"seat {seat} holds "))
+    return line.partition("; status: ")[2].split(", ") if "; status: " in line else []
+
+
+def _expected_passed_wins(events: np.ndarray, seat: int) -> list[int]:
+    """The kinds ``seat`` passed a win on since its last draw, from the log alone (漏胡)."""
+    passed = set()
+    for event, who, tile, _ in events.tolist():
+        if who == seat and event == S.EVENT_DRAW:
+            passed = set()
+        elif who == seat and event == S.EVENT_PASS_WIN:
+            passed.add(tile)
+    return sorted(passed)
+
+
+def _expected_locked(events: np.ndarray, seat: int) -> bool:
+    """An open kong 开杠 that wins nothing locks the konger's hand: the seat konged and play went
+    on after it (a draw or the exhaustive draw follows)."""
+    kinds = events[:, 0].tolist()
+    kongs = [at for at, row in enumerate(events.tolist()) if row[:2] == [S.EVENT_KONG, seat]]
+    return bool(kongs) and any(
+        kind in (S.EVENT_DRAW, S.EVENT_EXHAUSTED) for kind in kinds[kongs[0] + 1 :]
+    )
+
+
+def test_replay_shows_the_final_status_of_every_seat_and_of_the_hand():
+    """The declared status columns at the end of a hand, in text (only values that say
+    something) and JSON (every shown column): a seat that passed a win since its last draw
+    shows the kinds (漏胡), a konger whose open kong won nothing shows its locked hand, and the
+    hand row shows the kings X and Y the log's wild events name. Random agents pass wins."""
+    from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM
+    from sim.tiles import format_tiles
+    from sim.variants.anhua import replay_hand
+
+    options = AnhuaOptions()
+    agents = (AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_EFFICIENCY)
+    walls = shuffled_walls(4000, 108, 93)
+    seen = {"passed": False, "locked": False}
+    for game in range(len(walls)):
+        dealer = np.array([game % 4], np.int64)
+        record, events, final = replay_hand(
+            options, walls[game : game + 1], dealer, 1, agents, game, 0, 1024
+        )
+        lines = anhua_replay.describe(events, record, 4, final)
+        objects = anhua_replay.describe_json(options, walls[game], record, events, final)
+        finals = {obj["seat"]: obj["status"] for obj in objects if obj["event"] == "final_hand"}
+        for seat in range(4):
+            words = _seat_status_words(lines, seat)
+            status = finals[seat]
+            assert "own_turn_extra" not in status  # hidden
+            passed = format_tiles(_expected_passed_wins(events, seat))
+            assert status["passed_wins"] == passed, (game, seat)
+            assert (f"passed wins on {passed}" in words) == bool(passed), (game, seat, words)
+            locked = _expected_locked(events, seat)
+            assert status["locked"] is locked, (game, seat)
+            assert ("locked" in words) == locked, (game, seat, words)
+            seen["passed"] |= bool(passed)
+            seen["locked"] |= locked
+        (hand,) = (obj["status"] for obj in objects if obj["event"] == "hand_status")
+        kings = {obj["king"]: obj["tile"] for obj in objects if obj["event"] == "wild"}
+        assert (hand["king_x"], hand["king_y"]) == (kings.get("X"), kings["Y"])
+        assert "steer_forms" not in hand  # hidden: the agents' business
+        assert f"king y {hand['king_y']}" in "\n".join(lines)
+        if all(seen.values()) and game >= 50:
+            break
+    assert all(seen.values()), seen
+
+
 # --------------------------------------------------------------------------------------------
 # JSON Lines of runs
 

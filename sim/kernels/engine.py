@@ -55,6 +55,7 @@ from .moves import (
     O_PAYER,
     O_TILE,
     O_WINNER,
+    claim_shape_held,
     count_listed,
     emit,
     find_action,
@@ -439,7 +440,14 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
         take_tile(state, seat, kind)
         add_discard(state, seat, kind)
         emit(variant, state, EVENT_DISCARD, seat, kind, 0, params)
-        # claims on the discard: the variant lists each seat's; wins first
+        # claims on the discard: the variant lists each seat's (asked only when some seat holds
+        # a claim's shape); wins first
+        if not claim_shape_held(
+            hands, keys, wild_count, wild, win_forms, n_players, seat, kind, tables
+        ):
+            seat = (seat + 1) % n_players
+            must_draw = True
+            continue
         for other in range(MAX_SEATS):
             n_claims[other] = 0
         listed = variant.claim_actions(

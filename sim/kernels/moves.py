@@ -188,6 +188,29 @@ def holds_kong_shape(hand, melds, n_melds):
 
 
 @inline_kernel
+def claim_shape_held(hands, keys, wild_count, wild, forms, n_players, offerer, tile, tables):
+    """Whether any other seat holds the shape of a claim on ``tile`` discarded by ``offerer``:
+    a win the pre-check finds plausible (``forms``), two or more of the tile (a pong or a kong on
+    the discard), or, for the offerer's next seat, a suited tile within two ranks of it (a chi).
+    The engine asks the variant for its claims on a discard only when this holds: most discards
+    fit no claim, and the listing passes the state (docs/engine.md, ``claim_actions``)."""
+    for offset in range(1, n_players):
+        other = (offerer + offset) % n_players
+        if hands[other, tile] >= 2:
+            return True
+        if plausible_win(keys[other], wild_count[other], tile, wild, forms, tables):
+            return True
+    if tile >= 27:
+        return False
+    next_seat = (offerer + 1) % n_players
+    rank = tile % 9
+    for member_rank in range(max(0, rank - 2), min(8, rank + 2) + 1):
+        if member_rank != rank and hands[next_seat, tile - rank + member_rank] > 0:
+            return True
+    return False
+
+
+@inline_kernel
 def set_single_win(outcome, winner, features, how, payer, tile, factor):
     """Fill ``outcome`` with one winner."""
     outcome[O_N_WINNERS] = 1

@@ -15,8 +15,9 @@ Layout (docs/engine.md):
 * ``agents`` int64 (4,): the agent kind of each seat (``sim.kernels.agents.AGENT_*``).
 * ``status`` int64 (5, 16): per-seat facts of this hand in rows 0-3 and the hand's own in row
   ``HAND_ROW`` (4). Columns below ``FIRST_VARIANT_SLOT`` belong to the engine (``ST_*`` per seat,
-  ``HAND_*`` in the hand row); the rest are the variant's, named in its hooks module
-  (docs/engine.md). ``reset`` clears it.
+  ``HAND_*`` in the hand row); the rest are the variant's, declared in its hooks module. Every
+  column is declared as a ``sim.kernels.status.StatusColumn`` and its slot derived from that
+  (``ENGINE_SEAT_STATUS``, ``ENGINE_HAND_STATUS`` below; docs/engine.md). ``reset`` clears it.
 * ``log`` int64 (capacity + 1, 4): an event log ``(event, seat, tile, detail)`` for replays. The
   last row is a sink that events past the capacity are written to (and not counted), so that
   ``log_event`` has no branch; bulk runs have capacity 0: every event goes to the sink.
@@ -33,6 +34,7 @@ import numpy as np
 
 from ._jit import inline_kernel, kernel
 from .hand import KIND_POWER, KIND_SUIT, N_KINDS
+from .status import FIRST_VARIANT_SLOT, N_STATUS, StatusColumn, status_slots
 
 MAX_SEATS = 4
 MAX_MELDS = 4
@@ -63,19 +65,44 @@ N_SCALARS = 16
 DRAW_HEAD = 0  # an ordinary draw from the head of the wall
 DRAW_REPLACEMENT = 1  # a kong's replacement from the tail (the kong hook said KONG_REPLACEMENT)
 
-# status columns: the engine's per-seat facts (rows 0-3) ...
-ST_ACTED = 0  # 1 once the seat discarded, claimed or konged this hand (its first turn is over)
-ST_CLAIMED = 1  # 1 once the seat made a chi, pong or kong this hand
-ST_LOCKED = 2  # 1 while the hand is locked (the variant's notion: after an open kong, 报听)
-# 1 while the variant may list own-turn actions other than a win the pre-check finds plausible
-# and a kong of four held tiles or of a pong's fourth (an instant win's window, say): the
-# engine asks for a seat's own-turn actions only when one of the three holds
-ST_OWN_TURN_EXTRA = 3
-# ... and the hand row's slots, which the variant's setup hook fills
+# status columns (``sim.kernels.status``): the engine's per-seat facts (rows 0-3) ...
+ENGINE_SEAT_STATUS = (
+    StatusColumn(
+        "acted",
+        "1 once the seat discarded, claimed or konged this hand (its first turn is over)",
+        "hidden",  # every seat but a dealer who won at once: nothing worth a line
+    ),
+    # hidden: the seat's melds show it
+    StatusColumn("claimed", "1 once the seat made a chi, pong or kong this hand", "hidden"),
+    StatusColumn(
+        "locked",
+        "1 while the hand is locked (the variant's notion: after an open kong, 报听): it "
+        "discards what it draws and claims nothing but a win",
+        "flag",
+    ),
+    # the engine asks for a seat's own-turn actions only when a win is plausible, the hand
+    # holds a kong shape or this flag is set
+    StatusColumn(
+        "own_turn_extra",
+        "1 while the variant may list own-turn actions other than a plausible win and a kong "
+        "of held tiles (an instant win's window, say)",
+        "hidden",
+    ),
+)
+ST_ACTED, ST_CLAIMED, ST_LOCKED, ST_OWN_TURN_EXTRA = status_slots(
+    ENGINE_SEAT_STATUS, first=0, end=FIRST_VARIANT_SLOT
+)
+# ... and the hand row's, which the variant's setup hook fills
 HAND_ROW = 4
-HAND_STEER_FORMS = 0  # hand forms the agents steer their discards and claims by
-FIRST_VARIANT_SLOT = 4  # columns from here on are the variant's, in every row
-N_STATUS = 16
+ENGINE_HAND_STATUS = (
+    StatusColumn(
+        "steer_forms",
+        "the hand forms the agents steer their discards and claims by (bits)",
+        "hidden",  # the agents' business, not the game's
+        row="hand",
+    ),
+)
+(HAND_STEER_FORMS,) = status_slots(ENGINE_HAND_STATUS, first=0, end=FIRST_VARIANT_SLOT)
 
 # Events of the replay log: (event, seat, tile, detail)
 EVENT_DEAL = 0  # seat was dealt ``detail`` tiles
@@ -121,21 +148,26 @@ class GameState(NamedTuple):
 
 
 class FinalPosition(NamedTuple):
-    """Every seat's concealed tiles and melds when a hand ended (a winner's hand holds the
-    winning tile): what a replay shows after the events."""
+    """Every seat's concealed tiles, melds and status when a hand ended (a winner's hand holds
+    the winning tile), and the hand's status: what a replay shows after the events."""
 
     hands: np.ndarray  # (n_players, 34) concealed counts, wilds at their face
     melds: np.ndarray  # (n_players, MAX_MELDS, 3): meld type, first tile, from seat
     n_melds: np.ndarray  # (n_players,)
+    status: np.ndarray  # (n_players, N_STATUS): each seat's row of ``status``
+    hand_status: np.ndarray  # (N_STATUS,): the ``HAND_ROW`` of ``status``
 
 
 def final_position(state: GameState) -> FinalPosition:
-    """The state's hands and melds, copied, for its ``scalars[N_PLAYERS]`` seats."""
+    """The state's hands, melds and status rows, copied, for its ``scalars[N_PLAYERS]``
+    seats."""
     n_players = int(state.scalars[N_PLAYERS])
     return FinalPosition(
         state.hands[:n_players].copy(),
         state.melds[:n_players].copy(),
         state.n_melds[:n_players].copy(),
+        state.status[:n_players].copy(),
+        state.status[HAND_ROW].copy(),
     )
 
 

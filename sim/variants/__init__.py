@@ -7,7 +7,8 @@ dataclass made from its option declarations, see :mod:`sim.options`), a line per
 configs and reports, the tile set, the functions that play hands from walls into int64 records
 and replay one, and the declarations the frames, analyses, figures, replays and reports are
 made from: its win kinds, its own columns of the games and wins frames
-(:class:`sim.columns.Column`) with the functions computing them from the records, its point
+(:class:`sim.columns.Column`) with the functions computing them from the records, its status
+columns (:class:`sim.kernels.status.StatusColumn`), its point
 sources, tier colours, figure labels, sweep metrics, event descriptions and report texts.
 A variant registers itself by its folder's ``entry.py``, whose ``variant()`` returns its entry;
 Weng'an and Anqing join by adding theirs.
@@ -28,6 +29,7 @@ from .report_text import ReportText
 
 if TYPE_CHECKING:
     from ..columns import Column
+    from ..kernels.status import StatusColumn
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,19 @@ class Variant:
     report: ReportText = field(default_factory=ReportText, kw_only=True)
     """Labels and notes of ``mjsim report`` for this variant (keyword-only: free of the order
     of the fields above)."""
+    seat_status: tuple[StatusColumn, ...] = field(kw_only=True)
+    """The variant's own per-seat columns of the game state's ``status``
+    (``sim.kernels.status``), in slot order from ``FIRST_VARIANT_SLOT``: the replay shows them
+    after the engine's (``ReplayWords.seat_status`` names the same tuple)."""
+    hand_status: tuple[StatusColumn, ...] = field(kw_only=True)
+    """The variant's own columns of the hand row of ``status``, likewise."""
+
+    def __post_init__(self) -> None:
+        from ..kernels.status import laid_out
+
+        # a one-line error when a declaration does not fit, repeats a name or is in another row
+        laid_out((), self.seat_status, "seat")
+        laid_out((), self.hand_status, "hand")
 
     # frames, analysis, plots, sweeps
     win_kinds: Mapping[int, str]

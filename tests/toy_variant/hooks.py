@@ -30,7 +30,6 @@ from sim.kernels.state import (
     DEALER_STREAK,
     DRAW_REPLACEMENT,
     DRAW_SOURCE,
-    FIRST_VARIANT_SLOT,
     HAND_ROW,
     HAND_STEER_FORMS,
     MELD_ADDED_KONG,
@@ -42,8 +41,10 @@ from sim.kernels.state import (
     take_tile,
     tiles_left,
 )
+from sim.kernels.status import StatusColumn, status_slots
 
-ST_EVENTS = FIRST_VARIANT_SLOT  # events ``observe`` heard about this seat
+SEAT_STATUS = (StatusColumn("events", "events ``observe`` heard about this seat", "count"),)
+(ST_EVENTS,) = status_slots(SEAT_STATUS)
 R_STREAK = R_VARIANT  # the dealer's streak the settle hook was given
 R_EVENTS = R_VARIANT + 1  # events observe heard in all
 

@@ -7,7 +7,7 @@ from .. import Variant
 
 def variant() -> Variant:
     from .. import anhua
-    from . import frames, presentation, summaries
+    from . import frames, hooks, presentation, summaries
     from . import replay as anhua_replay
 
     return Variant(
@@ -23,6 +23,8 @@ def variant() -> Variant:
         # replay
         describe_json=anhua_replay.describe_json,
         report=presentation.REPORT,
+        seat_status=hooks.SEAT_STATUS,
+        hand_status=hooks.HAND_STATUS,
         # frames, analysis, plots, sweeps
         win_kinds=frames.WIN_KINDS,
         games_columns=frames.GAMES_COLUMNS,

@@ -57,7 +57,6 @@ from ...kernels.state import (
     EVENT_PAY,
     EVENT_WILD,
     FIRST_VARIANT_EVENT,
-    FIRST_VARIANT_SLOT,
     HAND_ROW,
     HAND_STEER_FORMS,
     MELD_ADDED_KONG,
@@ -78,21 +77,35 @@ from ...kernels.state import (
     take_tile,
     tiles_left,
 )
+from ...kernels.status import StatusColumn, status_slots
 from . import scoring as anhua
 
-# the hand row's variant slots
 # Anhua's own events (after the engine's, ``sim.kernels.state.EVENT_*``)
 EVENT_REVEAL = FIRST_VARIANT_EVENT  # a tile revealed by an open kong (开杠翻牌)
 EVENT_BIRD = FIRST_VARIANT_EVENT + 1  # a bird (抓鸟); seat = where it landed for the first winner
 
-HAND_X_KIND = FIRST_VARIANT_SLOT  # king kind X (the flipped kind), -1 with four kings
-HAND_Y_KIND = FIRST_VARIANT_SLOT + 1  # king kind Y (the next rank)
-# each seat's variant slots
-ST_DEALT_X = FIRST_VARIANT_SLOT  # X kings in the seat's dealt hand (起手), for the instant win
-ST_DEALT_Y = FIRST_VARIANT_SLOT + 1  # Y kings in the seat's dealt hand
-# bit k set when the seat passed a win on kind k offered by another player since its last draw
-# from the wall (漏胡: it may not win on that kind from others until it draws; ``observe``)
-ST_PASSED_WINS = FIRST_VARIANT_SLOT + 2
+# Anhua's status columns (``sim.kernels.status``), from FIRST_VARIANT_SLOT: each seat's ...
+SEAT_STATUS = (
+    StatusColumn(
+        "dealt_x_kings", "X kings in the seat's dealt hand (起手), for the instant win", "count"
+    ),
+    StatusColumn("dealt_y_kings", "Y kings in the seat's dealt hand (起手)", "count"),
+    # ``observe`` keeps it: a passed win sets the kind's bit, a draw from the wall clears them
+    StatusColumn(
+        "passed_wins",
+        "kinds the seat passed a win on, offered by another player, since its last draw from "
+        "the wall (漏胡: it may not win on them from others until it draws)",
+        "tiles",
+        phrase="passed wins on {value}",
+    ),
+)
+ST_DEALT_X, ST_DEALT_Y, ST_PASSED_WINS = status_slots(SEAT_STATUS)
+# ... and the hand row's
+HAND_STATUS = (
+    StatusColumn("king_x", "king kind X (the flipped kind), none with four kings", "tile", "hand"),
+    StatusColumn("king_y", "king kind Y (the next rank)", "tile", "hand"),
+)
+HAND_X_KIND, HAND_Y_KIND = status_slots(HAND_STATUS)
 
 # Every hand anhua.best_win accepts is complete in one of these forms with all kings wild (a
 # king counted as its own face, 王代硬, is one of the things a wild may stand for).

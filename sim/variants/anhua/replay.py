@@ -41,7 +41,7 @@ from . import (
     scoring,  # loaded by the package, in its cache folder
     tier_name,
 )
-from .hooks import EVENT_BIRD, EVENT_REVEAL
+from .hooks import EVENT_BIRD, EVENT_REVEAL, HAND_STATUS, SEAT_STATUS
 
 WIN_KINDS = {how: name for name, how in HOW.items()}
 """Win kind (``how``) -> name, as in the games table's ``win_kind``."""
@@ -84,6 +84,8 @@ WORDS = ReplayWords(
     event_names={EVENT_REVEAL: "reveal", EVENT_BIRD: "bird"},
     event_text=_event_text,
     event_fields=_event_fields,
+    seat_status=SEAT_STATUS,
+    hand_status=HAND_STATUS,
 )
 
 
@@ -129,11 +131,12 @@ def describe(
     n_players: int,
     final: S.FinalPosition | None = None,
 ) -> list[str]:
-    """The events as lines of text, then every seat's final tiles (when ``final`` is given),
-    each winner's pattern and base points, and every seat's score change."""
+    """The events as lines of text, then every seat's final tiles and status (when ``final`` is
+    given) and the hand's, each winner's pattern and base points, and every seat's score
+    change."""
     lines = event_lines(events, WORDS)
     if final is not None:
-        lines += final_lines(final, KONG_NAMES)
+        lines += final_lines(final, WORDS)
     for seat, features, base in _winners(record):
         lines.append(f"seat {seat}: {pattern_name(features)}, {base} points base")
     lines.append(result_line(record, n_players))
@@ -226,11 +229,11 @@ def describe_json(
     final: S.FinalPosition,
 ) -> list[dict[str, Any]]:
     """The hand as JSON-ready objects: the events (``sim.replay.event_objects``), every seat's
-    ``final_hand`` (kings marked ``*``), each ``winner``, every ``settlement`` item and the
-    ``result``."""
+    ``final_hand`` (kings marked ``*``, its status), the ``hand_status`` (the kings X and Y),
+    each ``winner``, every ``settlement`` item and the ``result``."""
     n_players = options.player_count
     objects = event_objects(events, wall, record, WORDS)
-    objects += final_objects(final, wild_kinds(events))
+    objects += final_objects(final, wild_kinds(events), WORDS)
     objects += winner_objects(record)
     objects += settlement_items(options, record)
     objects.append(result_object(record, n_players, WORDS))
