@@ -11,6 +11,7 @@ written out.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter
 
 import numpy as np
@@ -195,13 +196,15 @@ TRIPLET, SEQUENCE, PAIR, QUAD = (0, 0, 0), (0, 1, 2), (0, 0), (0, 0, 0, 0)
 SUIT_CHOICES = [(0,), (1,), (2,), (0, 1), (1, 2), (0, 1, 2), (0, 1, 2)]
 
 
-@st.composite
-def complete_hands(draw):
-    """(concealed kinds with the winning tile, melds, winning kind): a standard hand with 0-4
-    pong/kong melds (sometimes only triplets, for 大对子 and 单吊), or seven pairs (sometimes with
-    quads); one suit in about half of them (清一色 rows)."""
-    pool = Pool(draw(st.randoms(use_true_random=False)), draw(st.sampled_from(SUIT_CHOICES)))
-    form = draw(st.sampled_from(["standard", "standard", "triplets", "seven_pairs"]))
+FORMS = ("standard", "standard", "triplets", "seven_pairs")
+MELD_CHOICES = ("pong", "pong", *R.KONG_KINDS)
+
+
+def build_complete_hand(rnd, suits, form, meld_kinds):
+    """(concealed kinds with the winning tile, melds, winning kind), or None when the copies run
+    out: a standard hand with the given pong/kong melds (``triplets``: only triplets, for 大对子
+    and 单吊), or seven pairs (sometimes with quads), in the given suits."""
+    pool = Pool(rnd, suits)
     try:
         if form == "seven_pairs":
             hand = []
@@ -209,13 +212,7 @@ def complete_hands(draw):
                 hand += pool.pick([PAIR, PAIR, QUAD] if len(hand) <= 10 else [PAIR])
             melds = ()
         else:
-            melds = tuple(
-                R.Meld(
-                    draw(st.sampled_from(["pong", "pong", *R.KONG_KINDS])),
-                    name(pool.pick([TRIPLET])[:1]),
-                )
-                for _ in range(draw(st.integers(0, 4)))
-            )
+            melds = tuple(R.Meld(k, name(pool.pick([TRIPLET])[:1])) for k in meld_kinds)
             # a kong's fourth copy
             melds = tuple(m for m in melds if m.kind == "pong" or pool.take([kind(m.tile)]))
             shapes = [TRIPLET] if form == "triplets" else [TRIPLET, SEQUENCE, SEQUENCE]
@@ -223,7 +220,18 @@ def complete_hands(draw):
             hand += pool.pick([PAIR])
     except LookupError:
         return None
-    return hand, melds, draw(st.sampled_from(sorted(set(hand))))
+    return hand, melds, rnd.choice(sorted(set(hand)))
+
+
+@st.composite
+def complete_hands(draw):
+    """``build_complete_hand`` with hypothesis's choices; one suit in about half of them."""
+    return build_complete_hand(
+        draw(st.randoms(use_true_random=False)),
+        draw(st.sampled_from(SUIT_CHOICES)),
+        draw(st.sampled_from(FORMS)),
+        draw(st.lists(st.sampled_from(MELD_CHOICES), max_size=4)),
+    )
 
 
 PATTERN_OPTIONS = st.builds(
@@ -245,6 +253,33 @@ def test_pattern_of_random_complete_hands(made, options, size):
     expected = R.pattern(hand, melds, win, options)
     assert expected is not None
     assert kernel_pattern(hand, melds, win, options, size) == expected, (name(hand), melds, win)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_hands_reach_every_pattern(seed):
+    """Every row of the pattern table (002: 牌型分; rules-spec B5.1) comes out of the hand builder
+    under the four combinations of the 单吊 and 龙七对 options, the kernel agreeing with the
+    reference on each hand: the random tests above can see every pattern."""
+    rnd = random.Random(seed)
+    seen = Counter()
+    for index in range(1200):
+        options = WenganOptions(
+            dan_diao_definition=("four_melds", "any_pair_wait")[index % 2],
+            long_qi_dui_win_on_quad=index % 4 < 2,
+        )
+        made = build_complete_hand(
+            rnd,
+            rnd.choice(SUIT_CHOICES),
+            rnd.choice(FORMS),
+            [rnd.choice(MELD_CHOICES) for _ in range(rnd.randint(0, 4))],
+        )
+        if made is None:
+            continue
+        hand, melds, win = made
+        expected = R.pattern(hand, melds, win, options)
+        assert kernel_pattern(hand, melds, win, options) == expected, (name(hand), melds, win)
+        seen[expected] += 1
+    assert set(seen) == set(R.PATTERN_POINTS), seen
 
 
 @SETTINGS
