@@ -529,6 +529,7 @@ PASSPORT_OPTIONS = st.builds(
     WenganOptions,
     passport_kinds=st.sampled_from(["any_kong", "scoring_kong", "kong_or_chicken", "none"]),
     wu_gu_ji=st.booleans(),
+    ping_hu_ron_needs_passport=st.booleans(),
 )
 
 
@@ -537,7 +538,9 @@ PASSPORT_OPTIONS = st.builds(
 def test_passport_agrees_with_the_reference(rnd, options, n_melds):
     """通行证 (002: 平胡点炮胡需要通行证; 此时可以无豆平胡; rules-spec B4.3, B7 #1, #38): a kong of
     the allowed kinds (憨包豆 only under any_kong), or with kong_or_chicken a 1s (8p with 乌骨鸡)
-    in hand or melds, as the reference's has_passport; chickens are drawn often."""
+    in hand or melds, as the reference's has_passport; chickens are drawn often. Then who may win
+    a discard (平胡点炮需要通行证, B4.2): a big hand always, a 平胡 with the pass or an
+    exception."""
     pool = Pool(rnd, (0, 1, 2))
     melds = []
     for _ in range(n_melds):
@@ -556,6 +559,13 @@ def test_passport_agrees_with_the_reference(rnd, options, n_melds):
         counts_of(hand), melds_of(seat.melds), len(melds), late, options.params()
     )
     assert bool(found) == R.has_passport(seat, options), (seat, options)
+    for pattern in ("平胡", "大对子", "清一色"):
+        for exception in (False, True):
+            allowed = K.discard_win_allowed(
+                PATTERN_BY_NAME[pattern], found, exception, options.params()
+            )
+            expected = R.discard_win_allowed(seat, pattern, options, hot_cannon=exception)
+            assert bool(allowed) == expected, (seat, pattern, exception, options)
 
 
 # ------------------------------------------------------------------------------ chickens

@@ -50,6 +50,7 @@ from .options import (  # noqa: F401 (read by later kernels as scoring.P_*)
     P_JIN_JI,
     P_LONG_QI_DUI_WIN_ON_QUAD,
     P_PASSPORT_KINDS,
+    P_PING_HU_RON_NEEDS_PASSPORT,
     P_PLAYERS,
     P_QIAN_HOU_FAN_JI,
     P_QUAN_QING_YAO,
@@ -335,6 +336,15 @@ def has_passport(counts, melds, n_melds, late_kongs, params):
         if kinds != PASSPORT_SCORING_KONG or ((late_kongs >> index) & 1) == 0:
             return True
     return kinds == PASSPORT_KONG_OR_CHICKEN and chicken
+
+
+@inline_kernel
+def discard_win_allowed(code, passport, exception, params):
+    """平胡点炮需要通行证 (rules-spec B4.2): a big hand may always win a discard; a 平胡 only with
+    a 通行证 (``has_passport``), in an exception (``exception``: 地胡, 抢杠, 热炮, the winner's
+    报听, the discarder's 报听 = 杀听), or with ``ping_hu_ron_needs_passport`` off. A 过胡 lock
+    arises only where this is true (B3.6)."""
+    return code != PING_HU or params[P_PING_HU_RON_NEEDS_PASSPORT] == 0 or exception or passport
 
 
 # ---------------------------------------------------------------------------------------------
