@@ -282,6 +282,34 @@ def test_random_hands_reach_every_pattern(seed):
     assert set(seen) == set(R.PATTERN_POINTS), seen
 
 
+@pytest.mark.slow
+def test_many_random_hands_and_their_waits():
+    """The same as the tests above on many more hands (rules-spec B4.1, B5.1, B5.9, B3.9): each
+    complete hand's pattern, and the waits of the hand less one tile under random 定缺 and
+    单吊 / 龙七对 options, as the reference."""
+    rnd = random.Random(7)
+    for _ in range(4000):
+        options = WenganOptions(
+            player_count=rnd.choice([4, 3, 2]),
+            ding_que_mode=rnd.choice(["composition", "declare"]),
+            dan_diao_definition=rnd.choice(["four_melds", "any_pair_wait"]),
+            long_qi_dui_win_on_quad=rnd.random() < 0.5,
+        )
+        made = build_complete_hand(
+            rnd,
+            rnd.choice(SUIT_CHOICES),
+            rnd.choice(FORMS),
+            [rnd.choice(MELD_CHOICES) for _ in range(rnd.randint(0, 4))],
+        )
+        if made is None:
+            continue
+        hand, melds, win = made
+        assert kernel_pattern(hand, melds, win, options) == R.pattern(hand, melds, win, options)
+        rest = list(hand)
+        rest.remove(rnd.choice(hand))
+        assert_waits_agree(R.Seat(name(rest), melds, que_suit=rnd.choice("mps")), options)
+
+
 @SETTINGS
 @given(complete_hands(), PATTERN_OPTIONS, st.data())
 def test_pattern_of_complete_hands_with_one_tile_changed(made, options, data):
