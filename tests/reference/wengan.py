@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sim.tiles import parse_tiles
 from sim.variants.wengan import WenganOptions
@@ -274,7 +274,7 @@ def best_pattern(seat: Seat, win: Win, players: int, options) -> str | None:
         rest = list(hand)
         rest.remove(choice)
         name = winning_pattern(
-            Seat(" ".join(_name(k) for k in rest), seat.melds), choice, players, options
+            replace(seat, concealed=" ".join(_name(k) for k in rest)), choice, players, options
         )
         if name:
             found.append(name)

@@ -1,17 +1,34 @@
-"""Weng'an 贵州瓮安麻将 (Guizhou): options only, so far (the engine is not written yet).
+"""Weng'an 贵州瓮安麻将 (Guizhou): options and scoring kernels, so far (no engine yet).
 
 Source: ``002_065383326e4e38d7.txt``; English reading: ``rules-spec.md`` Part B, and the
 project's further decisions in ``docs/rules-wengan.md``. Every option of rules-spec B6 is declared
-once in ``options`` (:data:`WENGAN_OPTIONS`); :class:`WenganOptions` comes from there. Not
-registered in ``sim.variants`` until it can be played.
+once in ``options`` (:data:`WENGAN_OPTIONS`); :class:`WenganOptions` comes from there. The pattern
+table of B5.1 is declared once in ``patterns``; ``scoring`` holds the numba kernels (patterns,
+waits, chicken values), imported here inside :func:`sim.kernels.variant_cache_folder` so that they
+cache in Weng'an's own folder. Not registered in ``sim.variants`` until it can be played.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from ...kernels import variant_cache_folder
 from ...options import Options
 from .options import N_TILES, OPTION_NAMES, OPTION_TITLES, WENGAN_OPTIONS
+from .patterns import PATTERNS
 
-__all__ = ["N_TILES", "OPTION_NAMES", "OPTION_TITLES", "WENGAN_OPTIONS", "WenganOptions"]
+with variant_cache_folder("wengan", Path(__file__).parent):
+    from . import scoring as kernels
+
+__all__ = [
+    "N_TILES",
+    "OPTION_NAMES",
+    "OPTION_TITLES",
+    "PATTERNS",
+    "WENGAN_OPTIONS",
+    "WenganOptions",
+    "kernels",
+]
 
 
 class WenganOptions(Options, declarations=WENGAN_OPTIONS):

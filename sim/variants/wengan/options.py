@@ -1,13 +1,14 @@
 """Weng'an 贵州瓮安麻将: every option of rules-spec B6, declared once.
 
-The options class and its checks, a future kernels' ``params`` array and the options table of
-``docs/rules-wengan.md`` all come from :data:`WENGAN_OPTIONS` (see :mod:`sim.options`). Pure
-Python. Defaults are the spec's (B6: rows 1-30 from the text, rows 31-46 added by B7).
+The options class and its checks, the kernels' ``params`` array and its ``P_*`` indices, and the
+options table of ``docs/rules-wengan.md`` all come from :data:`WENGAN_OPTIONS` (see
+:mod:`sim.options`). Pure Python: the kernels import the indices from here. Defaults are the
+spec's (B6: rows 1-30 from the text, rows 31-46 added by B7).
 """
 
 from __future__ import annotations
 
-from ...options import by_name, choice, flag, integer
+from ...options import by_name, choice, flag, integer, param_count, param_slots
 
 N_TILES = 108
 """The tile set: 万, 筒 and 条, four of each (no winds or dragons; rules-spec B1.1)."""
@@ -316,3 +317,69 @@ OPTION = by_name(WENGAN_OPTIONS)
 OPTION_NAMES = tuple(OPTION)
 OPTION_TITLES = {name: option.title for name, option in OPTION.items()}
 """Option -> its Chinese rule name and meaning (configs, reports, ``--help``)."""
+
+# Indices into ``params`` for the kernels (``scoring.P_*``): the slots come from the declarations
+_SLOT = param_slots(WENGAN_OPTIONS)
+P_PLAYERS = _SLOT["player_count"]
+P_BASE_STAKE = _SLOT["base_stake"]
+P_FAN_PAI_JI = _SLOT["fan_pai_ji"]
+P_BEN_JI = _SLOT["ben_ji"]
+P_CHONG_FENG_MODE = _SLOT["chong_feng_mode"]
+P_JIN_JI = _SLOT["jin_ji"]
+P_WU_GU_JI = _SLOT["wu_gu_ji"]
+P_ZE_REN_JI = _SLOT["ze_ren_ji"]
+P_BAO_JI = _SLOT["bao_ji"]
+P_YAO_BAI_JI = _SLOT["yao_bai_ji"]
+P_MAN_TANG_JI = _SLOT["man_tang_ji"]
+P_QUAN_QING_YAO = _SLOT["quan_qing_yao"]
+P_QIAN_HOU_FAN_JI = _SLOT["qian_hou_fan_ji"]
+P_XING_QI_JI = _SLOT["xing_qi_ji"]
+P_XING_QI_JI_WEEKDAY = _SLOT["xing_qi_ji_weekday"]
+P_DEALER_BONUS_MODE = _SLOT["dealer_bonus_mode"]
+P_DING_QUE = _SLOT["ding_que"]
+P_YUAN_QUE_BONUS = _SLOT["yuan_que_bonus"]
+P_QIANG_GANG_SHAO_DOU = _SLOT["qiang_gang_shao_dou"]
+P_QIANG_GANG_SHAO_JI = _SLOT["qiang_gang_shao_ji"]
+P_RE_PAO_SHAO_DOU = _SLOT["re_pao_shao_dou"]
+P_RE_PAO_SHAO_JI = _SLOT["re_pao_shao_ji"]
+P_BAO_GANG = _SLOT["bao_gang"]
+P_MULTI_RON = _SLOT["multi_ron"]
+P_GUO_HU_LIMIT = _SLOT["guo_hu_limit"]
+P_GUO_PENG_LIMIT = _SLOT["guo_peng_limit"]
+P_HUANG_ZHUANG_CHA_JIAO = _SLOT["huang_zhuang_cha_jiao"]
+P_HUANG_ZHUANG_BURN = _SLOT["huang_zhuang_burn"]
+P_HUANG_ZHUANG_NO_BAO = _SLOT["huang_zhuang_no_bao"]
+P_PING_HU_RON_NEEDS_PASSPORT = _SLOT["ping_hu_ron_needs_passport"]
+P_PASSPORT_KINDS = _SLOT["passport_kinds"]
+P_DAN_DIAO_DEFINITION = _SLOT["dan_diao_definition"]
+P_MINGTANG_BONUS_MODE = _SLOT["mingtang_bonus_mode"]
+P_SHA_TING_PAYER = _SLOT["sha_ting_payer"]
+P_GOLD_MODEL = _SLOT["gold_model"]
+P_CHONGFENG_ORDINAL_COUNTS_CLAIMED = _SLOT["chongfeng_ordinal_counts_claimed"]
+P_BAO_JI_SCOPE = _SLOT["bao_ji_scope"]
+P_ZE_REN_ON_KONG = _SLOT["ze_ren_on_kong"]
+P_LIAN_ZHUANG_COUNTS_DRAWS = _SLOT["lian_zhuang_counts_draws"]
+P_DING_QUE_MODE = _SLOT["ding_que_mode"]
+P_GUO_HU_SCOPE = _SLOT["guo_hu_scope"]
+P_DI_HU_WINDOW = _SLOT["di_hu_window"]
+P_HUANG_ZHUANG_BURN_SCOPE = _SLOT["huang_zhuang_burn_scope"]
+P_FIRST_DEALER = _SLOT["first_dealer"]
+P_LONG_QI_DUI_WIN_ON_QUAD = _SLOT["long_qi_dui_win_on_quad"]
+P_BAO_REQUIRES_READY = _SLOT["bao_requires_ready"]
+N_PARAMS = param_count(WENGAN_OPTIONS)
+
+# How the kernels compare choice values
+DAN_DIAO_FOUR_MELDS = OPTION["dan_diao_definition"].code("four_melds")
+DAN_DIAO_ANY_PAIR_WAIT = OPTION["dan_diao_definition"].code("any_pair_wait")
+GOLD_ADDITIVE = OPTION["gold_model"].code("additive")
+GOLD_MULTIPLICATIVE = OPTION["gold_model"].code("multiplicative")
+DING_QUE_COMPOSITION = OPTION["ding_que_mode"].code("composition")
+DING_QUE_DECLARE = OPTION["ding_que_mode"].code("declare")
+PASSPORT_ANY_KONG = OPTION["passport_kinds"].code("any_kong")
+PASSPORT_SCORING_KONG = OPTION["passport_kinds"].code("scoring_kong")
+PASSPORT_KONG_OR_CHICKEN = OPTION["passport_kinds"].code("kong_or_chicken")
+PASSPORT_NONE = OPTION["passport_kinds"].code("none")
+CHONG_FENG_NONE = OPTION["chong_feng_mode"].code("none")
+CHONG_FENG_PLAIN = OPTION["chong_feng_mode"].code("plain")
+CHONG_FENG_4321 = OPTION["chong_feng_mode"].code("4321")
+CHONG_FENG_3211 = OPTION["chong_feng_mode"].code("3211")
