@@ -159,6 +159,51 @@ WA4_SEAT3_NOT_READY = dataclasses.replace(
 WA5_NOT_READY = dataclasses.replace(W.WA5, seats=(*W.WA5.seats[:3], W.WA5_NOT_READY))
 WA7_SELF_DRAW = dataclasses.replace(W.WA7, wins=(R.Win(3, "4s", "self_draw"),))
 
+WINNER = R.Seat("234m 567p 345s 678m 9p")
+ROB_KONG = R.HandEnd(
+    (
+        R.Seat("34m 678p 234s 789s 99p"),
+        NOBODY,
+        R.Seat(None, (R.Meld("pong", "5m", 1), R.Meld("men_dou", "1s")), ready=True),
+        NOBODY,
+    ),
+    (R.Win(0, "5m", "rob_kong", 2),),
+    wall="9s 3p",
+)
+TWO_WINNERS = R.HandEnd(
+    (WINNER, R.Seat("234m 567p 345s 678m 9p", bao_ting=True), NOBODY, NOBODY),
+    tuple(R.Win(s, "9p", "discard", 2) for s in (0, 1)),
+    dealer=1,
+    streak=2,
+    wall="1m 8s",
+)
+THREE_WINNERS = R.HandEnd(
+    (
+        WINNER,
+        R.Seat("234m 567p 345s 678m 9p"),
+        R.Seat(None, (R.Meld("dian_dou", "1s", 0),)),
+        R.Seat("234s 567m 345p 678s 9p"),
+    ),
+    tuple(R.Win(s, "9p", "discard", 2) for s in (0, 1, 3)),
+    wall="9s",
+    hot_cannon=True,
+    discards=(R.Discard(0, "1s", claimed_by=2),),
+)
+NAMED = R.HandEnd(
+    (
+        R.Seat("234m 345s 678m 9p", (R.Meld("men_dou", "5p"),)),
+        NOBODY,
+        R.Seat("11m 33m 66p 77p 88p 22s 4s", bao_ting=True),
+        NOBODY,
+    ),
+    (R.Win(0, "9p", "self_draw", kong_bloom=True, heavenly=True),),
+    streak=3,
+    wall="8s 1m 2m",
+)
+EARTHLY = dataclasses.replace(
+    NAMED, wins=(R.Win(0, "9p", "discard", 3, earthly=True),), dealer=3, streak=1
+)
+
 EXAMPLES = {
     "WA-1 dou passport": (WA1, {}),
     "WA-1 self-draw": (WA1_SELF_DRAW, {}),
@@ -202,6 +247,13 @@ EXAMPLES = {
         {"wu_gu_ji": True},
     ),
     "base stake 3": (W.WA4, {"base_stake": 3}),
+    "rob kong": (ROB_KONG, {}),
+    "rob kong, no burn": (ROB_KONG, {"qiang_gang_shao_ji": False, "qiang_gang_shao_dou": False}),
+    "two winners on one discard": (TWO_WINNERS, {"ping_hu_ron_needs_passport": False}),
+    "three winners, hot cannon": (THREE_WINNERS, {"ping_hu_ron_needs_passport": False}),
+    "heavenly, kong bloom, sha ting": (NAMED, {"dealer_bonus_mode": "lian_zhuang"}),
+    "earthly on a discard": (EARTHLY, {"dealer_bonus_mode": "yi_kou_er"}),
+    "heavenly, total 9 + 10": (NAMED, {"mingtang_bonus_mode": "total_9_plus_10"}),
 }
 
 
