@@ -14,7 +14,8 @@ from dataclasses import astuple
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from reference import test_wengan_reference as W
 from reference import wengan as R
 
@@ -278,4 +279,39 @@ def test_random_hands(end):
     """Random finished hands under random options (the reference tests' ``hand_ends``: 2-4
     players, wins of every kind or 荒庄, melds of every dou kind, chicken discards, 报听, 原缺):
     items and the deltas equal the reference's (002: 算分, rules-spec B5.12)."""
+    assert_same(end)
+
+
+@st.composite
+def named_hand_ends(draw):
+    """``hand_ends`` with the winner's 名堂 flags (天胡, 地胡, 杠开) drawn, and under 定缺 the
+    ``declare`` mode with a named suit per seat."""
+    end = draw(W.hand_ends())
+    if end.wins:
+        win = end.wins[0]
+        has_kong = any(m.kind in R.KONG_KINDS for m in end.seats[win.seat].melds)
+        win = dataclasses.replace(
+            win,
+            heavenly=draw(st.booleans()),
+            earthly=draw(st.booleans()),
+            kong_bloom=has_kong and draw(st.booleans()),
+        )
+        end = dataclasses.replace(end, wins=(win,))
+    if draw(st.booleans()):
+        seats = tuple(
+            dataclasses.replace(s, que_suit=draw(st.sampled_from("mps"))) for s in end.seats
+        )
+        end = with_options(dataclasses.replace(end, seats=seats), ding_que_mode="declare")
+    try:
+        R.check(end)
+    except ValueError:
+        assume(False)
+    return end
+
+
+@W.SETTINGS
+@given(named_hand_ends())
+def test_random_hands_with_mingtang_and_declared_que(end):
+    """Random hands with 天胡 / 地胡 / 杠开 (002: 天胡/地胡 名堂, 杠上花 3分) and 定缺 by a named
+    suit (rules-spec B3.9): the kernel pays as the reference does."""
     assert_same(end)
