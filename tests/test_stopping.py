@@ -28,6 +28,9 @@ LONG_RUN = ["--games", "400000", "--set", "run.chunk_hands=2000", "--jobs", "2",
 
 
 def test_a_swallowed_interrupt_is_raised_again_at_the_next_check():
+    # what this process had before (default_int_handler alone; another test in the same pytest
+    # worker, the notebooks' kernel client, can leave SIG_IGN): it must be back afterwards
+    before = signal.getsignal(signal.SIGINT)
     with stop_on_signals() as stop:
         try:
             os.kill(os.getpid(), signal.SIGINT)
@@ -37,7 +40,7 @@ def test_a_swallowed_interrupt_is_raised_again_at_the_next_check():
         with pytest.raises(Stopped) as caught:
             stop.check()
     assert caught.value.exit_status == 130
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+    assert signal.getsignal(signal.SIGINT) is before  # restored
 
 
 def test_sigterm_becomes_an_exception_that_runs_cleanups():
@@ -335,6 +338,7 @@ def test_workers_start_with_ctrl_c_ignored():
 
     from sim.runner import worker_pool
 
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as a fresh process has it
     handlers = set(worker_pool(2)(delayed(signal.getsignal)(signal.SIGINT) for _ in range(6)))
     assert handlers == {signal.SIG_IGN}
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # not in this process
