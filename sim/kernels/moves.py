@@ -191,7 +191,8 @@ def holds_kong_shape(hand, melds, n_melds):
 def claim_shape_held(hands, keys, wild_count, wild, forms, n_players, offerer, tile, tables):
     """Whether any other seat holds the shape of a claim on ``tile`` discarded by ``offerer``:
     a win the pre-check finds plausible (``forms``), two or more of the tile (a pong or a kong on
-    the discard), or, for the offerer's next seat, a suited tile within two ranks of it (a chi).
+    the discard), or, for the offerer's next seat, the two other tiles of a sequence through it
+    (a chi, natural or wild).
     The engine asks the variant for its claims on a discard only when this holds: most discards
     fit no claim, and the listing passes the state (docs/engine.md, ``claim_actions``)."""
     for offset in range(1, n_players):
@@ -202,12 +203,14 @@ def claim_shape_held(hands, keys, wild_count, wild, forms, n_players, offerer, t
             return True
     if tile >= 27:
         return False
-    next_seat = (offerer + 1) % n_players
+    # a chi: the next seat holds the two other tiles of some sequence through the tile
+    hand = hands[(offerer + 1) % n_players]
     rank = tile % 9
-    for member_rank in range(max(0, rank - 2), min(8, rank + 2) + 1):
-        if member_rank != rank and hands[next_seat, tile - rank + member_rank] > 0:
-            return True
-    return False
+    below_1 = rank >= 1 and hand[tile - 1] > 0
+    below_2 = rank >= 2 and hand[tile - 2] > 0
+    above_1 = rank <= 7 and hand[tile + 1] > 0
+    above_2 = rank <= 6 and hand[tile + 2] > 0
+    return (below_2 and below_1) or (below_1 and above_1) or (above_1 and above_2)
 
 
 @inline_kernel

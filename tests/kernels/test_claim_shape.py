@@ -62,3 +62,39 @@ def test_every_listed_claim_is_seen_by_the_precheck(seed, sizes, indicator):
             held_anything += held
             listed_anything += listed
     assert held_anything > 0 and listed_anything > 0  # the check is not vacuous
+
+
+def _lone_hand_state(next_hand_kinds: list[int]):
+    """Seat 1 (the next player of seat 0) holds ``next_hand_kinds``; the others hold honours-free
+    far tiles that fit no claim on a low discard. No kings in play (the wild mask is empty)."""
+    state = S.new_state()
+    wall = np.repeat(np.arange(27, dtype=np.int8), 4)
+    S.reset(state, wall, 4, 0)
+    for kind in next_hand_kinds:
+        S.give_tile(state, 1, kind)
+    return state
+
+
+def test_a_chi_shape_is_seen_at_every_rank_and_a_lone_neighbour_is_not():
+    """吃牌 (000_256f49c87fe6e891.txt): the next player claims with the two other tiles of a
+    sequence. The pre-check sees each of the three shapes at every rank where it exists, and
+    a single neighbour (which makes no sequence) does not make the engine ask."""
+    for suit in range(3):
+        for rank in range(9):
+            tile = suit * 9 + rank
+            shapes = [(-2, -1), (-1, 1), (1, 2)]
+            for low, high in shapes:
+                if not (0 <= rank + low <= 8 and 0 <= rank + high <= 8):
+                    continue
+                state = _lone_hand_state([tile + low, tile + high])
+                assert M.claim_shape_held(
+                    state.hands, state.keys, state.wild_count, state.wild, H.WIN_FORMS, 4, 0,
+                    tile, TABLES,
+                ), (tile, low, high)  # fmt: skip
+            for step in (-2, -1, 1, 2):
+                if 0 <= rank + step <= 8:
+                    state = _lone_hand_state([tile + step])
+                    assert not M.claim_shape_held(
+                        state.hands, state.keys, state.wild_count, state.wild, H.WIN_FORMS, 4,
+                        0, tile, TABLES,
+                    ), (tile, step)  # fmt: skip
