@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 DTYPES = ("int64", "float64", "bool", "category", "text")
 """How a column is stored: ``text`` is a column of strings (pandas' string dtype)."""
@@ -70,6 +72,8 @@ class Column:
 
     def matches(self, series: pd.Series) -> bool:
         """Whether ``series`` is stored as declared."""
+        import pandas as pd  # where frames are made (sim.runner: not before the first hand)
+
         if self.dtype == "category":
             return isinstance(series.dtype, pd.CategoricalDtype)
         if self.dtype == "text":

@@ -10,10 +10,12 @@ frames (:mod:`sim.records`) out.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from .agents import agent_ids
 from .config import RunConfig

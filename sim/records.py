@@ -19,12 +19,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from .columns import Column, ordered
 from .kernels import record as R
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .variants import Variant
 
 NO_WIN = "none"
@@ -145,6 +146,8 @@ def categorical(
     called once per distinct code (columns of ten thousand rows hold a handful of names).
     Without ``categories``: the names that occur, sorted, as pandas infers them; with them, a
     name outside them is a ValueError."""
+    import pandas as pd  # where frames are made (sim.runner: not before the first hand)
+
     distinct, inverse = np.unique(np.asarray(codes), return_inverse=True)
     names = [name_of(int(code)) for code in distinct]
     if categories is None:
@@ -179,6 +182,8 @@ def _frame(
             f"{what} frame: the variant computes columns {sorted(extra)}, "
             f"declares {sorted(expected)}"
         )
+    import pandas as pd
+
     every = {**values, **extra}
     frame = pd.DataFrame({name: every[name] for c in columns for name in c.names(n_players)})
     for column in declared:
@@ -199,6 +204,8 @@ def hands_frame(
 ) -> pd.DataFrame:
     """One row per hand: :data:`GAMES_COLUMNS` and the variant's ``games_columns``.
     ``first_game`` numbers the first row."""
+    import pandas as pd
+
     records = np.asarray(records)
     n_players = variant.player_count(options)
     n = len(records)

@@ -22,6 +22,11 @@ The directory is made through :func:`sim.outdir.output_directory`: the target is
 locked before anything is written, built under a temporary name beside it and renamed when
 complete, so an error or an interrupt (Ctrl-C, SIGTERM) leaves no partial output and stops the
 workers; a previous run there is replaced only once the new one is in place.
+
+pandas and pyarrow are imported where the tables are made, not at the top of this module or of
+any module the first hand needs (``tests/test_lazy_imports.py``): with one job, the main
+thread first makes tables while the engine plays the second chunk, so their third of a second
+of importing runs beside the engine instead of before the first hand.
 """
 
 from __future__ import annotations
@@ -39,10 +44,9 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from . import __version__
 from .agents import agent_ids
@@ -50,6 +54,10 @@ from .config import RunConfig, build_config
 from .outdir import RUN, output_directory
 from .stopping import start_worker, stop_on_signals
 from .wall import child_seed, shuffled_walls, spawn_seeds
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
 MANIFEST = RUN.marker  # "manifest.json": a finished run has it
 COMPILING = (
@@ -184,6 +192,8 @@ def worker_pool(n_jobs: int):
 
 
 def _write_atomic(table: pa.Table, path: Path) -> None:
+    import pyarrow.parquet as pq
+
     temporary = path.with_name(path.name + ".tmp")
     pq.write_table(table, temporary)
     os.replace(temporary, path)
@@ -191,6 +201,8 @@ def _write_atomic(table: pa.Table, path: Path) -> None:
 
 def _arrow_tables(config: RunConfig, chunk: Chunk, records: np.ndarray, engine_seconds: float):
     """A played chunk's games and wins tables, and what the manifest counts of it."""
+    import pyarrow as pa
+
     games, wins = _chunk_frames(config, chunk, records)
     counts = {
         "index": chunk.index,
@@ -222,6 +234,9 @@ def _stored_schema(table: pa.Table) -> pa.Schema:
     ``large_string`` in pandas' tables, come back as ``string``): the schema of a table made in
     this process and of one read from a worker's part file alike, so that both give the same
     bytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     buffer = pa.BufferOutputStream()
     pq.write_table(table.slice(0, 0), buffer)
     return pq.read_schema(pa.BufferReader(buffer.getvalue()))
@@ -236,6 +251,8 @@ class _Tables:
         self.writers: dict[str, pq.ParquetWriter] = {}
 
     def append(self, name: str, table: pa.Table) -> None:
+        import pyarrow.parquet as pq
+
         writer = self.writers.get(name)
         if writer is None:
             schema = _stored_schema(table)
@@ -369,6 +386,7 @@ def _play_here(config, chunks, tables):
 def _play_in_workers(config, chunks, parts, workers, tables):
     """Chunks played by ``workers`` processes into part files in the folder ``parts``; each
     part is appended as soon as the chunks before it are, then removed."""
+    import pyarrow.parquet as pq
     from joblib import delayed
 
     parts.mkdir()

@@ -23,11 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .report_text import ReportText
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ..columns import Column
     from ..kernels.status import StatusColumn
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ...play import play
 from . import AnhuaOptions
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def play_anhua(

@@ -7,10 +7,14 @@ Pure numpy: no kernels run here (``sim.analysis`` calls :func:`point_sources` on
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from . import TIER_NAMES
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TIER_COLORS = dict(
     zip(TIER_NAMES, ("#4C72B0", "#55A868", "#DD8452", "#C44E52", "#8172B3", "#937860"), strict=True)

@@ -1,0 +1,55 @@
+"""``mjsim run`` reaches its first hand without importing pandas or pyarrow (``sim.runner``'s
+docstring): they load where the first chunk's tables are made, beside the engine playing the
+second chunk, instead of before the first hand (issue 13, point 10: end to end as fast as the
+engine)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FIRST_HAND = """
+import sys
+from sim.cli import build_parser
+from sim.config import load_config
+from sim.runner import _chunk_records, plan_chunks, warm_up
+
+build_parser("run").parse_args(["run", "configs/anhua-seven-kings.toml"])
+config = load_config("configs/anhua-seven-kings.toml", ["run.games=16"])
+warm_up(config)
+records, _, _ = _chunk_records(config, plan_chunks(config)[0])
+assert len(records) == 16
+print(sorted(name for name in ("pandas", "pyarrow", "joblib", "matplotlib") if name in sys.modules))
+"""
+
+TABLES = """
+import sys
+from sim.config import load_config
+from sim.runner import _arrow_tables, _chunk_records, plan_chunks
+
+config = load_config("configs/anhua-seven-kings.toml", ["run.games=16"])
+chunk = plan_chunks(config)[0]
+records, seconds, _ = _chunk_records(config, chunk)
+games, wins, counts = _arrow_tables(config, chunk, records, seconds)
+print(games.num_rows, "pandas" in sys.modules, "pyarrow" in sys.modules)
+"""
+
+
+def _run(code: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_first_hand_imports_no_pandas_or_pyarrow():
+    assert _run(FIRST_HAND) == "[]"
+
+
+def test_the_tables_of_a_chunk_import_them_where_they_are_made():
+    # the check above is not vacuous: the same process does import them for the tables
+    assert _run(TABLES) == "16 True True"
