@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim import analysis
 from sim.analysis import Run
@@ -585,3 +587,23 @@ def test_sweep_table(sweep_dir):
     # more birds, more bird points (rules-spec A5.4: each hit doubles)
     by_birds = table.groupby("bird_count")["points_birds"].mean()
     assert by_birds[4] > 2 * by_birds[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    pairs=st.lists(
+        st.tuples(st.sampled_from("abcde"), st.sampled_from(["小胡", "大胡", "双大胡", "nan"])),
+        min_size=1,
+        max_size=60,
+    )
+)
+def test_most_common_tier_is_the_mode_of_each_pattern(pairs):
+    """The summary's tier of a pattern is its most common tier, the first in sorted order on a
+    tie: checked against pandas' own ``Series.mode`` per group."""
+    from sim.analysis.patterns import _most_common
+
+    frame = pd.DataFrame(pairs, columns=["pattern", "tier"])
+    expected = frame.groupby("pattern")["tier"].agg(lambda t: t.mode().iloc[0])
+    got = _most_common(frame["pattern"], frame["tier"])
+    assert list(got.index) == list(expected.index)
+    assert list(got) == list(expected)

@@ -52,8 +52,7 @@ def _pattern_frequency(run: Run, confidence: float, patterns: list[str]) -> pd.D
         }
     )
     if "tier" in wins:
-        tiers = wins.assign(tier=wins["tier"].astype(str)).groupby("pattern")["tier"]
-        frame["tier"] = tiers.agg(lambda t: t.mode().iloc[0])
+        frame["tier"] = _most_common(wins["pattern"], wins["tier"].astype(str))
     else:
         frame["tier"] = pd.NA
     extra = [p for p in patterns if p not in frame.index]
@@ -68,6 +67,19 @@ def _pattern_frequency(run: Run, confidence: float, patterns: list[str]) -> pd.D
     frame = frame.sort_values(["count", "pattern"], ascending=[False, True], kind="stable")
     columns = ["pattern", "tier", "count", "hands_with", "rate", "lo", "hi", "share_of_wins"]
     return frame[[*columns, "mean_points", "mean_score"]].reset_index(drop=True)
+
+
+def _most_common(keys: pd.Series, values: pd.Series) -> pd.Series:
+    """Per distinct key, its most common value; on a tie the first in sorted order, as
+    ``Series.mode`` gives it. One count table, not a Python call per key: this runs in every
+    ``mjsim run`` summary."""
+    key_codes, key_names = pd.factorize(keys, sort=True)
+    value_codes, value_names = pd.factorize(values, sort=True)
+    if len(key_names) == 0:
+        return pd.Series([], index=key_names, dtype=object)
+    counts = np.zeros((len(key_names), len(value_names)), np.int64)
+    np.add.at(counts, (key_codes, value_codes), 1)
+    return pd.Series(np.asarray(value_names)[counts.argmax(axis=1)], index=key_names)
 
 
 @per_run
