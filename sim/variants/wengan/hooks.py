@@ -672,6 +672,9 @@ def settle_hand(variant, state, hand, winners, n_winners, features, params, tabl
     )  # fmt: skip
     if state.log.shape[0] > 1:
         log_details(state, hand, seats, concealed, melds, discards, n_discards, params)
+    for row in range(n_items):
+        kind = EVENT_ITEM + items[row, 0]
+        log_event(state, kind, items[row, 1], items[row, 2], items[row, 3])
     collecting = np.zeros(n_players, np.int64)
     accounts.collecting_seats(hand, seats, concealed, melds, params, tables, collecting)
     fill_record(items, n_items, collecting, seats, melds, n_winners == 0, record)
