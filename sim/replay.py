@@ -27,11 +27,12 @@ need this module.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from .kernels import moves as moves_module
 from .kernels import record as R
 from .kernels import state as S
 from .kernels.status import StatusColumn, laid_out
@@ -51,6 +52,8 @@ EVENT_NAMES = {
     S.EVENT_EXHAUSTED: "draw_game",
     S.EVENT_ROBBED: "rob_kong",
     S.EVENT_PASS_WIN: "pass_win",
+    S.EVENT_PASS_CLAIM: "pass_claim",
+    S.EVENT_DECLARE: "declare",
 }
 """The engine's event code -> the ``event`` of its JSON object (a robbed kong adds
 ``kong_declared``); a variant names its own events (``ReplayWords.event_names``)."""
@@ -83,6 +86,8 @@ class ReplayWords:
     event_fields: Callable[[int, int, int, int, np.ndarray], dict[str, Any]]
     seat_status: tuple[StatusColumn, ...] = ()
     hand_status: tuple[StatusColumn, ...] = ()
+    declarations: Mapping[int, str] = field(default_factory=dict)
+    """A declaration's code (``EVENT_DECLARE``'s detail) -> its name (报听, say)."""
 
     def status_columns(self, row: str) -> list[tuple[int, StatusColumn]]:
         """(slot, column) of every status column of ``row`` (``seat`` or ``hand``): the
@@ -112,7 +117,7 @@ class _Moves:
     (several robbers rob one kong)."""
 
     # events that answer the move before them rather than make one
-    ANSWERS = (S.EVENT_PASS_WIN, S.EVENT_ROBBED)
+    ANSWERS = (S.EVENT_PASS_WIN, S.EVENT_ROBBED, S.EVENT_PASS_CLAIM)
 
     def __init__(self) -> None:
         self.pongs: set[tuple[int, int]] = set()
@@ -168,6 +173,12 @@ def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, w
             f"seat {seat} passes a win on {name} (漏胡: it may not win on {name} from "
             "another player until it draws)"
         )
+    if event == S.EVENT_PASS_CLAIM:
+        what = "kong" if detail == moves_module.ACT_KONG else "pong"
+        return f"seat {seat} passes the {what} of {name}"
+    if event == S.EVENT_DECLARE:
+        value = f" ({name})" if name else ""
+        return f"seat {seat} declares {words.declarations.get(detail, detail)}{value}"
     if event == S.EVENT_WIN:
         on = f" on {name}" if name else ""
         return f"seat {seat} wins ({words.win_kinds[detail]}){on}"
@@ -221,6 +232,10 @@ def _engine_fields(event: int, seat: int, tile: int, detail: int, moves: _Moves,
         return tile, {"kong_type": KONG_TYPES.get(detail, str(detail)), "from_seat": from_seat}
     if event == S.EVENT_ROBBED:
         return tile, {"from_seat": detail}
+    if event == S.EVENT_PASS_CLAIM:
+        return tile, {"claim": "kong" if detail == moves_module.ACT_KONG else "pong"}
+    if event == S.EVENT_DECLARE:
+        return tile, {"declaration": words.declarations.get(detail, detail)}
     if event == S.EVENT_WIN:
         return tile, {"win_kind": words.win_kinds[detail]}
     if event == S.EVENT_PAY:

@@ -8,6 +8,7 @@ import numpy as np
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as S
+from sim.tables import load_tables
 from sim.variants.anhua import engine as AE
 
 
@@ -18,7 +19,7 @@ def open_kong(state, konger, kind, kong_type, from_seat, params, tables):
     outcome = np.zeros(M.N_OUTCOME, np.int64)
     result = AE.make_kong(state, konger, kind, kong_type, from_seat, params, tables, outcome)
     if result == M.KONG_HAND_OVER:
-        AE.finish_win(state, outcome, params, record)
+        AE.finish_win(state, outcome, params, tables, record)
     return result, record, (state.status[:4, S.ST_LOCKED] != 0).tolist()
 
 
@@ -41,5 +42,5 @@ def finish_win(state, outcome, how, payer, tile, params):
     outcome[M.O_PAYER] = payer
     outcome[M.O_TILE] = tile
     outcome[M.O_FACTOR] = 1
-    AE.finish_win(state, outcome, params, record)
+    AE.finish_win(state, outcome, params, load_tables(), record)
     return record

@@ -36,7 +36,7 @@ from .hand import (
     shanten_after_swaps,
     shanten_many,
 )
-from .moves import A_TILE, A_TYPE, A_VALUE, ACT_CHI, ACT_KONG, ACT_PONG, ACT_WIN
+from .moves import A_TILE, A_TYPE, A_VALUE, ACT_CHI, ACT_DECLARE, ACT_KONG, ACT_PONG, ACT_WIN
 
 AGENT_EFFICIENCY = 0
 AGENT_RANDOM = 1
@@ -309,7 +309,8 @@ def choose_own_turn(agent, actions, n_actions):
     ``actions``), or -1 to go on to its discard. Every agent takes a win when one is listed,
     the one with the highest ``A_VALUE`` (the first listed among equals); otherwise the
     efficiency and self-draw agents make the first listed kong, the random agent makes it with
-    probability 1/2."""
+    probability 1/2; with no kong listed, a declaration as ``choose_declaration`` (not
+    forced) picks it."""
     best_row = -1
     for row in range(n_actions):
         if actions[row, A_TYPE] == ACT_WIN and (
@@ -323,6 +324,37 @@ def choose_own_turn(agent, actions, n_actions):
             if agent == AGENT_RANDOM and np.random.random() >= 0.5:
                 return -1
             return row
+    row = choose_declaration(agent, actions, n_actions, False)
+    return row
+
+
+@kernel
+def choose_declaration(agent, actions, n_actions, forced):
+    """The listed declaration (``ACT_DECLARE`` row of ``actions``) a seat makes, or -1: the
+    efficiency and self-draw agents the one with the highest ``A_VALUE`` (the first among
+    equals) when that value is positive or the choice is ``forced`` (a declaration every seat
+    must make, such as a suit named at the deal); the random agent one uniformly at random, when
+    not forced only with probability 1/2. No random number is drawn when none is listed."""
+    count = 0
+    best_row = -1
+    for row in range(n_actions):
+        if actions[row, A_TYPE] == ACT_DECLARE:
+            count += 1
+            if best_row < 0 or actions[row, A_VALUE] > actions[best_row, A_VALUE]:
+                best_row = row
+    if count == 0:
+        return -1
+    if agent == AGENT_RANDOM:
+        if not forced and np.random.random() >= 0.5:
+            return -1
+        pick = np.random.randint(0, count)
+        for row in range(n_actions):
+            if actions[row, A_TYPE] == ACT_DECLARE:
+                if pick == 0:
+                    return row
+                pick -= 1
+    if forced or actions[best_row, A_VALUE] > 0:
+        return best_row
     return -1
 
 

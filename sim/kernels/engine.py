@@ -35,6 +35,7 @@ from .moves import (
     A_FEATURES,
     A_TILE,
     A_TYPE,
+    ACT_DECLARE,
     ACT_KONG,
     ACT_PONG,
     ACT_WIN,
@@ -90,10 +91,12 @@ from .state import (
     DRAW_SOURCE,
     EVENT_CHI,
     EVENT_DEAL,
+    EVENT_DECLARE,
     EVENT_DISCARD,
     EVENT_DRAW,
     EVENT_EXHAUSTED,
     EVENT_KONG,
+    EVENT_PASS_CLAIM,
     EVENT_PASS_WIN,
     EVENT_PONG,
     EVENT_ROBBED,
@@ -107,6 +110,7 @@ from .state import (
     MELD_PONG,
     N_PLAYERS,
     N_TILES,
+    NEXT_STREAK,
     ST_ACTED,
     ST_CLAIMED,
     ST_OWN_TURN_EXTRA,
@@ -115,6 +119,7 @@ from .state import (
     add_meld,
     deal,
     give_tile,
+    mark_claimed,
     pop_back,
     pop_front,
     reset,
@@ -124,7 +129,7 @@ from .state import (
 
 
 @generic_kernel
-def finish_win(variant, state, outcome, params, record):
+def finish_win(variant, state, outcome, params, tables, record):
     """Log and record the win described by ``outcome``, settle it through the variant's hook
     and record the payments and the next dealer."""
     n_winners = outcome[O_N_WINNERS]
@@ -136,7 +141,7 @@ def finish_win(variant, state, outcome, params, record):
         record[R_FEATURES + w] = outcome[O_FEATURES + w]
     n_players = state.scalars[N_PLAYERS]
     delta = np.zeros(n_players, np.int64)
-    next_dealer = variant.settle_win(state, outcome, params, record, delta)
+    next_dealer = variant.settle_win(state, outcome, params, tables, record, delta)
     record[R_OUTCOME] = OUTCOME_WIN
     record[R_WIN_KIND] = how
     record[R_N_WINNERS] = n_winners
@@ -227,6 +232,7 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
         else:  # the discard the konger wanted leaves the discarder's pile
             state.n_discards[from_seat] -= 1
             state.visible[kind] -= 1
+            mark_claimed(state, outcome[O_WINNER])
         for w in range(n_winners):
             give_tile(state, outcome[O_WINNER + w], kind)
             emit(variant, state, EVENT_ROBBED, outcome[O_WINNER + w], kind, konger, params)
@@ -248,6 +254,7 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
         for _ in range(3):
             take_tile(state, konger, kind)
         state.n_discards[from_seat] -= 1
+        mark_claimed(state, konger)
         add_meld(state, konger, kong_type, kind, from_seat)
         state.visible[kind] += 3
     emit(variant, state, EVENT_KONG, konger, kind, kong_type, params)
@@ -255,14 +262,14 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
 
 
 @generic_kernel
-def settle_exhausted(variant, state, last_drawer, params, record):
+def settle_exhausted(variant, state, last_drawer, params, tables, record):
     """荒庄, the exhaustive draw: log it, settle it through the variant's hook, record it."""
     n_players = state.scalars[N_PLAYERS]
     emit(variant, state, EVENT_EXHAUSTED, last_drawer, -1, 0, params)
     delta = np.zeros(n_players, np.int64)
     record[R_OUTCOME] = OUTCOME_DRAW
     record[R_N_WINNERS] = 0
-    record[R_NEXT_DEALER] = variant.settle_draw(state, last_drawer, params, record, delta)
+    record[R_NEXT_DEALER] = variant.settle_draw(state, last_drawer, params, tables, record, delta)
     for s in range(n_players):
         record[R_DELTA + s] = delta[s]
 
@@ -270,18 +277,22 @@ def settle_exhausted(variant, state, last_drawer, params, record):
 @generic_inline_kernel
 def claim_discard(
     agents, hands, keys, wild_count, wild, steer_forms, n_players, seat, kind, claims, n_claims,
-    tables,
+    tables, declined,
 ):  # fmt: skip
     """The kong (直杠) or pong by any seat, else the chi, that takes ``seat``'s discard ``kind``
     once no win did: (claimer, the chosen row of ``claims[claimer]``), or (-1, -1). A listed
     kong on the discard ranks with a pong and is asked first, in turn order; then each seat
     with a listed pong or chi chooses, in turn order, and a pong takes precedence over a chi
-    chosen before it. Takes the state's arrays, not the state: it runs on most discards."""
+    chosen before it. ``declined[s]`` is set to ACT_PONG for each seat asked that declined a
+    listed pong (ACT_KONG: a listed kong and no pong), else left 0 (the caller clears it).
+    Takes the state's arrays, not the state: it runs on most discards."""
     for offset in range(1, n_players):
         other = (seat + offset) % n_players
         row = find_action(claims[other], n_claims[other], ACT_KONG)
-        if row >= 0 and accepts_kong(agents[other], kind):
-            return other, row
+        if row >= 0:
+            if accepts_kong(agents[other], kind):
+                return other, row
+            declined[other] = ACT_KONG
     claimer = -1
     claim_row = -1
     for offset in range(1, n_players):
@@ -300,10 +311,13 @@ def claim_discard(
             steer_forms,
             tables,
         )
+        if row >= 0 and claims[other, row, A_TYPE] == ACT_PONG:
+            declined[other] = 0
+            return other, row
+        if find_action(claims[other], n_claims[other], ACT_PONG) >= 0:
+            declined[other] = ACT_PONG
         if row < 0:
             continue
-        if claims[other, row, A_TYPE] == ACT_PONG:
-            return other, row
         if claimer < 0:
             claimer = other
             claim_row = row
@@ -354,6 +368,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
     own_actions = np.zeros((MAX_ACTIONS, N_ACTION_FIELDS), np.int64)
     claims = np.zeros((MAX_SEATS, MAX_ACTIONS, N_ACTION_FIELDS), np.int64)
     n_claims = np.zeros(MAX_SEATS, np.int64)
+    declined = np.zeros(MAX_SEATS, np.int64)
     seat = dealer
     last_drawer = dealer
     must_draw = False
@@ -364,7 +379,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             # a kong's replacement comes from the tail of the wall, any other draw from its head
             tile = pop_back(state) if replacement else pop_front(state)
             if tile < 0:
-                settle_exhausted(variant, state, last_drawer, params, record)
+                settle_exhausted(variant, state, last_drawer, params, tables, record)
                 break
             give_tile(state, seat, tile)
             source = DRAW_REPLACEMENT if replacement else DRAW_HEAD
@@ -395,8 +410,20 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                     own_actions[choice, A_TILE],
                     1,
                 )
-                finish_win(variant, state, outcome, params, record)
+                finish_win(variant, state, outcome, params, tables, record)
                 break
+            if choice >= 0 and own_actions[choice, A_TYPE] == ACT_DECLARE:
+                # the declaration is made; the seat goes on to its discard (the variant's
+                # discard_mask may restrict it)
+                emit(
+                    variant,
+                    state,
+                    EVENT_DECLARE,
+                    seat,
+                    own_actions[choice, A_TILE],
+                    own_actions[choice, A_DETAIL],
+                    params,
+                )
             if choice >= 0 and own_actions[choice, A_TYPE] == ACT_KONG:
                 status[seat, ST_ACTED] = 1
                 status[seat, ST_CLAIMED] = 1
@@ -412,7 +439,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                     outcome,
                 )
                 if result == KONG_HAND_OVER:
-                    finish_win(variant, state, outcome, params, record)
+                    finish_win(variant, state, outcome, params, tables, record)
                     break
                 replacement = result == KONG_REPLACEMENT
                 if not replacement:
@@ -477,16 +504,23 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             # the claimed tile leaves the discard pile
             n_discards[seat] -= 1
             visible[kind] -= 1
+            mark_claimed(state, outcome[O_WINNER])
             outcome[O_HOW] = HOW_DISCARD
             outcome[O_PAYER] = seat
             outcome[O_TILE] = kind
             outcome[O_FACTOR] = 1
-            finish_win(variant, state, outcome, params, record)
+            finish_win(variant, state, outcome, params, tables, record)
             break
+        for other in range(MAX_SEATS):
+            declined[other] = 0
         claimer, row = claim_discard(
             agents, hands, keys, wild_count, wild, steer_forms, n_players, seat, kind, claims,
-            n_claims, tables,
+            n_claims, tables, declined,
         )  # fmt: skip
+        # told before the claim is made (过碰: a declined pong, not one another claim outranked)
+        for other in range(n_players):
+            if declined[other] != 0:
+                emit(variant, state, EVENT_PASS_CLAIM, other, kind, declined[other], params)
         if claimer < 0:
             seat = (seat + 1) % n_players
             must_draw = True
@@ -507,7 +541,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                 outcome,
             )
             if result == KONG_HAND_OVER:
-                finish_win(variant, state, outcome, params, record)
+                finish_win(variant, state, outcome, params, tables, record)
                 break
             replacement = result == KONG_REPLACEMENT
             seat = claimer if replacement else (claimer + 1) % n_players
@@ -515,6 +549,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             continue
         n_discards[seat] -= 1  # the tile moves into the meld
         visible[kind] -= 1
+        mark_claimed(state, claimer)
         if action == ACT_PONG:
             take_tile(state, claimer, kind)
             take_tile(state, claimer, kind)
@@ -545,8 +580,10 @@ def play_hands(
     (n, N_RECORD)), in sessions of ``hands_per_session`` hands. Session ``k`` starts with dealer
     ``first_dealers[k]``; within a session each hand's dealer is the one the previous hand
     chose (the variant's settle hooks), and the engine counts the dealer's streak (连庄: hands
-    in a row the same seat has dealt, 0 for the first) for the settle hooks. Nothing is
-    validated."""
+    in a row the same seat has dealt, 0 for the first) for the settle hooks, unless a settle
+    hook set ``state.scalars[NEXT_STREAK]`` to the count the next hand is played with (a
+    variant whose streak counts something else than kept deals). ``records`` may be wider than
+    ``N_RECORD``: a variant's own slots follow the engine's. Nothing is validated."""
     # np.int64, not 0: a literal argument would compile play_hand once more for it
     dealer = np.int64(0)
     streak = np.int64(0)
@@ -557,5 +594,7 @@ def play_hands(
         next_dealer = play_hand(
             variant, state, walls[index], n_players, dealer, streak, params, tables, records[index]
         )
-        streak = streak + 1 if next_dealer == dealer else 0
+        told = state.scalars[NEXT_STREAK]  # a settle hook's own count, -1 if none
+        kept = streak + 1 if next_dealer == dealer else 0
+        streak = told if told >= 0 else kept
         dealer = next_dealer

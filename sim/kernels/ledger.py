@@ -72,15 +72,18 @@ from .record import (
 from .state import (
     EVENT_CHI,
     EVENT_DEAL,
+    EVENT_DECLARE,
     EVENT_DISCARD,
     EVENT_DRAW,
     EVENT_EXHAUSTED,
     EVENT_INDICATOR,
     EVENT_KONG,
+    EVENT_PASS_CLAIM,
     EVENT_PASS_WIN,
     EVENT_PONG,
     EVENT_ROBBED,
     EVENT_WIN,
+    FLIP_TAIL,
     MAX_DISCARDS,
     MAX_MELDS,
     MELD_ADDED_KONG,
@@ -167,10 +170,12 @@ LEDGER_EVENTS = sum(
         EVENT_EXHAUSTED,
         EVENT_ROBBED,
         EVENT_PASS_WIN,
+        EVENT_PASS_CLAIM,
+        EVENT_DECLARE,
     )
 )
-"""Bit per event the ledger books: the engine's, and a tile flipped from the head; the others
-are a variant's own."""
+"""Bit per event the ledger books: the engine's, and a tile flipped from the head or the tail;
+the others are a variant's own."""
 
 # The books of a hand are one int64 array (N_BOOK_ROWS, BOOK_WIDTH): a function that takes a
 # tuple of arrays counts a reference per array at every call numba cannot prune (a tuple of 13
@@ -495,8 +500,16 @@ def _deal(books, seat, detail):
 
 
 @inline_kernel
-def _indicator(books, tile):
-    """A tile flipped from the head of the wall, out of play and visible (at any moment)."""
+def _indicator(books, tile, detail):
+    """A tile flipped from the head of the wall (from its tail: ``detail`` FLIP_TAIL), out of
+    play and visible (at any moment)."""
+    if detail == FLIP_TAIL:
+        tail = books[SCALARS, B_TAIL]
+        if books[SCALARS, B_HEAD] >= tail or books[WALL, tail - 1] != tile:
+            return ERR_WALL
+        move_tile(books, np.int64(L_WALL), np.int64(L_FLIPPED), tile)
+        books[SCALARS, B_TAIL] = tail - 1
+        return OK
     code = take_from_wall(books, tile, np.int64(L_FLIPPED))
     if code == OK and books[SCALARS, B_INDICATOR] < 0:
         books[SCALARS, B_INDICATOR] = tile
@@ -574,6 +587,16 @@ def _pass_win(books, seat, tile):
     if _unanswered(books) != 0 and tile == books[SCALARS, B_OFFER_TILE]:
         return _answer_offer(books, seat, False)
     return OK
+
+
+@inline_kernel
+def _pass_claim(books, seat, tile):
+    """A seat declines a pong or kong of the last discard: another seat's, that it holds two
+    of; nothing moves."""
+    last_seat = books[SCALARS, B_LAST_SEAT]
+    if last_seat < 0 or seat == last_seat or tile != books[SCALARS, B_LAST_TILE]:
+        return ERR_CLAIM
+    return OK if books[L_HAND + seat, tile] >= 2 else ERR_CLAIM
 
 
 @inline_kernel
@@ -815,13 +838,17 @@ def ledger_step(books, event, seat, tile, detail):
     if event == EVENT_DEAL:
         return _deal(books, seat, detail)
     if event == EVENT_INDICATOR:
-        return _indicator(books, tile)
+        return _indicator(books, tile, detail)
     if event == EVENT_DRAW:
         return _draw(books, seat, tile, detail)
     if event == EVENT_DISCARD:
         return _discard(books, seat, tile)
     if event == EVENT_PASS_WIN:
         return _pass_win(books, seat, tile)
+    if event == EVENT_PASS_CLAIM:
+        return _pass_claim(books, seat, tile)
+    if event == EVENT_DECLARE:
+        return OK if seat == books[SCALARS, B_HOLDER] else ERR_TURN
     if event == EVENT_CHI or event == EVENT_PONG:
         return _chi_or_pong(books, event, seat, tile, detail)
     if event == EVENT_KONG:

@@ -14,7 +14,8 @@ A variant's hooks (``sim.kernels.variant_type``) talk to the engine in these ter
   the wins it finds; a variant hook that ends the hand (a kong bloom, a kong cannon) fills it
   and the engine settles it through the variant's settle hook.
 * Legal actions, ``actions`` int64 (MAX_ACTIONS, N_ACTION_FIELDS): what a variant's listing
-  hooks (``own_turn_actions``, ``claim_actions``) write, one row per legal action with the
+  hooks (``own_turn_actions``, ``claim_actions``; a declaration ``ACT_DECLARE`` on one's own
+  turn) write, one row per legal action with the
   ``A_*`` fields, and what agents choose among (``sim.kernels.agents``). ``add_action`` appends
   a row.
 
@@ -28,7 +29,15 @@ import numpy as np
 
 from ._jit import generic_inline_kernel, generic_kernel, inline_kernel, kernel
 from .hand import KIND_POWER, KIND_SUIT, is_complete
-from .state import EVENT_INDICATOR, MELD_PONG, log_event, pop_front
+from .state import (
+    EVENT_INDICATOR,
+    FLIP_HEAD,
+    FLIP_TAIL,
+    MELD_PONG,
+    log_event,
+    pop_back,
+    pop_front,
+)
 
 HOW_SELF_DRAW = 0  # 自摸
 HOW_DISCARD = 1  # a win on another player's discard (接炮, 点炮)
@@ -57,6 +66,11 @@ ACT_WIN = 0  # win: A_TILE the winning tile (-1: none drawn), A_DETAIL how (HOW_
 ACT_KONG = 1  # A_TILE the kind, A_DETAIL the meld type (MELD_CONCEALED/ADDED/DISCARD_KONG)
 ACT_PONG = 2  # A_TILE the kind
 ACT_CHI = 3  # A_TILE the first tile of the sequence
+# a declaration on one's own turn (报听, say): A_DETAIL what (the variant's code), A_TILE a value
+# (-1: none), A_VALUE how much the variant thinks it is worth to the agent (> 0: worth making).
+# The engine logs it (EVENT_DECLARE) and the seat goes on to its discard; a variant may also
+# ask an agent to choose among declarations it lists itself (agents.choose_declaration)
+ACT_DECLARE = 4
 # ... and the fields of each listed action
 A_TYPE = 0  # ACT_*
 A_TILE = 1
@@ -138,7 +152,20 @@ def flip(variant, state, params):
     tile = pop_front(state)
     if tile >= 0:
         state.visible[tile] += 1
-        emit(variant, state, EVENT_INDICATOR, -1, tile, 0, params)
+        emit(variant, state, EVENT_INDICATOR, -1, tile, FLIP_HEAD, params)
+    return tile
+
+
+@generic_kernel
+def flip_tail(variant, state, params):
+    """``flip`` for the last tile of the wall (the tail, where kong replacements come from): a
+    variant that turns up the last undrawn tile too (a second chicken flip, say). Logged as an
+    ``EVENT_INDICATOR`` with detail ``FLIP_TAIL``. Returns its kind, or -1 when the wall is
+    empty."""
+    tile = pop_back(state)
+    if tile >= 0:
+        state.visible[tile] += 1
+        emit(variant, state, EVENT_INDICATOR, -1, tile, FLIP_TAIL, params)
     return tile
 
 

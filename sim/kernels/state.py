@@ -21,6 +21,12 @@ Layout (docs/engine.md):
 * ``log`` int64 (capacity + 1, 4): an event log ``(event, seat, tile, detail)`` for replays. The
   last row is a sink that events past the capacity are written to (and not counted), so that
   ``log_event`` has no branch; bulk runs have capacity 0: every event goes to the sink.
+* ``history`` int8 (WALL_CAPACITY, 3): every discard of the hand in order, ``(seat, tile,
+  claimed by)`` (-1: nobody claimed it), ``scalars[N_HISTORY]`` rows; kept in bulk runs too,
+  for settlements that look at the discards' order (a first discard, who claimed it).
+  ``add_discard`` appends a row; the engine marks the claims it makes (a pong, a kong or a win
+  on the discard, a robbed kong on it) with ``mark_claimed``, as must a hook that takes a
+  discard itself.
 
 Every tile move goes through ``give_tile`` / ``take_tile`` so ``keys`` and ``wild_count`` stay in
 step with ``hands``: the evaluator then answers from four table lookups. No validation here.
@@ -59,6 +65,11 @@ LAST_DISCARDER = 8
 LOG_COUNT = 9  # events written to ``log``
 DEALER_STREAK = 10  # hands in a row the dealer has dealt before this one (连庄), from the engine
 DRAW_SOURCE = 11  # where the seat's last drawn tile came from: DRAW_HEAD or DRAW_REPLACEMENT
+N_HISTORY = 12  # rows of ``history`` written (discards made this hand)
+# the dealer's streak for the next hand if a settle hook sets it (>= 0; the rule of
+# ``engine.play_hands`` otherwise: one more when the dealer keeps the deal, else 0); -1 after
+# ``reset``
+NEXT_STREAK = 13
 N_SCALARS = 16
 
 # DRAW_SOURCE values (also the detail of EVENT_DRAW)
@@ -113,14 +124,19 @@ EVENT_DISCARD = 4
 EVENT_CHI = 5  # tile = first of the sequence, detail = from seat
 EVENT_PONG = 6  # detail = from seat
 EVENT_KONG = 7  # detail = meld type
+EVENT_DECLARE = 8  # seat declares (moves.ACT_DECLARE): detail = what (the variant's), tile a value
 EVENT_WIN = 9  # detail = how (the variant's win kind), tile = winning tile
+EVENT_PASS_CLAIM = 10  # seat declines the pong (detail ACT_PONG) or kong (ACT_KONG) of tile
 EVENT_PAY = 11  # seat pays ``detail`` points to ``tile`` (the receiver's seat)
 EVENT_EXHAUSTED = 12  # 荒庄
 EVENT_ROBBED = 13  # seat robs the kong of ``tile``
 EVENT_PASS_WIN = 14  # seat could win on ``tile`` offered by another player and passes (漏胡)
 # A variant numbers the events its hooks log from here (its folder declares them, with their
-# names for the replay: ``sim.replay.ReplayWords.event_names``); 8 and 10 are not used
+# names for the replay: ``sim.replay.ReplayWords.event_names``)
 FIRST_VARIANT_EVENT = 16
+# EVENT_INDICATOR's detail: where the flipped tile came from
+FLIP_HEAD = 0
+FLIP_TAIL = 1
 
 # meld types
 MELD_CHI = 0
@@ -145,6 +161,7 @@ class GameState(NamedTuple):
     agents: np.ndarray
     status: np.ndarray
     log: np.ndarray
+    history: np.ndarray
 
 
 class FinalPosition(NamedTuple):
@@ -191,6 +208,7 @@ def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
         agents=np.array(agents, np.int64),
         status=np.zeros((MAX_SEATS + 1, N_STATUS), np.int64),
         log=np.zeros((log_capacity + 1, 4), np.int64),
+        history=np.zeros((WALL_CAPACITY, 3), np.int8),
     )
 
 
@@ -219,6 +237,7 @@ def reset(state, wall, n_players, dealer):
     state.scalars[TURN] = dealer
     state.scalars[LAST_DISCARD] = -1
     state.scalars[LAST_DISCARDER] = -1
+    state.scalars[NEXT_STREAK] = -1
 
 
 # The helpers below take the whole state and are inlined into hot loops. They stay free of
@@ -316,6 +335,19 @@ def add_discard(state, seat, kind):
     state.visible[kind] += 1
     state.scalars[LAST_DISCARD] = kind
     state.scalars[LAST_DISCARDER] = seat
+    # every tile is discarded at most once in a hand: the history never overflows
+    row = state.scalars[N_HISTORY]
+    state.history[row, 0] = seat
+    state.history[row, 1] = kind
+    state.history[row, 2] = -1
+    state.scalars[N_HISTORY] = row + 1
+
+
+@inline_kernel
+def mark_claimed(state, claimer):
+    """Mark the last discard of ``history`` as claimed by ``claimer`` (a pong, a kong or a win
+    on it)."""
+    state.history[state.scalars[N_HISTORY] - 1, 2] = claimer
 
 
 @inline_kernel

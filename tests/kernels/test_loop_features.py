@@ -160,3 +160,72 @@ def test_observe_hears_every_event_of_a_seat(toy_hands):
         with_seat = int((events[:, 1] >= 0).sum())
         # the flip after the hand is heard too, but has no seat; the count was taken before it
         assert record[TH.R_EVENTS] == with_seat
+
+
+def test_declined_pongs_are_told_and_claims_outranked_are_not(toy_hands):
+    """``EVENT_PASS_CLAIM`` (what a 过碰 rule needs): a seat that declines the pong or kong it
+    was listed on the discard just made is told, before any claim, and does not then claim it;
+    the random agent declines some."""
+    _, played, agent = toy_hands
+    passes = 0
+    for _, _, events, _ in played:
+        last_discard = None
+        for index, (event, seat, tile, detail) in enumerate(events):
+            if event == S.EVENT_DISCARD:
+                last_discard = (seat, tile)
+            if event != S.EVENT_PASS_CLAIM:
+                continue
+            passes += 1
+            assert detail in (M.ACT_PONG, M.ACT_KONG)
+            assert last_discard is not None and last_discard[1] == tile and seat != last_discard[0]
+            after = events[index + 1]
+            assert not (after[0] in (S.EVENT_PONG, S.EVENT_KONG) and after[1] == seat)
+    if agent == AGENT_RANDOM:
+        assert passes > 0
+
+
+def test_history_lists_every_discard_and_who_claimed_it():
+    """``state.history``: every discard of the hand in order (seat, tile), marked with the seat
+    that ponged, konged or won on it, -1 otherwise: the log's discards and claims, also with
+    the log off."""
+    walls = shuffled_walls(60, 136, 23)
+    tables = load_tables()
+    for capacity in (2048, 0):
+        state = S.new_state(capacity, agents=(AGENT_RANDOM,) * 4)
+        seed_agents(5)
+        claimed = 0
+        for index in range(60):
+            record = np.zeros((1, E.N_RECORD), np.int64)
+            TE.play_hands(
+                state, walls[index : index + 1], 4, np.zeros(1, np.int64), 1,
+                np.zeros(1, np.int64), tables, record,
+            )  # fmt: skip
+            history = state.history[: state.scalars[S.N_HISTORY]]
+            claimed += int((history[:, 2] >= 0).sum())
+            if capacity == 0:
+                continue
+            events = state.log[: state.scalars[S.LOG_COUNT]]
+            expected = []
+            for event, seat, tile, detail in events:
+                if event == S.EVENT_DISCARD:
+                    expected.append([seat, tile, -1])
+                elif (
+                    event == S.EVENT_PONG
+                    or (event == S.EVENT_KONG and detail == S.MELD_DISCARD_KONG)
+                    or (
+                        event == S.EVENT_WIN
+                        and record[0, E.R_WIN_KIND] == M.HOW_DISCARD
+                        and expected[-1][2] < 0
+                    )
+                ):
+                    expected[-1][2] = seat
+            assert history.tolist() == expected
+        assert claimed > 0
+
+
+def test_a_settle_hook_may_set_the_next_streak():
+    """``NEXT_STREAK``: -1 after ``reset`` (the engine counts kept deals), else the count the
+    next hand is played with."""
+    state = S.new_state()
+    S.reset(state, np.zeros(136, np.int8), 4, 0)
+    assert state.scalars[S.NEXT_STREAK] == -1

@@ -143,7 +143,7 @@ def _after_hand(variant, state, params, record):
 
 
 @kernel
-def settle_win(variant, state, outcome, params, record, delta):
+def settle_win(variant, state, outcome, params, tables, record, delta):
     """The winner takes 1 from each other seat, or 3 from the discarder or konger who paid."""
     winner = outcome[O_WINNER]
     payer = outcome[O_PAYER]
@@ -161,7 +161,7 @@ def settle_win(variant, state, outcome, params, record, delta):
 
 
 @kernel
-def settle_draw(variant, state, last_drawer, params, record, delta):
+def settle_draw(variant, state, last_drawer, params, tables, record, delta):
     """荒庄: the dealer deals again (a streak)."""
     _after_hand(variant, state, params, record)
     return state.scalars[DEALER]

@@ -66,6 +66,6 @@ def claim_actions(
 
 
 @kernel
-def finish_win(state, outcome, params, record):
+def finish_win(state, outcome, params, tables, record):
     """``sim.kernels.engine.finish_win`` under Anhua's rules."""
-    generic.finish_win(ANHUA, state, outcome, params, record)
+    generic.finish_win(ANHUA, state, outcome, params, tables, record)

@@ -530,7 +530,7 @@ def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, out
 
 
 @kernel
-def settle_win(variant, state, outcome, params, record, delta):
+def settle_win(variant, state, outcome, params, tables, record, delta):
     """Points P = 2^(B+1) times the outcome's factor, birds 抓鸟 (none when the winning tile was
     the last of the wall, 海底), the payments into ``delta`` and the event log, and the next
     dealer: the winner, or the discarder when several won on one discard (rules-spec A2.1,
@@ -577,6 +577,6 @@ def settle_win(variant, state, outcome, params, record, delta):
 
 
 @kernel
-def settle_draw(variant, state, last_drawer, params, record, delta):
+def settle_draw(variant, state, last_drawer, params, tables, record, delta):
     """荒庄: no payments; whoever drew the last tile deals next (rules-spec A3.8)."""
     return last_drawer

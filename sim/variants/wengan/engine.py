@@ -1,0 +1,100 @@
+"""Weng'an's engine: the generic game loop compiled with Weng'an's hooks, and nothing else.
+
+``WENGAN`` is the variant marker (``sim.kernels.variant_type``) whose methods are the hooks of
+``hooks``; the cached entry points below call the generic loop (``sim.kernels.engine``) with it,
+so numba compiles and caches one engine for Weng'an, in Weng'an's cache folder. Besides the two
+that play hands, the single steps (a kong, a claim search, a win's settlement, the own-turn and
+claim listings) are entry points too, for tests and tools that set up an exact position.
+"""
+
+from __future__ import annotations
+
+from ...kernels import engine as generic
+from ...kernels._jit import kernel
+from ...kernels.moves import emit
+from ...kernels.variant_type import HOOK_NAMES, define_variant
+from . import hooks
+
+WENGAN = define_variant("wengan", {name: getattr(hooks, name) for name in HOOK_NAMES})
+
+
+@kernel
+def play_hands(state, walls, n_players, first_dealers, hands_per_session, params, tables, records):
+    """``sim.kernels.engine.play_hands`` under Weng'an's rules."""
+    generic.play_hands(
+        WENGAN, state, walls, n_players, first_dealers, hands_per_session, params, tables, records
+    )
+
+
+@kernel
+def play_hand(state, wall, n_players, dealer, streak, params, tables, record):
+    """``sim.kernels.engine.play_hand`` under Weng'an's rules: the next dealer."""
+    return generic.play_hand(WENGAN, state, wall, n_players, dealer, streak, params, tables, record)
+
+
+@kernel
+def make_kong(state, konger, kind, kong_type, from_seat, params, tables, outcome):
+    """``sim.kernels.engine.make_kong`` under Weng'an's rules."""
+    return generic.make_kong(
+        WENGAN, state, konger, kind, kong_type, from_seat, params, tables, outcome
+    )
+
+
+@kernel
+def claim_winners(
+    state, tile, offerer, how, kong_type, kong_from, max_winners, params, tables, outcome
+):
+    """``sim.kernels.engine.claim_winners`` under Weng'an's rules."""
+    return generic.claim_winners(
+        WENGAN,
+        state,
+        tile,
+        offerer,
+        how,
+        kong_type,
+        kong_from,
+        max_winners,
+        params,
+        tables,
+        outcome,
+    )
+
+
+@kernel
+def own_turn_actions(state, seat, drawn, params, tables, actions):
+    """Weng'an's ``own_turn_actions`` hook as an entry point: the legal own-turn actions."""
+    return WENGAN.own_turn_actions(state, seat, drawn, params, tables, actions)
+
+
+@kernel
+def claim_actions(
+    state, offerer, tile, how, kong_type, kong_from, params, tables, claims, n_claims
+):
+    """Weng'an's ``claim_actions`` hook as an entry point: every seat's legal claims."""
+    return WENGAN.claim_actions(
+        state, offerer, tile, how, kong_type, kong_from, params, tables, claims, n_claims
+    )
+
+
+@kernel
+def finish_win(state, outcome, params, tables, record):
+    """``sim.kernels.engine.finish_win`` under Weng'an's rules."""
+    generic.finish_win(WENGAN, state, outcome, params, tables, record)
+
+
+@kernel
+def settle_exhausted(state, last_drawer, params, tables, record):
+    """``sim.kernels.engine.settle_exhausted`` under Weng'an's rules (荒庄)."""
+    generic.settle_exhausted(WENGAN, state, last_drawer, params, tables, record)
+
+
+@kernel
+def observe(state, event, seat, tile, detail, params):
+    """Tell Weng'an's ``observe`` hook an event (and log it), as the engine's ``emit`` does."""
+    emit(WENGAN, state, event, seat, tile, detail, params)
+
+
+@kernel
+def setup(state, params, record):
+    """Weng'an's ``setup`` hook as an entry point (定缺 named, 原缺, the first-turn flags)."""
+    WENGAN.setup(state, params, record)

@@ -1,0 +1,55 @@
+"""Weng'an 贵州瓮安麻将: its own record slots, after the engine's ``sim.kernels.record.N_RECORD``.
+
+Declared once, as data: (name, count, meaning); the slot numbers follow from the order. The
+engine fills the shared slots (``R_*``) and clears the whole row (``record[:] = -1``); Weng'an's
+settle hooks fill these. ``R_POINTS`` (engine) holds each winner's T (pattern + 名堂 + 杠开,
+rules-spec B5.3) and ``R_FEATURES`` his win's feature bits (``hooks.FEATURE_*``: the pattern code
+and the 名堂 flags). Pure Python.
+"""
+
+from __future__ import annotations
+
+from ...kernels.record import N_RECORD
+
+RECORD_SLOTS = (
+    ("pattern", 4, "each winner's B5.1 pattern code (patterns.py), -1 unused"),
+    ("chicken", 4, "each seat's net chicken points: 鸡分 and 责任鸡 collected, less paid"),
+    ("dou", 4, "each seat's net dou points: 豆分 collected, less paid"),
+    ("bao", 4, "each seat's net 包鸡 and 包杠 points (paid by non-ready players)"),
+    ("cha_jiao", 4, "each seat's net 荒庄查叫 points, its dealer bonus included"),
+    ("yuan_que", 4, "each seat's net 原缺 points"),
+    ("que_suit", 4, "each seat's 定缺 suit named (0 m, 1 p, 2 s), -1 none (composition mode)"),
+    ("ready", 1, "bit s: seat s won or was ready (叫) at the end: it collected"),
+    ("bao_ting", 1, "bit s: seat s declared 报听"),
+    ("dealt_lacking", 1, "bit s: seat s was dealt a hand lacking a suit (原缺)"),
+    ("flip", 2, "the chicken flips after a win: the first undrawn tile, the last (前后翻鸡); -1"),
+    ("hot_cannon", 1, "1 when the discard won on was a 热炮"),
+    ("streak", 1, "the dealer's 连庄 count n this hand was played with"),
+    ("next_streak", 1, "the count the next hand's dealer plays with"),
+    ("kongs", 4, "kongs made in the hand by dou kind: 闷豆, 爬坡豆, 点豆, 憨包豆"),
+)
+"""Every Weng'an slot: (name, slots, meaning), in order from ``N_RECORD``."""
+
+SLOT = {}
+_next = N_RECORD
+for _name, _count, _ in RECORD_SLOTS:
+    SLOT[_name] = _next
+    _next += _count
+N_WENGAN_RECORD = _next
+"""The width of a Weng'an record row."""
+
+RW_PATTERN = SLOT["pattern"]
+RW_CHICKEN = SLOT["chicken"]
+RW_DOU = SLOT["dou"]
+RW_BAO = SLOT["bao"]
+RW_CHA_JIAO = SLOT["cha_jiao"]
+RW_YUAN_QUE = SLOT["yuan_que"]
+RW_QUE_SUIT = SLOT["que_suit"]
+RW_READY = SLOT["ready"]
+RW_BAO_TING = SLOT["bao_ting"]
+RW_DEALT_LACKING = SLOT["dealt_lacking"]
+RW_FLIP = SLOT["flip"]
+RW_HOT_CANNON = SLOT["hot_cannon"]
+RW_STREAK = SLOT["streak"]
+RW_NEXT_STREAK = SLOT["next_streak"]
+RW_KONGS = SLOT["kongs"]
