@@ -288,7 +288,7 @@ def test_many_random_hands_and_their_waits():
     complete hand's pattern, and the waits of the hand less one tile under random 定缺 and
     单吊 / 龙七对 options, as the reference."""
     rnd = random.Random(7)
-    for _ in range(4000):
+    for _ in range(2000):
         options = WenganOptions(
             player_count=rnd.choice([4, 3, 2]),
             ding_que_mode=rnd.choice(["composition", "declare"]),
