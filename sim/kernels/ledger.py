@@ -240,7 +240,7 @@ B_HOW = 27
 B_WIN_TILE = 28
 B_PAYER = 29
 B_LEFT_AT_WIN = 30  # tiles left in the wall at the first win
-B_INDICATOR = 31  # the first flipped tile, -1 none
+B_INDICATOR = 31  # the first tile flipped before the end, -1 none
 B_OFFER_OPEN = 32  # a discard on offer: its seat, kind, the seats that could win on it (bits)
 B_OFFER_SEAT = 33
 B_OFFER_TILE = 34
@@ -513,9 +513,10 @@ def _indicator(books, tile, detail):
         books[SCALARS, B_TAIL] = tail - 1
         return OK
     code = take_from_wall(books, tile, np.int64(L_FLIPPED))
-    # the record's indicator is the flip of the setup (the wilds'); one after a win is not
-    before_play = books[SCALARS, B_N_DRAWS] == 0 and books[SCALARS, B_ENDED] == 0
-    if code == OK and books[SCALARS, B_INDICATOR] < 0 and before_play:
+    # the record's indicator is the first flip in play (the wilds'); one after a win (for the
+    # settlement: a chicken flip) is not
+    in_play = books[SCALARS, B_ENDED] == 0
+    if code == OK and books[SCALARS, B_INDICATOR] < 0 and in_play:
         books[SCALARS, B_INDICATOR] = tile
     return code
 

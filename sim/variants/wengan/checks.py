@@ -172,7 +172,7 @@ INVARIANT_GRID = [
         (4, 3, 2), ("plain", "4321"), (False, True), (True, False), (False, True)
     )
 ]
-"""Issue 14's invariant grid: players 2/3/4 x 冲锋鸡 mode x 乌骨鸡 x 包杠 x 前后翻鸡 (24 cells),
+"""Issue 14's invariant grid: players 2/3/4 x 冲锋鸡 mode x 乌骨鸡 x 包杠 x 前后翻鸡 (48 cells),
 run at 10,000 hands a cell by the slow tests."""
 
 EXCEPTIONS = FEATURE_PASSPORT | FEATURE_EARTHLY | FEATURE_HOT_CANNON | FEATURE_BAO_TING
