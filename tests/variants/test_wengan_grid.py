@@ -1,6 +1,6 @@
 """Weng'an's invariant grid (issue 14): every hand of the Weng'an engine checked by the tile
 ledger and Weng'an's rule checks (``sim.variants.wengan.checks``), over every cell of its option
-grid (players 2/3/4 x 冲锋鸡 mode x 乌骨鸡 x 包杠 x 前后翻鸡), and the checks seen to fail on
+grid (players 2/3/4 x 冲锋鸡 mode x 乌骨鸡 x 包杠 / 前后翻鸡), and the checks seen to fail on
 tampered logs.
 
 Per hand (``check_hand``: the generic ledger ``sim.kernels.ledger``, which shares no code with the
@@ -65,7 +65,7 @@ def _run_cell(cell: dict, n_games: int, seed: int, agents) -> dict:
 def _check_reports(reports: list[dict], n_games: int, min_win_rate: float) -> None:
     failures = [f"{r['cell']}: {r['first']}" for r in reports if r["failed"]]
     assert not failures, "\n".join(failures[:5])
-    assert len(reports) == len(GRID) == 48
+    assert len(reports) == len(GRID) == 24
     assert all(r["won"] >= min_win_rate * n_games for r in reports)
     # the checks saw the moves they check: wins on discards, 报听, both flips, every dou kind
     assert all(r["on_discard"] > 0 for r in reports)
@@ -85,15 +85,16 @@ def test_every_cell_passes_the_checks_with_mixed_agents():
 
 @pytest.mark.slow
 def test_every_cell_passes_the_checks_at_10000_hands():
-    """Issue 14's must-hold: 10,000 hands a cell of the 48-cell grid (480,000 hands) with the
-    default agents, every hand passing the checks; about a minute and a half of wall time in two
+    """Issue 14's must-hold: 10,000 hands a cell of the 24-cell grid (240,000 hands) with the
+    default agents, every hand passing the checks; about two minutes of wall time in two
     processes on the 2-core development machine (2026-12-02)."""
     n_games = 10_000
     start = time.perf_counter()
     reports = Parallel(n_jobs=N_JOBS)(
         delayed(_run_cell)(cell, n_games, 140_000 + i, EFFICIENT) for i, cell in enumerate(GRID)
     )
-    _check_reports(reports, n_games, 0.5)
+    # with 2 or 3 players the default agent, blind to 定缺, wins under half the hands
+    _check_reports(reports, n_games, 0.35)
     assert time.perf_counter() - start < 600
 
 

@@ -31,7 +31,7 @@ def variant() -> Variant:
         games_values=frames.games_values,
         wins_columns=frames.WINS_COLUMNS,
         wins_values=frames.wins_values,
-        point_sources=summaries.point_sources,
+        point_sources=None,  # every source is recorded (summaries)
         tier_colors=summaries.TIER_COLORS,
         metric_labels=summaries.METRIC_LABELS,
         figure_metrics=summaries.FIGURE_METRICS,

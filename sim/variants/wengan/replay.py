@@ -15,13 +15,14 @@ seat's score change; ``tests/test_replay.py`` checks it. For the JSON form it ad
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import numpy as np
 
 from ...kernels import record as R
 from ...kernels import state as S
-from ...kernels.moves import FLIP_TAIL
+from ...kernels.moves import FLIP_TAIL, HOW_DISCARD
 from ...replay import (
     ReplayWords,
     event_lines,
@@ -72,7 +73,7 @@ def _event_text(event: int, seat: int, tile: int, detail: int) -> str | None:
         return f"seat {seat} declares 定缺: lacks suit {SUITS[tile // 9]}"
     if event == EVENT_CHICKEN:
         value, where = detail % 256, WHERE[detail // 256]
-        return f"seat {seat} owns chicken {kind_name(tile)} in its {where}: {value} points"
+        return f"seat {seat} owns chicken {kind_name(tile)} in its {where}, worth {value}"
     if event == EVENT_DOU:
         return f"seat {seat}'s kong of {kind_name(tile)} is a {DOU_NAMES[DOU_KINDS[detail]]}"
     if _is_item(event):
@@ -185,21 +186,58 @@ def _designated(kind: int, flips: list[int], options: WenganOptions) -> list[str
     return names
 
 
-def chicken_names(kind: int, where: str, flips: list[int], options: WenganOptions) -> list[str]:
-    """Every chicken kind a scoring tile is (B5.4-B5.6), in Chinese."""
+def chicken_names(
+    kind: int, flips: list[int], options: WenganOptions, charging: bool = False
+) -> list[str]:
+    """Every chicken kind a scoring tile is (B5.4-B5.6), in Chinese; ``charging``: it is a
+    冲锋鸡 (``charging_discards``)."""
     fixed = kind == ONE_S or (kind == EIGHT_P and options.wu_gu_ji)
     names = ["幺鸡" if kind == ONE_S else "乌骨鸡"] if fixed else []
     flipped = _designated(kind, flips, options)
     names += flipped
-    if fixed and flipped and options.jin_ji:
+    gold = (fixed and options.jin_ji) or (options.quan_qing_yao and kind in (0, 9))
+    if gold and flipped:
         names.append("金鸡")
-    if fixed and where == "discards" and options.chong_feng_mode != "none":
-        names.append(
-            "冲锋鸡" if options.chong_feng_mode == "plain" else "冲锋鸡" + options.chong_feng_mode
-        )
+    if charging:
+        mode = options.chong_feng_mode
+        names.append("冲锋鸡" if mode == "plain" else f"冲锋鸡{mode}")
     if options.xing_qi_ji and kind % 9 + 1 == options.xing_qi_ji_weekday:
         names.append("星期鸡")
     return names
+
+
+def _claims_last(event: int, seat: int, tile: int, detail: int, last: list) -> bool:
+    """Whether the event takes the last discard ``last`` (seat, kind, claimed): a pong, a kong
+    on it or a win on it by another seat."""
+    takes = (
+        event == S.EVENT_PONG
+        or (event == S.EVENT_KONG and detail == S.MELD_DISCARD_KONG)
+        or (event == S.EVENT_WIN and detail == HOW_DISCARD)
+    )
+    return takes and tile == last[1] and seat != last[0]
+
+
+def charging_discards(events: np.ndarray, options: WenganOptions) -> Counter:
+    """(seat, kind) -> how many of the seat's unclaimed discards are 冲锋鸡 (B5.6): the hand's
+    first 1s (first 8p too with 乌骨鸡) when unclaimed, in the plain mode; every unclaimed 1s in
+    the 4321 / 3211 modes (valued by its order)."""
+    discards = []  # [seat, kind, claimed]
+    for event, seat, tile, detail in (tuple(int(x) for x in row) for row in events):
+        if event == S.EVENT_DISCARD:
+            discards.append([seat, tile, False])
+        elif discards and _claims_last(event, seat, tile, detail, discards[-1]):
+            discards[-1][2] = True
+    charging = Counter()
+    mode = options.chong_feng_mode
+    if mode == "none":
+        return charging
+    kinds = (ONE_S, EIGHT_P) if mode == "plain" and options.wu_gu_ji else (ONE_S,)
+    for kind in kinds:
+        of_kind = [d for d in discards if d[1] == kind]
+        for seat, _, claimed in of_kind[:1] if mode == "plain" else of_kind:
+            if not claimed:
+                charging[(seat, kind)] += 1
+    return charging
 
 
 def _settlement_object(payer: int, payee: int, amount: int, kind: int) -> dict[str, Any]:
@@ -228,6 +266,7 @@ def describe_json(
     ``final_hand`` (its status), the ``hand_status``, each ``winner`` and the ``result``."""
     objects = event_objects(events, wall, record, WORDS)
     flips = [int(t) for e, _, t, _ in events if e == S.EVENT_INDICATOR]
+    charging = charging_discards(events, options)
     # one object per event, besides the ``kong_declared`` line before a robbed kong's robbers
     logged = (obj for obj in objects if obj["event"] != "kong_declared")
     for row, obj in zip(events, logged, strict=True):
@@ -236,7 +275,10 @@ def describe_json(
             obj.clear()
             obj.update(_settlement_object(seat, tile, detail, event - EVENT_ITEM))
         elif event == EVENT_CHICKEN:
-            obj["chicken"] = chicken_names(tile, obj["where"], flips, options)
+            is_charging = obj["where"] == "discards" and charging[(seat, tile)] > 0
+            if is_charging:
+                charging[(seat, tile)] -= 1
+            obj["chicken"] = chicken_names(tile, flips, options, is_charging)
     objects += final_objects(final, [], WORDS)
     objects += winner_objects(record)
     objects.append(result_object(record, options.player_count, WORDS))
