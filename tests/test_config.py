@@ -10,35 +10,46 @@ from pathlib import Path
 import pytest
 
 from sim.config import load_config
-from sim.variants.anhua import OPTION_TITLES, AnhuaOptions
+from sim.variants import VARIANT_NAMES, get_variant
+from sim.variants.anhua import AnhuaOptions
 
 CONFIGS = sorted(Path(__file__).resolve().parents[1].joinpath("configs").glob("*.toml"))
-OPTION_FIELDS = [field.name for field in dataclasses.fields(AnhuaOptions)]
 
 
-def test_the_three_rule_sets_exist():
+def test_the_rule_sets_exist():
     assert {path.stem for path in CONFIGS} >= {
         "anhua-seven-kings",
         "anhua-four-kings",
         "anhua-three-players",
+        "wengan-4p",
+        "wengan-3p",
+        "wengan-2p",
     }
+
+
+def test_every_registered_variant_has_a_config():
+    variants = {tomllib.loads(path.read_text(encoding="utf-8"))["variant"] for path in CONFIGS}
+    assert variants == set(VARIANT_NAMES)
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda path: path.stem)
 def test_every_option_is_present_and_commented(path):
     text = path.read_text(encoding="utf-8")
     document = tomllib.loads(text)
-    assert set(document["options"]) == set(OPTION_FIELDS)
+    variant = get_variant(document["variant"])
+    fields = [field.name for field in dataclasses.fields(variant.options_class)]
+    assert set(document["options"]) == set(fields)
     lines = text.splitlines()
-    for name in OPTION_FIELDS:
+    for name in fields:
         index = next(i for i, line in enumerate(lines) if re.match(rf"{name}\s*=", line))
         # the line before names the rule (Chinese name + meaning, rules-spec section), the line
         # itself what is allowed (exactly as declared: tests/test_options.py)
-        assert lines[index - 1].startswith(f"# {OPTION_TITLES[name]} [rules-spec A")
+        assert lines[index - 1].startswith(f"# {variant.option_titles[name]} [rules-spec ")
         assert "# allowed:" in lines[index]
     config = load_config(path)
     assert config.label == path.stem
     assert len(config.agents) == config.options.player_count
+    assert config.variant == document["variant"]
 
 
 def test_presets_differ_from_the_defaults_only_where_they_say():
@@ -85,7 +96,7 @@ def test_overrides_and_the_hash():
         (['run.agents=["a","b","c","d"]'], "run.agents[0]: unknown agent 'a'; allowed:"),
         (["just-a-word"], "expected KEY=VALUE"),
         (["other.x=1"], "--set other.x: unknown section 'other'"),
-        (["variant=chess"], "variant: unknown variant 'chess'; allowed: anhua"),
+        (["variant=chess"], "variant: unknown variant 'chess'; allowed: anhua, wengan"),
     ],
 )
 def test_bad_values_are_one_line_errors_naming_the_key(overrides, message):

@@ -354,3 +354,75 @@ def _follow(objects: list[dict], n_players: int):
     for counter in concealed + melded:
         counter += Counter()  # drops zero counts
     return taken, concealed, melded
+
+
+# --------------------------------------------------------------------------------------------
+# Weng'an's JSON Lines: the settlement whole, item by item
+
+WENGAN_RUNS = {
+    "four_players": ("wengan-4p", []),
+    "three_players_declared_que_front_back_flips": (
+        "wengan-3p",
+        [
+            'options.ding_que_mode="declare"',
+            "options.qian_hou_fan_ji=true",
+            "options.wu_gu_ji=true",
+            'run.agents=["random", "self_draw", "efficiency"]',
+        ],
+    ),
+}
+
+
+@pytest.fixture(scope="module", params=list(WENGAN_RUNS))
+def wengan_run(request, tmp_path_factory):
+    """A Weng'an run of 150 hands and every hand replayed as JSON Lines (parsed)."""
+    config_name, overrides = WENGAN_RUNS[request.param]
+    settings = ["run.games=150", "run.chunk_hands=150"]
+    if not any(o.startswith("run.agents") for o in overrides):
+        settings.append(MIXED_AGENTS)
+    config = load_config(f"configs/{config_name}.toml", settings + overrides)
+    path = runner.run(config, tmp_path_factory.mktemp("wengan") / request.param)
+    games = pd.read_parquet(path / runner.GAMES).set_index("game")
+    hands = {}
+    for game in range(150):
+        lines = run_replay.json_lines(run_replay.replay_run(path, game))
+        hands[game] = [json.loads(line) for line in lines]
+    return config, games, hands
+
+
+def test_wengan_json_lines_give_every_score_change_from_the_settlement_items(wengan_run):
+    """总分 (002_065383326e4e38d7.txt): summing the ``settlement`` items (payer minus, payee
+    plus) gives every seat's delta; each chicken is named with its kinds and each kong with its
+    dou; the flips follow a win only; the games table's net chicken points are the chicken and
+    责任鸡 items'."""
+    config, games, hands = wengan_run
+    n_players = config.n_players
+    seen = Counter()
+    for game, objects in hands.items():
+        row = games.loc[game]
+        delta = np.zeros(n_players, np.int64)
+        chickens = np.zeros(n_players, np.int64)
+        for obj in objects:
+            seen[obj["event"]] += 1
+            if obj["event"] == "settlement":
+                seen[obj["item"]] += 1
+                delta[obj["payer"]] -= obj["amount"]
+                delta[obj["payee"]] += obj["amount"]
+                if obj["item"] in ("chicken", "responsibility"):
+                    chickens[obj["payer"]] -= obj["amount"]
+                    chickens[obj["payee"]] += obj["amount"]
+            elif obj["event"] == "chicken":
+                assert obj["chicken"] and obj["value"] > 0 and obj["where"]
+            elif obj["event"] == "dou":
+                assert obj["dou_name"] in ("闷豆", "爬坡豆", "点豆", "憨包豆")
+        np.testing.assert_array_equal(delta, [row[f"delta_{s}"] for s in range(n_players)])
+        np.testing.assert_array_equal(chickens, [row[f"chicken_{s}"] for s in range(n_players)])
+        assert objects[-1]["score_changes"] == delta.tolist()
+        flips = [obj for obj in objects if obj["event"] == "indicator"]
+        assert not flips or row["outcome"] == "win"
+        winners = [obj for obj in objects if obj["event"] == "winner"]
+        assert len(winners) == row["n_winners"]
+    assert seen["pattern"] > 0 and seen["chicken"] > 0 and seen["dou"] > 0
+    assert seen["pay"] == 0  # the items are the payments
+    if config.options.ding_que_mode == "declare":
+        assert seen["declare"] >= 150 * n_players

@@ -114,7 +114,9 @@ def test_checks_pass_every_hand_of_each_option_value(name, overrides, seed):
     two seats pass wins and throw anything), and the hands were played (many are won)."""
     failed, won, first = _check_cell(name, overrides, HANDS_PER_CELL, seed)
     assert failed == 0, first
-    assert won > HANDS_PER_CELL // 4
+    # a fifth: two players, one of them random, win about a quarter of Weng'an's hands (its
+    # 平胡 needs a 通行证 on a discard)
+    assert won > HANDS_PER_CELL // 5
 
 
 def test_every_declared_option_is_in_the_grid():
@@ -133,9 +135,9 @@ def test_every_declared_option_is_in_the_grid():
 def test_checks_pass_1000_hands_a_cell_of_the_invariant_grid(name):
     """(a), slow: the variant's own ``INVARIANT_GRID`` (Anhua: issue 3's 96 cells), 1,000 hands
     a cell with the default agents, every hand passing the checks, on other seeds than the
-    variant's own grid test. That test plays 10,000 hands a cell and also re-scores every win
-    (Anhua: ``tests/variants/test_anhua_grid.py``), so this one stays a contract check at a
-    tenth of the size: the full suite keeps within 15 minutes on 2 cores."""
+    variant's own grid test, which plays 10,000 hands a cell (``tests/variants/test_*_grid.py``;
+    Anhua's also re-scores every win). So this one stays a contract check at a tenth of the
+    size, and the full suite within 15 minutes on 2 cores."""
     grid = _checks(name).INVARIANT_GRID
     n_games = 1_000
     jobs = [
@@ -150,7 +152,8 @@ def test_checks_pass_1000_hands_a_cell_of_the_invariant_grid(name):
         f"{cell}: {first}" for cell, (failed, _, first) in zip(grid, results, strict=True) if failed
     ]
     assert not failures, "\n".join(failures[:5])
-    assert all(won > n_games // 2 for _, won, _ in results)
+    # a third: with 2 or 3 players the default agent, blind to Weng'an's 定缺, wins under half
+    assert all(won > n_games // 3 for _, won, _ in results)
 
 
 # --------------------------------------------------------------------------------------------

@@ -240,7 +240,7 @@ B_HOW = 27
 B_WIN_TILE = 28
 B_PAYER = 29
 B_LEFT_AT_WIN = 30  # tiles left in the wall at the first win
-B_INDICATOR = 31  # the first flipped tile, -1 none
+B_INDICATOR = 31  # the first tile flipped before the end, -1 none
 B_OFFER_OPEN = 32  # a discard on offer: its seat, kind, the seats that could win on it (bits)
 B_OFFER_SEAT = 33
 B_OFFER_TILE = 34
@@ -454,15 +454,17 @@ def offer_settled(books):
 @kernel
 def begin_event(books, event, seat):
     """Before an event (``seat``: its seat): nothing but the deal before the deal is logged,
-    nothing after the exhaustive draw, nothing of the engine's but more winners after a win,
-    and a seat in range for the engine's events that name one."""
+    nothing of the engine's after the exhaustive draw, nothing of the engine's but more winners
+    and flipped tiles after a win, and a seat in range for the engine's events that name one."""
     books[TOUCHED, N_TOUCHED] = 0
     if event != EVENT_DEAL and books[SCALARS, B_DEALT] == 0:
         return ERR_DEAL
-    if books[SCALARS, B_EXHAUSTED] != 0:
-        return ERR_END
     engine_event = 0 <= event < 63 and (LEDGER_EVENTS >> event) & 1 != 0
-    if books[SCALARS, B_ENDED] != 0 and engine_event and event != EVENT_WIN:
+    if books[SCALARS, B_EXHAUSTED] != 0 and engine_event:
+        return ERR_END  # after 荒庄 only the variant's own events (its settlement, say)
+    # after a win: more winners, and tiles turned up after it (a flip for the settlement)
+    after_win = event == EVENT_WIN or event == EVENT_INDICATOR
+    if books[SCALARS, B_ENDED] != 0 and engine_event and not after_win:
         return ERR_END
     names_seat = engine_event and event != EVENT_DEAL and event != EVENT_INDICATOR
     if names_seat and (seat < 0 or seat >= books[SCALARS, B_N_PLAYERS]):
@@ -511,7 +513,10 @@ def _indicator(books, tile, detail):
         books[SCALARS, B_TAIL] = tail - 1
         return OK
     code = take_from_wall(books, tile, np.int64(L_FLIPPED))
-    if code == OK and books[SCALARS, B_INDICATOR] < 0:
+    # the record's indicator is the first flip in play (the wilds'); one after a win (for the
+    # settlement: a chicken flip) is not
+    in_play = books[SCALARS, B_ENDED] == 0
+    if code == OK and books[SCALARS, B_INDICATOR] < 0 and in_play:
         books[SCALARS, B_INDICATOR] = tile
     return code
 
@@ -597,6 +602,17 @@ def _pass_claim(books, seat, tile):
     if last_seat < 0 or seat == last_seat or tile != books[SCALARS, B_LAST_TILE]:
         return ERR_CLAIM
     return OK if books[L_HAND + seat, tile] >= 2 else ERR_CLAIM
+
+
+@inline_kernel
+def _declare(books, seat):
+    """A declaration: by the seat in turn, or by any seat at the deal (while the dealer holds
+    his dealt hand, before any draw or discard: a suit named at the deal, say)."""
+    if seat == books[SCALARS, B_HOLDER]:
+        return OK
+    dealer = books[SCALARS, B_DEALER]
+    at_deal = books[SCALARS, B_N_DRAWS] == 0 and books[SCALARS, B_HOLDER] == dealer
+    return OK if at_deal and books[SEATS + dealer, S_N_DISCARDS] == 0 else ERR_TURN
 
 
 @inline_kernel
@@ -848,7 +864,7 @@ def ledger_step(books, event, seat, tile, detail):
     if event == EVENT_PASS_CLAIM:
         return _pass_claim(books, seat, tile)
     if event == EVENT_DECLARE:
-        return OK if seat == books[SCALARS, B_HOLDER] else ERR_TURN
+        return _declare(books, seat)
     if event == EVENT_CHI or event == EVENT_PONG:
         return _chi_or_pong(books, event, seat, tile, detail)
     if event == EVENT_KONG:

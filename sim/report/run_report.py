@@ -346,6 +346,8 @@ def _patterns(run: analysis.Run, labels: VariantLabels) -> tuple[list, Figure | 
 
 
 def _tiers(run: analysis.Run, labels: VariantLabels) -> list:
+    if "tier" not in run.wins:  # a variant whose wins have no tiers (its note says so)
+        return [labels.text.tier_note or "The variant's wins have no tiers."]
     frame = analysis.tier_summary(run, CONFIDENCE)
     rows = [
         [

@@ -10,8 +10,8 @@ made from: its win kinds, its own columns of the games and wins frames
 (:class:`sim.columns.Column`) with the functions computing them from the records, its status
 columns (:class:`sim.kernels.status.StatusColumn`), its point
 sources, tier colours, figure labels, sweep metrics, event descriptions and report texts.
-A variant registers itself by its folder's ``entry.py``, whose ``variant()`` returns its entry;
-Weng'an and Anqing join by adding theirs.
+A variant registers itself by its folder's ``entry.py``, whose ``variant()`` returns its entry
+(Anhua's and Weng'an's are there); Anqing joins by adding its own.
 """
 
 from __future__ import annotations

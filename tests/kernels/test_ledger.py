@@ -229,3 +229,42 @@ def test_the_deal_comes_first_and_nothing_follows_the_end():
     assert (code, at) == (L.ERR_DEAL, 1)
     code, at, _ = _run([*_kong_hand(), (S.EVENT_DISCARD, 2, 0, 0)])
     assert (code, at) == (L.ERR_END, 12)
+
+
+def test_a_flip_after_a_win_is_booked_but_is_not_the_indicator():
+    """A tile turned up after the win (a chicken flip for the settlement, from the head or the
+    tail) leaves the wall; the record's indicator stays the flip made in play; a draw after
+    the win is still an error."""
+    head, tail = HEAD + 3, int(WALL[-2])
+    rows = [*_kong_hand(), (S.EVENT_INDICATOR, -1, int(WALL[head]), 0)]
+    rows.append((S.EVENT_INDICATOR, -1, tail, L.FLIP_TAIL))
+    code, at, books = _run(rows)
+    assert (code, at) == (L.OK, len(rows))
+    assert books[L.SCALARS, L.B_INDICATOR] == WALL[HEAD]
+    assert books[L.TOTALS, L.L_FLIPPED] == 3
+    assert all(L.conserved(books, kind) for kind in range(34))
+    drawn = [*_kong_hand(), (S.EVENT_DRAW, 3, int(WALL[head]), L.DRAW_HEAD)]
+    assert _run(drawn)[:2] == (L.ERR_END, len(drawn) - 1)
+
+
+def test_declarations_at_the_deal_by_any_seat_later_only_by_the_seat_in_turn():
+    """A declaration at the deal (a suit named, say) may come from every seat while the dealer
+    holds his dealt hand; after the first discard only the seat in turn declares."""
+    at_deal = [*DEAL, *((S.EVENT_DECLARE, seat, 9, 1) for seat in range(4))]
+    assert _run(at_deal)[:2] == (L.OK, len(at_deal))
+    rows = _kong_hand()
+    late = [*rows[:7], (S.EVENT_DECLARE, 2, -1, 0)]  # the dealer konged and drew: not seat 2
+    assert _run(late)[:2] == (L.ERR_TURN, 7)
+    in_turn = [*rows[:9], (S.EVENT_DECLARE, 1, -1, 0)]  # seat 1 drew: it may
+    assert _run(in_turn)[:2] == (L.OK, 10)
+
+
+def test_after_the_exhaustive_draw_only_the_variants_events():
+    """After 荒庄 the variant's own events (its settlement) may follow, the engine's may not."""
+    books = L.new_books(WALL, 4, 0)
+    books[L.SCALARS, L.B_DEALT] = 1
+    books[L.SCALARS, L.B_EXHAUSTED] = 1
+    books[L.SCALARS, L.B_ENDED] = 1
+    assert L.begin_event(books, S.FIRST_VARIANT_EVENT, 0) == L.OK
+    assert L.begin_event(books, S.EVENT_INDICATOR, -1) == L.ERR_END
+    assert L.begin_event(books, S.EVENT_DRAW, 0) == L.ERR_END

@@ -8,7 +8,8 @@ table of B5.1 is declared once in ``patterns``, Weng'an's record slots in ``reco
 of a finished hand (B5.12), ``hooks`` the variant interface and ``engine`` the generic loop
 compiled with those hooks, all imported here inside :func:`sim.kernels.variant_cache_folder` so
 that they cache in Weng'an's own folder. :func:`play_records` and :func:`replay_hand` play
-hands. Not registered in ``sim.variants`` yet (frames, replay words and configs come next).
+hands. Its registry entry is ``entry`` (with ``frames``, ``replay``, ``presentation`` and
+``summaries``); ``checks`` holds its rule checks over the tile ledger.
 """
 
 from __future__ import annotations
