@@ -152,7 +152,8 @@ def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, w
     if event == S.EVENT_DEAL:
         return f"seat {seat} is dealt {detail} tiles"
     if event == S.EVENT_DRAW:
-        return f"seat {seat} draws {name}"
+        tail = " (a kong's replacement, from the tail)" if detail == S.DRAW_REPLACEMENT else ""
+        return f"seat {seat} draws {name}{tail}"
     if event == S.EVENT_DISCARD:
         return f"seat {seat} discards {name}"
     if event == S.EVENT_CHI:

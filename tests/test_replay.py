@@ -426,3 +426,22 @@ def test_wengan_json_lines_give_every_score_change_from_the_settlement_items(wen
     assert seen["pay"] == 0  # the items are the payments
     if config.options.ding_que_mode == "declare":
         assert seen["declare"] >= 150 * n_players
+
+
+def test_a_replacement_draw_is_named_as_one():
+    """A kong's replacement comes from the tail of the wall (002_065383326e4e38d7.txt 杠牌摸一张牌;
+    rules-spec B3.1): the replay says so, and an ordinary draw says nothing more."""
+    from sim.replay import ReplayWords, event_lines
+
+    words = ReplayWords(
+        win_kinds={},
+        kong_names={},
+        event_names={},
+        event_text=lambda *_: None,
+        event_fields=lambda *_: {},
+    )
+    events = np.array(
+        [[S.EVENT_DRAW, 1, 4, S.DRAW_HEAD], [S.EVENT_DRAW, 2, 5, S.DRAW_REPLACEMENT]], np.int64
+    )
+    lines = event_lines(events, words)
+    assert lines == ["seat 1 draws 5m", "seat 2 draws 6m (a kong's replacement, from the tail)"]
