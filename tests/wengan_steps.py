@@ -70,7 +70,6 @@ class Table:
         S.add_discard(self.state, seat, kind)
         self.tell(S.EVENT_DISCARD, seat, kind)
         if claimed_by is not None:
-            self.state.n_discards[seat] -= 1
             S.mark_claimed(self.state, claimed_by)
 
     def own_turn(self, seat, drawn):
@@ -100,7 +99,6 @@ class Table:
             return 0
         for w in range(n):
             S.give_tile(self.state, outcome[M.O_WINNER + w], kind)
-        self.state.n_discards[discarder] -= 1
         self.state.visible[kind] -= 1
         S.mark_claimed(self.state, outcome[M.O_WINNER])
         outcome[M.O_HOW] = M.HOW_DISCARD

@@ -230,7 +230,6 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
         if kong_type == MELD_ADDED_KONG:
             take_tile(state, konger, kind)
         else:  # the discard the konger wanted leaves the discarder's pile
-            state.n_discards[from_seat] -= 1
             state.visible[kind] -= 1
             mark_claimed(state, outcome[O_WINNER])
         for w in range(n_winners):
@@ -253,7 +252,6 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
     else:
         for _ in range(3):
             take_tile(state, konger, kind)
-        state.n_discards[from_seat] -= 1
         mark_claimed(state, konger)
         add_meld(state, konger, kong_type, kind, from_seat)
         state.visible[kind] += 3
@@ -345,7 +343,6 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
     wild = state.wild
     agents = state.agents
     visible = state.visible
-    n_discards = state.n_discards
     melds = state.melds
     n_melds = state.n_melds
     scalars = state.scalars
@@ -502,7 +499,6 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             for w in range(n_winners):
                 give_tile(state, outcome[O_WINNER + w], kind)
             # the claimed tile leaves the discard pile
-            n_discards[seat] -= 1
             visible[kind] -= 1
             mark_claimed(state, outcome[O_WINNER])
             outcome[O_HOW] = HOW_DISCARD
@@ -547,7 +543,6 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             seat = claimer if replacement else (claimer + 1) % n_players
             must_draw = True
             continue
-        n_discards[seat] -= 1  # the tile moves into the meld
         visible[kind] -= 1
         mark_claimed(state, claimer)
         if action == ACT_PONG:

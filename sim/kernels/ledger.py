@@ -91,6 +91,8 @@ from .state import (
     MELD_CONCEALED_KONG,
     MELD_DISCARD_KONG,
     MELD_PONG,
+    WALL_CAPACITY,
+    pile,
 )
 
 # An EVENT_DRAW's detail: from the head of the wall, or a kong's replacement from its tail
@@ -971,7 +973,7 @@ def _state_wall(books, state):
 def _state_tables(books, state):
     """The state's melds and discard piles."""
     melds = state.melds
-    discards = state.discards
+    discards = np.empty(WALL_CAPACITY, np.int64)
     n_players = books[SCALARS, B_N_PLAYERS]
     for s in range(4):
         expected_melds = books[SEATS + s, S_N_MELDS] if s < n_players else 0
@@ -986,10 +988,10 @@ def _state_tables(books, state):
         expected_discards = books[SEATS + s, S_N_DISCARDS] if s < n_players else 0
         if expected_discards > MAX_DISCARDS:
             return ERR_CAPACITY
-        if state.n_discards[s] != expected_discards:
+        if pile(state, s, discards) != expected_discards:
             return ERR_STATE_DISCARDS
         for j in range(expected_discards):
-            if discards[s, j] != books[PILE + s, j]:
+            if discards[j] != books[PILE + s, j]:
                 return ERR_STATE_DISCARDS
     return OK
 

@@ -120,18 +120,6 @@ def meld_index(state, seat, meld_type, kind):
     return -1
 
 
-@kernel
-def remove_discard(state, seat, tile):
-    """Take the last ``tile`` out of ``seat``'s discard pile (a discard won on)."""
-    for index in range(state.n_discards[seat] - 1, -1, -1):
-        if state.discards[seat, index] == tile:
-            for later in range(index, state.n_discards[seat] - 1):
-                state.discards[seat, later] = state.discards[seat, later + 1]
-            state.n_discards[seat] -= 1
-            state.visible[tile] -= 1
-            return
-
-
 @generic_inline_kernel
 def emit(variant, state, event, seat, tile, detail, params):
     """Log an event (``EVENT_*``: the replay log) and tell it to the variant's ``observe`` hook,

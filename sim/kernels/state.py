@@ -9,7 +9,7 @@ Layout (docs/engine.md):
 * ``keys`` int64 (4, 4): evaluator suit keys of each seat's concealed *natural* tiles.
 * ``wild_count`` int64 (4,): wild tiles in each concealed hand.
 * ``melds`` int8 (4, 4, 3): per seat up to four melds ``(type, first tile, from seat)``.
-* ``n_melds`` int64 (4,), ``discards`` int8 (4, 96), ``n_discards`` int64 (4,).
+* ``n_melds`` int64 (4,).
 * ``visible`` uint8 (34,): tiles every player can see (discards, melds, flipped tiles).
 * ``scalars`` int64 (16,): named slots ``N_TILES``, ``HEAD``, ``TAIL``, ``N_PLAYERS``, ...
 * ``agents`` int64 (4,): the agent kind of each seat (``sim.kernels.agents.AGENT_*``).
@@ -22,11 +22,12 @@ Layout (docs/engine.md):
   last row is a sink that events past the capacity are written to (and not counted), so that
   ``log_event`` has no branch; bulk runs have capacity 0: every event goes to the sink.
 * ``history`` int8 (WALL_CAPACITY, 3): every discard of the hand in order, ``(seat, tile,
-  claimed by)`` (-1: nobody claimed it), ``scalars[N_HISTORY]`` rows; kept in bulk runs too,
-  for settlements that look at the discards' order (a first discard, who claimed it).
-  ``add_discard`` appends a row; the engine marks the claims it makes (a pong, a kong or a win
-  on the discard, a robbed kong on it) with ``mark_claimed``, as must a hook that takes a
-  discard itself.
+  claimed by)`` (-1: nobody claimed it), ``scalars[N_HISTORY]`` rows. It is also the discard
+  piles: a seat's pile is its unclaimed rows, in order (``pile``). ``add_discard``
+  appends a row; the engine marks the claims it makes (a pong, a kong or a win on the discard,
+  a robbed kong on it) with ``mark_claimed``; a hook that takes a tile out of a pile itself uses
+  ``claim_from_pile``. (One array rather than per-seat piles beside a history: every array of
+  the state costs a reference count at each non-inlined call that takes the state.)
 
 Every tile move goes through ``give_tile`` / ``take_tile`` so ``keys`` and ``wild_count`` stay in
 step with ``hands``: the evaluator then answers from four table lookups. No validation here.
@@ -44,7 +45,8 @@ from .status import FIRST_VARIANT_SLOT, N_STATUS, StatusColumn, status_slots
 
 MAX_SEATS = 4
 MAX_MELDS = 4
-# A seat's pile holds what it discarded and the tiles its kongs revealed. Each discard follows a
+# A seat's pile holds what it discarded and the tiles its kongs revealed (its rows of
+# ``history``; the ledger keeps piles of this capacity). Each discard follows a
 # draw from the wall, a claim (at most MAX_MELDS) or the deal (the dealer's 14th tile), and
 # revealed tiles come from the wall: at most the wall left after the deal and one flipped tile,
 # plus 5. That is 87 for 136 tiles and 4 players, 81 for 108 tiles and 2 players (Weng'an):
@@ -154,8 +156,6 @@ class GameState(NamedTuple):
     wild_count: np.ndarray
     melds: np.ndarray
     n_melds: np.ndarray
-    discards: np.ndarray
-    n_discards: np.ndarray
     visible: np.ndarray
     scalars: np.ndarray
     agents: np.ndarray
@@ -201,8 +201,6 @@ def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
         wild_count=np.zeros(MAX_SEATS, np.int64),
         melds=np.zeros((MAX_SEATS, MAX_MELDS, 3), np.int8),
         n_melds=np.zeros(MAX_SEATS, np.int64),
-        discards=np.zeros((MAX_SEATS, MAX_DISCARDS), np.int8),
-        n_discards=np.zeros(MAX_SEATS, np.int64),
         visible=np.zeros(N_KINDS, np.uint8),
         scalars=np.zeros(N_SCALARS, np.int64),
         agents=np.array(agents, np.int64),
@@ -224,8 +222,6 @@ def reset(state, wall, n_players, dealer):
     state.wild_count[:] = 0
     state.melds[:] = 0
     state.n_melds[:] = 0
-    state.discards[:] = 0
-    state.n_discards[:] = 0
     state.visible[:] = 0
     state.scalars[:] = 0
     state.status[:] = 0
@@ -329,9 +325,7 @@ def deal(state, hand_size, dealer_extra):
 
 @inline_kernel
 def add_discard(state, seat, kind):
-    """Record ``seat`` discarding ``kind`` (already taken from the hand)."""
-    state.discards[seat, state.n_discards[seat]] = kind
-    state.n_discards[seat] += 1
+    """Record ``seat`` discarding ``kind`` (already taken from the hand): a row of ``history``."""
     state.visible[kind] += 1
     state.scalars[LAST_DISCARD] = kind
     state.scalars[LAST_DISCARDER] = seat
@@ -350,6 +344,30 @@ def mark_claimed(state, claimer):
     state.history[state.scalars[N_HISTORY] - 1, 2] = claimer
 
 
+@kernel
+def claim_from_pile(state, seat, tile, claimer):
+    """Take the last ``tile`` out of ``seat``'s discard pile for ``claimer`` (a hook's win on a
+    tile of the pile, such as a revealed tile): its ``history`` row is marked claimed."""
+    for row in range(state.scalars[N_HISTORY] - 1, -1, -1):
+        if state.history[row, 0] == seat and state.history[row, 1] == tile:
+            if state.history[row, 2] < 0:
+                state.history[row, 2] = claimer
+                state.visible[tile] -= 1
+                return
+
+
+@kernel
+def pile(state, seat, out):
+    """``seat``'s discard pile in order (its unclaimed ``history`` rows) into ``out``; returns
+    its length."""
+    length = 0
+    for row in range(state.scalars[N_HISTORY]):
+        if state.history[row, 0] == seat and state.history[row, 2] < 0:
+            out[length] = state.history[row, 1]
+            length += 1
+    return length
+
+
 @inline_kernel
 def add_meld(state, seat, meld_type, first, from_seat):
     state.melds[seat, state.n_melds[seat], 0] = meld_type
@@ -362,17 +380,18 @@ def add_meld(state, seat, meld_type, first, from_seat):
 def tiles_accounted(state):
     """Every physical tile in the wall, hands, melds and discards, by kind (for invariants).
 
-    Discards claimed into a meld are not double counted: a claimed discard is removed from the
-    discard pile by the engine when it is claimed.
+    Discards claimed into a meld or a hand are not double counted: the engine marks a claimed
+    discard in ``history``, which leaves it out of the pile.
     """
     counts = np.zeros(N_KINDS, np.int64)
     for position in range(state.scalars[HEAD], state.scalars[TAIL]):
         counts[state.wall[position]] += 1
+    for row in range(state.scalars[N_HISTORY]):
+        if state.history[row, 2] < 0:
+            counts[state.history[row, 1]] += 1
     for seat in range(state.scalars[N_PLAYERS]):
         for kind in range(N_KINDS):
             counts[kind] += state.hands[seat, kind]
-        for index in range(state.n_discards[seat]):
-            counts[state.discards[seat, index]] += 1
         for index in range(state.n_melds[seat]):
             meld_type = state.melds[seat, index, 0]
             first = state.melds[seat, index, 1]

@@ -167,7 +167,8 @@ def test_exhaustive_draws_pay_nothing_and_pass_the_deal():
         last = int(wall[-1])
         holder = int(record[E.R_NEXT_DEALER])
         held = state.hands[holder, last] > 0
-        discarded = last in state.discards[holder, : state.n_discards[holder]].tolist()
+        pile = np.zeros(S.WALL_CAPACITY, np.int64)
+        discarded = last in pile[: S.pile(state, holder, pile)].tolist()
         assert held or discarded
         if draws == 3:
             break

@@ -68,9 +68,29 @@ def test_wall_is_drawn_from_both_ends_until_empty():
 
 @pytest.mark.parametrize(("n_tiles", "n_players"), [(108, 2), (108, 3), (108, 4), (136, 4)])
 def test_a_discard_pile_never_overflows(n_tiles, n_players):
-    """add_discard has no bounds check: a pile must hold every tile its seat can put there. Each
-    discard follows a wall draw, a claim or the dealer's 14th tile; kong reveals come from the
-    wall. Bound: the wall after the deal and the flipped tile, plus four claims and one."""
+    """add_discard has no bounds check: the history must hold every tile put in a pile (each
+    tile at most once: a claimed discard leaves the pile), and the ledger's piles every tile
+    one seat can put there. Each discard follows a wall draw, a claim or the dealer's 14th tile;
+    kong reveals come from the wall. Bound: the wall after the deal and the flipped tile, plus
+    four claims and one."""
     wall_after_deal = n_tiles - 13 * n_players - 1 - 1
     assert wall_after_deal + S.MAX_MELDS + 1 <= S.MAX_DISCARDS
-    assert S.new_state().discards.shape == (S.MAX_SEATS, S.MAX_DISCARDS)
+    assert S.new_state().history.shape == (S.WALL_CAPACITY, 3)
+    assert n_tiles <= S.WALL_CAPACITY
+
+
+def test_the_piles_are_the_unclaimed_history_rows_in_order():
+    """A claimed discard (``mark_claimed``) and a tile a hook takes (``claim_from_pile``) leave
+    their seat's pile; the rest stay in the order discarded."""
+    state = S.new_state()
+    S.reset(state, (np.arange(108) % 27).astype(np.int8), 4, 0)
+    for seat, kind in ((0, 3), (1, 5), (0, 7), (2, 3), (0, 3), (1, 9)):
+        S.add_discard(state, seat, kind)
+    S.mark_claimed(state, 3)  # seat 1's 9 claimed by seat 3
+    S.claim_from_pile(state, 0, 3, 2)  # seat 0's last 3 taken by seat 2
+    pile = np.zeros(S.WALL_CAPACITY, np.int64)
+    assert pile[: S.pile(state, 0, pile)].tolist() == [3, 7]
+    assert pile[: S.pile(state, 1, pile)].tolist() == [5]
+    assert pile[: S.pile(state, 2, pile)].tolist() == [3]
+    assert state.history[: state.scalars[S.N_HISTORY], 2].tolist() == [-1, -1, -1, -1, 2, 3]
+    assert state.visible[3] == 2 and state.visible[9] == 1

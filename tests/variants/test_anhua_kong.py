@@ -116,7 +116,8 @@ def test_no_win_locks_the_konger():
     _, result, _, locked = _kong(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, 1)
     assert result == E.KONG_CONTINUE
     assert locked == [False, True, False, False]
-    assert state.discards[1, : state.n_discards[1]].tolist() == parse_tiles("9m 9p 1m")
+    pile = np.zeros(S.WALL_CAPACITY, np.int64)
+    assert pile[: S.pile(state, 1, pile)].tolist() == parse_tiles("9m 9p 1m")
     assert state.melds[1, 0, 0] == S.MELD_ADDED_KONG
 
 

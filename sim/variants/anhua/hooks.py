@@ -46,7 +46,6 @@ from ...kernels.moves import (
     meld_index,
     meld_suits,
     plausible_win,
-    remove_discard,
     set_single_win,
 )
 from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_POINTS
@@ -70,6 +69,7 @@ from ...kernels.state import (
     ST_OWN_TURN_EXTRA,
     add_discard,
     add_meld,
+    claim_from_pile,
     give_tile,
     log_event,
     pop_front,
@@ -520,7 +520,7 @@ def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, out
         if seat_best == NO_WIN:
             continue
         if accepts_win(state.agents[other], seat_best, seat_tile):
-            remove_discard(state, konger, seat_tile)
+            claim_from_pile(state, konger, seat_tile, other)
             give_tile(state, other, seat_tile)
             set_single_win(outcome, other, seat_best, anhua.HOW_KONG_CANNON, konger, seat_tile, 1)
             return KONG_HAND_OVER
