@@ -171,24 +171,24 @@ def wa4_nets(hands=WA4, seat2_discards_1s=True, first_claim=PONG, **options):
 )
 def test_wa4_under_the_chicken_payment_options(options, nets):
     """WA-4 (002: 责任鸡 冲锋鸡被碰走后…被碰的玩家要给碰鸡玩家鸡分, 冲锋鸡3211, 包鸡 不听牌的
-    玩家…反给所有玩家; rules-spec
-    B5.6, B5.7): by default +1, +10, -7, -4. Without 冲锋鸡 there is no 责任鸡 (seat 3 keeps
-    the 1 it owed seat 1), nor with ze_ren_ji off; under 3211 seat 2's 1s is the first
-    unclaimed one, worth 3, 包'd to each; without 包鸡 seat 2 pays nothing back."""
+    玩家…反给所有玩家; rules-spec B5.6, B5.7): by default +1, +10, -7, -4. Without 冲锋鸡
+    there is no 责任鸡 (seat 3 keeps the 1 it owed seat 1), nor with ze_ren_ji off; under 3211
+    seat 2's 1s is the first unclaimed one, worth 3, 包'd to each; without 包鸡 seat 2 pays
+    nothing back."""
     assert wa4_nets(**options) == nets
 
 
-def test_ze_ren_on_kong():
+@pytest.mark.parametrize(
+    ("ze_ren_on_kong", "nets"), [(True, [-1, 13, -5, -7]), (False, [-1, 12, -5, -6])]
+)
+def test_ze_ren_on_kong(ze_ren_on_kong, nets):
     """责任鸡 after a 点豆 (002: 冲锋鸡被碰走; rules-spec B5.7, B7 #18, option ze_ren_on_kong):
     seat 1 konged seat 3's first 1s. Seat 1 (ready) collects 4 x 1 from each and the 点豆's 1
     from seat 3, and by default the 责任鸡 1 from seat 3: -1, +13, -5, -7; with ze_ren_on_kong
     off no 责任鸡: -1, +12, -5, -6."""
     hands = dict(WA4)
     hands[2] = WA4[2].replace(" 1s", "")  # the fourth 1s is in the kong
-    for ze_ren_on_kong, nets in ((True, [-1, 13, -5, -7]), (False, [-1, 12, -5, -6])):
-        assert wa4_nets(hands, False, DISCARD_KONG, ze_ren_on_kong=ze_ren_on_kong) == nets, (
-            ze_ren_on_kong
-        )
+    assert wa4_nets(hands, False, DISCARD_KONG, ze_ren_on_kong=ze_ren_on_kong) == nets
 
 
 @pytest.mark.parametrize(
@@ -377,7 +377,7 @@ def test_ping_hu_ron_needs_passport():
         table.discard(3, "4s")
         assert wins_listed(table, 3, "4s") == ([] if needs else [0])
         assert table.win_on_discard(3, "4s") == (0 if needs else 1)
-    assert table.nets() == [1, 0, 0, -1]
+    assert table.nets() == [1, 0, 0, -1]  # the last table: the option off
 
 
 @pytest.mark.parametrize(
@@ -387,13 +387,14 @@ def test_ping_hu_ron_needs_passport():
         (PING_HU_ON_4S, "none", True),
         ("2m 3m 4m 5p 6p 7p 1s 2s 3s 6m 7m 8m 4s", "any_kong", False),
         ("2m 3m 4m 5p 6p 7p 1s 2s 3s 6m 7m 8m 4s", "kong_or_chicken", True),
-        ("2m 3m 4m 5p 6p 7p 7s 8s 9s 6m 7m 8m 4s", "kong_or_chicken", False),
+        ("2m 3m 4m 6p 7p 8p 7s 8s 9s 6m 7m 8m 4s", "kong_or_chicken", False),
     ],
 )
 def test_passport_kinds_chicken_and_none(hand, kinds, listed):
     """通行证 (002: 平胡点炮胡需要通行证; rules-spec B4.3, B7 #1, option passport_kinds; the
     any_kong / scoring_kong pair on a 憨包豆: test_wengan_engine): a 平胡 holding a 1s but no
-    kong may win seat 3's 4s only under kong_or_chicken; with none anything may."""
+    kong may win seat 3's 4s only under kong_or_chicken (an 8p counts only with 乌骨鸡, B7
+    #38: not here); with none anything may."""
     table = Table({0: hand, 3: "4s 9m"}, "9p 9p", passport_kinds=kinds)
     table.discard(3, "4s")
     assert wins_listed(table, 3, "4s") == ([0] if listed else [])
