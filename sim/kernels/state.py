@@ -349,11 +349,11 @@ def claim_from_pile(state, seat, tile, claimer):
     """Take the last ``tile`` out of ``seat``'s discard pile for ``claimer`` (a hook's win on a
     tile of the pile, such as a revealed tile): its ``history`` row is marked claimed."""
     for row in range(state.scalars[N_HISTORY] - 1, -1, -1):
-        if state.history[row, 0] == seat and state.history[row, 1] == tile:
-            if state.history[row, 2] < 0:
-                state.history[row, 2] = claimer
-                state.visible[tile] -= 1
-                return
+        unclaimed = state.history[row, 2] < 0
+        if unclaimed and state.history[row, 0] == seat and state.history[row, 1] == tile:
+            state.history[row, 2] = claimer
+            state.visible[tile] -= 1
+            return
 
 
 @kernel

@@ -573,7 +573,8 @@ def _state_meld_from_another_seat(events, state, record, params):
 
 
 def _state_discard_changed(events, state, record, params):
-    row = next(r for r in range(state.scalars[S.N_HISTORY]) if state.history[r, 0] == 0 and state.history[r, 2] < 0)
+    history = state.history[: state.scalars[S.N_HISTORY]]
+    row = next(r for r, (seat, _, claimer) in enumerate(history) if seat == 0 and claimer < 0)
     state.history[row, 1] = (state.history[row, 1] + 1) % 27
     return events, len(events)
 
