@@ -462,3 +462,155 @@ def plot_sweep_lines(
             ax.legend(fontsize=9)
     figure.suptitle(title or f"{TITLES['sweep']} ({_ci_label()})")
     return figure
+
+
+def _value_text(value) -> str:
+    if isinstance(value, bool | np.bool_):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _source_shares(nets: pd.DataFrame, group: str) -> dict:
+    """Group -> (net values, share of seat-hands with each)."""
+    shares = {}
+    for key in pd.unique(nets[group]):
+        values = nets.loc[nets[group] == key, "net"].to_numpy(dtype=float)
+        levels, counts = np.unique(values, return_counts=True)
+        shares[key] = (levels, counts / len(values))
+    return shares
+
+
+def _symlog_ticks(ax: Axes, largest: float) -> None:
+    ax.set_xscale("symlog", linthresh=8, linscale=1)
+    powers = [2.0**k for k in range(3, 12) if 2.0 ** (k - 1) < largest]
+    if len(powers) > 4:  # every power of 2 would make the labels overlap: 8, 32, 128, ...
+        powers = powers[::2]
+    ax.set_xticks([*(-t for t in reversed(powers)), 0.0, *powers])
+    ax.xaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
+
+
+def plot_points_sources(
+    sources: pd.DataFrame,
+    nets: pd.DataFrame | None = None,
+    source_labels: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Where the points come from: the mean points moved per hand by each source with its
+    interval (:func:`sim.analysis.points_sources`; one bar per run and source when the frame
+    has a ``run`` column), and, given ``nets`` (:func:`sim.analysis.seat_source_nets`), how
+    often a seat's net from each source takes each value (log scale; one line per source, or
+    per run when ``nets`` has a ``run`` column and one source). ``source_labels``: source ->
+    label (a report takes them from the variant's entry)."""
+    labels = dict(source_labels or {})
+    runs = _runs(sources)
+    names = list(pd.unique(sources["source"]))
+    show_nets = nets is not None and len(nets) > 0
+    height = 1.4 + 0.42 * len(names) * max(1, 0.7 * len(runs))
+    figure, axes = _figure(
+        12.5 if show_nets else 7.5, max(4.2 if show_nets else 3.0, height), 1, 2 if show_nets else 1
+    )
+    ax: Axes = axes[0, 0]
+    offsets = np.linspace(0.3, -0.3, len(runs)) if len(runs) > 1 else [0.0]
+    for index, run in enumerate(runs):
+        part = sources if run is None else sources[sources["run"] == run]
+        part = part.set_index("source").reindex(names)
+        y = np.arange(len(names))[::-1] + offsets[index]
+        colors = (
+            [PALETTE[i % len(PALETTE)] for i in range(len(names))]
+            if run is None
+            else PALETTE[index % len(PALETTE)]
+        )
+        ax.barh(y, part["per_hand"], height=0.75 / len(runs), color=colors, alpha=0.85,
+                label=None if run is None else str(run))  # fmt: skip
+        ax.errorbar(part["per_hand"], y, xerr=_errors(part["per_hand"], part["lo"], part["hi"]),
+                    fmt="none", ecolor="black", capsize=3, lw=1)  # fmt: skip
+        if run is None:
+            for y_row, hi, share in zip(y, part["hi"], part["share"], strict=True):
+                text = "–" if pd.isna(share) else f"{share:.1%} of points"
+                ax.annotate(text, (0 if pd.isna(hi) else hi, y_row), xytext=(5, 0),
+                            textcoords="offset points", va="center", fontsize=8)  # fmt: skip
+    ax.set_yticks(range(len(names))[::-1], [labels.get(n, n) for n in names])
+    ax.set_xlabel(f"points moved per hand ({_ci_label()})")
+    ax.set_title("mean points moved per hand, by source")
+    ax.grid(axis="x", alpha=0.3)
+    ax.margins(x=0.3 if runs[0] is None else 0.1)
+    if len(runs) > 1:
+        ax.legend(fontsize=8, title="run", loc="lower right")
+    if show_nets:
+        _draw_nets(axes[0, 1], nets, labels, names)
+    figure.suptitle(title or "Points sources 分数来源")
+    return figure
+
+
+def _draw_nets(ax: Axes, nets: pd.DataFrame, labels: dict, names: list) -> None:
+    by_run = "run" in nets.columns and nets["source"].nunique() == 1
+    group = "run" if by_run else "source"
+    moved = nets.groupby(group, sort=False)["net"].apply(lambda v: bool((v != 0).any()))
+    nets = nets[nets[group].map(moved)]  # a source that never moved a point has no line
+    if nets.empty:
+        ax.text(0.5, 0.5, "no seat's net was ever non-zero", ha="center", transform=ax.transAxes)
+        return
+    for key, (levels, shares) in _source_shares(nets, group).items():
+        position = list(pd.unique(nets[group])).index(key)
+        if not by_run and key in names:  # the bars' colour of the source
+            position = names.index(key)
+        label = str(key) if by_run else labels.get(key, key)
+        ax.plot(levels, shares, marker="o", ms=3, lw=0.8, color=PALETTE[position % len(PALETTE)],
+                label=label)  # fmt: skip
+    ax.set_yscale("log")
+    _symlog_ticks(ax, float(np.abs(nets["net"]).max()) or 8.0)
+    ax.axvline(0, color="#999999", lw=0.8)
+    ax.set_xlabel("a seat's net points from the source in one hand")
+    ax.set_ylabel("share of seat-hands")
+    what = f" — {labels.get(nets['source'].iloc[0], nets['source'].iloc[0])}" if by_run else ""
+    ax.set_title(f"how often each net occurs{what}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper right")
+
+
+def plot_option_effects(
+    frame: pd.DataFrame,
+    metric_labels: Mapping[str, str] | None = None,
+    axis_labels: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Main effects of the swept options (:func:`sim.analysis.option_effects`): one panel per
+    metric, one row per option value, the difference from the option's first value (averaged
+    over every setting of the other options) with its interval; the first value of each option
+    is the hollow marker at 0. ``axis_labels``: option -> label (e.g. with its Chinese rule
+    name)."""
+    metrics = list(pd.unique(frame["metric"]))
+    first = frame[frame["metric"] == metrics[0]]
+    rows = list(zip(first["axis"], first["value"], strict=True))
+    axes_order = list(pd.unique(first["axis"]))
+    names = dict(axis_labels or {})
+    figure, grid = _figure(
+        2.6 + 3.3 * len(metrics), 1.3 + 0.34 * len(rows), 1, len(metrics), sharey=True
+    )
+    y = np.arange(len(rows))[::-1]
+    for ax, metric in zip(grid[0], metrics, strict=True):
+        part = frame[frame["metric"] == metric].reset_index(drop=True)
+        is_first = part.groupby("axis", sort=False).cumcount().to_numpy() == 0
+        for index, row in part.iterrows():
+            color = PALETTE[axes_order.index(row["axis"]) % len(PALETTE)]
+            if is_first[index]:
+                ax.scatter(0, y[index], facecolors="none", edgecolors=color, s=30, zorder=3)
+                continue
+            errors = _errors([row["effect"]], [row["effect_lo"]], [row["effect_hi"]])
+            ax.errorbar(row["effect"], y[index], xerr=errors, fmt="o", color=color, ms=5,
+                        capsize=3)  # fmt: skip
+        for row_index, (axis, _) in enumerate(rows):  # every other option shaded
+            if axes_order.index(axis) % 2:
+                ax.axhspan(y[row_index] - 0.5, y[row_index] + 0.5, color="#000000", alpha=0.04,
+                           lw=0)  # fmt: skip
+        ax.axvline(0, color="#666666", lw=0.8)
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_title(_metric_label(metric, metric_labels), fontsize=10)
+        ax.set_xlabel(f"difference from the first value\n({_metric_unit(metric)})", fontsize=9)
+        ax.margins(x=0.15)
+    labels = [f"{names.get(a, a)} = {_value_text(v)}" for a, v in rows]
+    grid[0, 0].set_yticks(y, labels)
+    grid[0, 0].set_ylim(-0.6, len(rows) - 0.4)
+    figure.suptitle(title or f"Effect of each option 规则选项 ({_ci_label()})")
+    return figure

@@ -27,8 +27,10 @@ plays each cell with :func:`sim.runner.run` and writes the sweep directory that
                       score per hand of each pattern tier, every figure with its interval
     significance.csv  sim.analysis.compare_runs of every cell against the baseline cell on the
                       key metrics, Holm-adjusted p-values and a significant flag
-    figures/*.png     heat maps (two axes) or line plots (one axis, or three and more), the
-                      pattern frequencies of every cell, the differences from the baseline
+    figures/*.png     heat maps (two axes) or line plots (one axis, or three and more) of the
+                      metrics that differ between cells, the effect of each option (two axes
+                      and more), the pattern frequencies of every cell, the differences from
+                      the baseline
 
 Every cell is played on the same seed, so hand *i* of every cell is dealt the same wall (as long
 as no axis changes the seed, the number of hands or the chunking): the luck of the deal cancels
@@ -71,6 +73,9 @@ FIGURE_METRICS = ("draw_rate", "dealer_advantage", "mean_abs_score")
 """Columns of the sweep table drawn for every sweep; the variant's entry adds its own
 (``figure_metrics``)."""
 DPI = 110
+FIGURE_CELLS = 8
+"""Beyond this many cells besides the baseline, ``differences.png`` shows only the cells that
+differ from the baseline in one option (``significance.csv`` has them all)."""
 
 
 # --------------------------------------------------------------------------- the sweep file
@@ -555,7 +560,9 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
     titles = {axis: axis_title(first.variant, axis) for axis in axes}
     plotted = table.rename(columns=titles)
     figure_metrics = [*FIGURE_METRICS, *(variant.figure_metrics if variant else ())]
-    metrics = [m for m in figure_metrics if m in table.columns]
+    # a metric the options leave alone (play, when they only change payments) is a flat line
+    unchanged = set(analysis.unchanged_metrics(table)) if len(table) > 1 else set()
+    metrics = [m for m in figure_metrics if m in table.columns and m not in unchanged]
     labels = variant.metric_labels if variant else None
     written: list[str] = []
 
@@ -563,6 +570,10 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
         figure.savefig(directory / name, dpi=DPI)
         written.append(name)
 
+    if len(axes) >= 2 and metrics:
+        effects = analysis.option_effects(sweep, [_compared_metric(m) for m in metrics])
+        short = {axis: title.split(" / ")[0] for axis, title in titles.items()}
+        save(plots.plot_option_effects(effects, labels, short), "effects.png")
     if len(axes) == 2:
         # the axis with more values across, so the cells stay wide enough for their labels
         x, y = axes if len(sweep.axes[axes[0]]) >= len(sweep.axes[axes[1]]) else axes[::-1]
@@ -573,7 +584,7 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
                 ),
                 f"heatmap_{metric}.png",
             )
-    else:
+    elif metrics:
         x, hue, rest = axes[0], (axes[1] if len(axes) > 1 else None), axes[2:]
         hue_title = titles[hue] if hue else None
         if not rest:
@@ -589,7 +600,7 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
                 f"{a} = {_value_text(v)}" for a, v in zip(rest, combination, strict=True)
             )
             slug = "-".join(_name_part(a, v) for a, v in zip(rest, combination, strict=True))
-            title = f"{plots.TITLES['sweep']} at {fixed} ({CONFIDENCE:.0%} interval)"
+            title = f"{plots.TITLES['sweep']} ({CONFIDENCE:.0%} interval)\nat {fixed}"
             save(
                 plots.plot_sweep_lines(
                     plotted[mask],
@@ -614,7 +625,9 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
         "patterns.png",
     )
     if len(significance):
-        key = significance[significance["metric"].isin(map(_compared_metric, figure_metrics))]
+        key = significance[significance["metric"].isin(map(_compared_metric, metrics))]
+        if key["run"].nunique() > FIGURE_CELLS:  # keep it readable: one option at a time
+            key = key[key["run"].isin(sweep.one_change_cells(key["baseline"].iloc[0]))]
         if len(key):
             test = "paired t" if (key["test"] == "paired t").all() else "independent samples"
             title = (

@@ -42,6 +42,16 @@ EXPECTED_HTML = {
         "birds_4 − default",
         "four_kings_wdy_on − four_kings",
     ],
+    "03-wengan-balancing.ipynb": [
+        "std of score",
+        "mean |chicken net|",
+        "chicken share",
+        "wu_gu_ji − default",
+        "chong_feng_4321 − default",
+        "chong_feng_mode = 4321",
+        "chicken_abs",
+        "std change %",
+    ],
 }
 EXPECTED_RUNS = {
     "01-quick-start.ipynb": ["anhua-seven-kings", "anhua-four-kings"],
@@ -52,6 +62,14 @@ EXPECTED_RUNS = {
         "birds_4",
         "wdy_on",
         "four_kings_wdy_on",
+    ],
+    "03-wengan-balancing.ipynb": [
+        "default",
+        "wu_gu_ji",
+        "chong_feng_4321",
+        "no_fan_pai_ji",
+        "xing_qi_ji",
+        "sweep/cells/ben_ji-jin_ji-no_wu_gu_ji-plain",  # a cell of the 32-cell sweep
     ],
 }
 NOTEBOOK_NAMES = sorted(path.name for path in NOTEBOOKS.glob("*.ipynb"))
@@ -134,3 +152,5 @@ def test_notebook_runs_top_to_bottom(name, tmp_path, monkeypatch):
         assert (runs / run / "manifest.json").exists(), run
     if name == "02-anhua-balancing.ipynb":
         assert "bird runs have exactly the default's patterns: True" in _stream_text(notebook)
+    if name == "03-wengan-balancing.ipynb":  # chicken options change the payments only
+        assert "every run plays the default's hands: True" in _stream_text(notebook)

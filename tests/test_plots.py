@@ -317,3 +317,92 @@ def test_sweep_lines(sweep_table):
     assert lines[0].get_ydata() == pytest.approx(seven["mean_abs_score"].to_numpy())
     # numeric options keep their spacing: 1, 2, 4 (shifted a little per line)
     assert np.diff(lines[0].get_xdata()) == pytest.approx([1, 2])
+
+
+@pytest.fixture(scope="module")
+def sourced(run):
+    """The played run with a made-up source that the games frame records per seat (``extra``:
+    each seat's net, zero-sum, and ``points_from_extra``: the seats' gains)."""
+    rng = np.random.default_rng(7)
+    games = run.games.copy()
+    nets = rng.integers(-3, 4, size=(len(games), 4))
+    nets[:, 3] = -nets[:, :3].sum(axis=1)
+    for seat in range(4):
+        games[f"extra_{seat}"] = nets[:, seat]
+    games["points_from_extra"] = np.where(nets > 0, nets, 0).sum(axis=1)
+    return analysis.Run.from_frames(games, run.wins, {"n_players": 4}, label="sourced")
+
+
+def test_points_sources_figure_draws_the_frames_means_and_nets(sourced):
+    frame = analysis.points_sources(sourced)
+    nets = analysis.seat_source_nets(sourced)
+    assert analysis.seat_net_sources(sourced) == ["extra"] and set(nets["source"]) == {"extra"}
+    labels = {"pattern": "pattern points 牌型分", "extra": "extra points 加分"}
+    figure = plots.plot_points_sources(frame, nets, labels)
+    render(figure)
+    bars_ax, nets_ax = figure.axes
+    widths = [patch.get_width() for patch in bars_ax.patches]
+    assert widths == pytest.approx(frame["per_hand"].tolist())  # the frame's means, in order
+    texts = [t.get_text() for t in bars_ax.get_yticklabels()]
+    ticks = dict(zip(bars_ax.get_yticks(), texts, strict=True))
+    assert [ticks[y] for y in sorted(ticks, reverse=True)] == [labels[s] for s in frame["source"]]
+    share = frame.set_index("source").loc["extra", "share"]
+    assert f"{share:.1%} of points" in [t.get_text() for t in bars_ax.texts]
+    # the net's distribution: the share of seat-hands at each value
+    line = next(line for line in nets_ax.get_lines() if line.get_label() == labels["extra"])
+    values = sourced.games[[f"extra_{s}" for s in range(4)]].to_numpy().ravel()
+    levels, counts = np.unique(values, return_counts=True)
+    assert line.get_xdata() == pytest.approx(levels)
+    assert line.get_ydata() == pytest.approx(counts / values.size)
+    assert nets_ax.get_yscale() == "log"
+
+
+def test_points_sources_figure_of_several_runs_without_nets(run):
+    frame = analysis.points_sources({"a": run, "b": run})
+    figure = plots.plot_points_sources(frame)
+    render(figure)
+    assert len(figure.axes) == 1  # no nets: one panel
+    ax = figure.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b"]
+    widths = sorted(patch.get_width() for patch in ax.patches)
+    assert widths == pytest.approx(sorted(frame["per_hand"].tolist()))
+
+
+def test_option_effects_figure_draws_each_effect_with_its_interval():
+    frame = pd.DataFrame(
+        {
+            "axis": ["ben_ji", "ben_ji", "mode", "mode", "mode"],
+            "value": [True, False, "plain", "none", "4321"],
+            "metric": ["points:chicken"] * 5,
+            "estimate": [9.0, 8.0, 9.0, 7.5, 11.0],
+            "lo": [8.8, 7.8, 8.8, 7.3, 10.7],
+            "hi": [9.2, 8.2, 9.2, 7.7, 11.3],
+            "effect": [0.0, -1.0, 0.0, -1.5, 2.0],
+            "effect_lo": [0.0, -1.1, 0.0, -1.6, 1.8],
+            "effect_hi": [0.0, -0.9, 0.0, -1.4, 2.2],
+        }
+    )
+    figure = plots.plot_option_effects(
+        frame, {"points_chicken": "chicken points 鸡分"}, {"ben_ji": "ben_ji 本鸡"}
+    )
+    render(figure)
+    ax = figure.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    # the frame's first row on top
+    assert ax.get_yticks().tolist() == [4, 3, 2, 1, 0]
+    assert labels == ["ben_ji 本鸡 = true", "ben_ji 本鸡 = false", "mode = plain", "mode = none",
+                      "mode = 4321"]  # fmt: skip
+    assert ax.get_title() == "chicken points 鸡分"
+    drawn = {}  # row -> (effect, lo, hi) of the error bars
+    for container in ax.containers:
+        line, _, (bars,) = container
+        x, y = line.get_xdata()[0], line.get_ydata()[0]
+        (lo, _), (hi, _) = bars.get_segments()[0]
+        drawn[round(y)] = (x, lo, hi)
+    values = frame[["effect", "effect_lo", "effect_hi"]].to_numpy()
+    expected = {4 - i: tuple(row) for i, row in enumerate(values) if i not in (0, 2)}
+    assert drawn.keys() == expected.keys()
+    for row, values in expected.items():
+        assert drawn[row] == pytest.approx(values)
+    hollow = [c for c in ax.collections if isinstance(c, PathCollection)]
+    assert sorted(c.get_offsets()[0, 1] for c in hollow) == [2, 4]  # first values, at 0

@@ -61,7 +61,12 @@ def test_report_is_written_beside_the_results_with_every_figure_embedded(played)
     directory, _, _, text, page = played
     assert (directory / "report.html").is_file()
     files = sorted(p.name for p in (directory / "figures").iterdir())
-    assert files == ["dealer_advantage.png", "pattern_frequency.png", "score_distribution.png"]
+    assert files == [
+        "dealer_advantage.png",
+        "pattern_frequency.png",
+        "points_sources.png",
+        "score_distribution.png",
+    ]
     embedded = {}
     for image in page.images:
         prefix = "data:image/png;base64,"
@@ -204,7 +209,7 @@ def test_every_value_is_escaped(played):
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co" in text
     assert "<img src=x" not in text
     assert page.rows("options")["note"]["value"] == "<img src=x onerror=alert(1)>"
-    assert sum(1 for _ in page.images) == 3  # the hostile option value made no image
+    assert sum(1 for _ in page.images) == 4  # the hostile option value made no image
 
 
 def test_number_formats():
@@ -454,9 +459,15 @@ def test_sweep_compares_cells_with_the_first_one_hand_by_hand(sweep):
     assert swing["difference [95% interval]"].startswith(f"{difference:+.2f} [")
     assert swing["significant"] == "yes"
     assert swing["changed options"] == "bird_count=4"
-    # the same walls and play: only the scoring differs, so the patterns cannot
-    pattern_rows = [row for row in rows if row["metric"].startswith("hands with")]
-    assert pattern_rows and all(row["significant"] == "no" for row in pattern_rows)
+    # the same walls and play: only the scoring differs, so the patterns cannot; they are
+    # named once as the same in every cell instead of compared
+    assert not [row for row in rows if row["metric"].startswith("hands with")]
+    note = next(t for t in page.texts if t.startswith("The same in every cell: "))
+    games, wins = frames["birds-1"]
+    top = wins.drop_duplicates(["game", "pattern"])["pattern"].value_counts()
+    share = top.iloc[0] / len(games)
+    assert f"hands with {top.index[0]} {pct(share)} [" in note
+    assert "draw rate" not in {row["metric"].split()[0] for row in rows}
 
 
 def test_sweep_with_unknown_baseline_is_an_error(sweep, capsys):
@@ -476,3 +487,37 @@ def test_a_run_without_a_win_still_gets_a_report(tmp_path):
     assert page.rows("win-kinds")["exhaustive draw 荒庄"]["share of hands"] == "100.00%"
     assert "No hand of the run was won." in page.text
     assert len(page.images) == 2  # no pattern figure
+
+
+# --------------------------------------------------------------------------- per-seat sources
+
+
+@pytest.fixture(scope="module")
+def wengan_report(tmp_path_factory):
+    """A played Weng'an run (its games frame records each seat's net per source) and its
+    report, parsed."""
+    from sim.config import load_config
+    from sim.runner import run
+
+    root = Path(__file__).resolve().parent.parent
+    config = load_config(root / "configs" / "wengan-4p.toml", ["run.games=300"])
+    directory = run(config, tmp_path_factory.mktemp("wengan") / "run", jobs=1, progress=False)
+    text = report.write_report(directory).read_text(encoding="utf-8")
+    return directory, pd.read_parquet(directory / "games.parquet"), Page(text)
+
+
+def test_each_seats_net_by_source_is_tabled_and_drawn(wengan_report, played):
+    directory, games, page = wengan_report
+    assert "points_sources.png" in {p.name for p in (directory / "figures").iterdir()}
+    assert "figures/points_sources.png" in {image["data-file"] for image in page.images}
+    rows = page.rows("source-nets")
+    assert list(rows) == ["chickens 鸡分 / 责任鸡", "dou 豆分", "包鸡 / 包杠", "荒庄查叫", "原缺"]
+    nets = games[[f"chicken_{s}" for s in SEATS]].to_numpy(dtype=float)
+    chickens = rows["chickens 鸡分 / 责任鸡"]
+    assert chickens["mean |net| of a seat"] == f"{np.abs(nets).mean():.3f}"
+    assert chickens["seat-hands moved"] == pct((nets != 0).mean())
+    assert chickens["range"] == f"{nets.min():.0f} to {nets.max():.0f}"
+    points = page.rows("points")["chickens 鸡分 / 责任鸡"]
+    assert points["points (total)"] == f"{games['points_from_chicken'].sum():,.0f}"
+    # Anhua's frames record no source per seat: no such table, the bars alone
+    assert "source-nets" not in played[4].tables

@@ -203,9 +203,13 @@ def test_significance_rows_for_every_non_base_cell(swept):
 def test_figures_are_written(swept):
     _, out, _ = swept
     names = {p.name for p in (out / "figures").iterdir()}
-    heatmaps = {f"heatmap_{m}.png" for m in ("draw_rate", "dealer_advantage", "mean_abs_score",
-                                              "points_birds")}  # fmt: skip
-    assert names == heatmaps | {"patterns.png", "differences.png"}
+    table = pd.read_csv(out / "comparison.csv")
+    drawn = ("draw_rate", "dealer_advantage", "mean_abs_score", "points_birds")
+    # a metric equal in every cell (Anhua's agents almost never draw) gets no flat figure
+    varying = [m for m in drawn if table[m].nunique() > 1 or table[f"{m}_hi"].nunique() > 1]
+    assert {"dealer_advantage", "mean_abs_score", "points_birds"} <= set(varying)
+    heatmaps = {f"heatmap_{m}.png" for m in varying}
+    assert names == heatmaps | {"effects.png", "patterns.png", "differences.png"}
     for name in names:
         assert (out / "figures" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     spec = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
@@ -221,8 +225,17 @@ def test_printed_tables(swept):
     frame = pd.read_csv(out / "significance.csv")
     outcome = lines.index("outcomes (95% intervals)")
     header = lines[outcome + 1]
-    assert "king_mode" in header and "draw rate %" in header and "mean |score|" in header
+    assert "king_mode" in header and "mean |score|" in header
     rows = lines[outcome + 2 : outcome + 2 + len(CELLS)]
+    # a figure equal in every cell is said once below the rows, not repeated on each
+    draw = table["draw_rate"].iloc[0] * 100
+    if table["draw_rate"].nunique() == 1 and table["draw_rate_hi"].nunique() == 1:
+        assert "draw rate %" not in header
+        assert lines[outcome + 2 + len(CELLS)].startswith(
+            f"  the same in every cell: draw rate % {draw:.2f}"
+        )
+    else:
+        assert "draw rate %" in header
     for cell, line in zip(CELLS, rows, strict=True):
         tokens = line.split()
         if cell == "seven_kings-2":
@@ -392,3 +405,34 @@ def test_shipped_sweep_files_are_valid(name):
     spec = load_sweep_spec(ROOT / "configs" / "sweeps" / name)
     assert len(spec.cells) == math.prod(len(v) for v in spec.axes.values())
     assert spec.paired and spec.baseline in {c.name for c in spec.cells}
+
+
+def test_option_effects_average_the_cells_of_each_value_hand_by_hand(swept):
+    """The main effect of an option: per hand, the metric averaged over the cells with each
+    value, minus the average at the first value; a paired t interval over hands."""
+    _, out, _ = swept
+    sweep = analysis.load_sweep(out)
+    effects = analysis.option_effects(sweep, ["mean_abs_score"]).set_index(["axis", "value"])
+    per_hand = {}
+    for name in CELLS:
+        games = pd.read_parquet(out / "cells" / name / "games.parquet")
+        per_hand[name] = games[[f"delta_{s}" for s in range(4)]].abs().mean(axis=1).to_numpy()
+    assert list(effects.index) == [("king_mode", "seven_kings"), ("king_mode", "four_kings"),
+                                   ("bird_count", 2), ("bird_count", 4)]  # fmt: skip
+    for axis, position, first, other in (("king_mode", 0, "seven_kings", "four_kings"),
+                                         ("bird_count", 1, "2", "4")):  # fmt: skip
+        cells_of = {v: [n for n in CELLS if n.split("-")[position] == v] for v in (first, other)}
+        by_value = {v: np.mean([per_hand[n] for n in cells_of[v]], axis=0) for v in cells_of}
+        difference = by_value[other] - by_value[first]
+        half = 1.9659 * difference.std(ddof=1) / math.sqrt(GAMES)  # t(0.975, 399)
+        key = int(other) if axis == "bird_count" else other
+        row = effects.loc[(axis, key)]
+        assert row["cells"] == 2
+        assert row["estimate"] == pytest.approx(by_value[other].mean())
+        assert row["effect"] == pytest.approx(difference.mean())
+        assert row["effect_hi"] - row["effect"] == pytest.approx(half, rel=1e-3)
+        base = effects.loc[(axis, int(first) if axis == "bird_count" else first)]
+        assert (base["effect"], base["effect_lo"], base["effect_hi"]) == (0, 0, 0)
+    # four birds instead of two raise the swing far beyond chance
+    assert effects.loc[("bird_count", 4), "effect_lo"] > 0
+    assert sweep.one_change_cells("seven_kings-2") == ["seven_kings-4", "four_kings-2"]

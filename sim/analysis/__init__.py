@@ -33,11 +33,25 @@ importable from ``sim.analysis``.
 
 from __future__ import annotations
 
-from .comparisons import Proportion, compare_runs, metric_values, sweep_table
+from .comparisons import (
+    Proportion,
+    compare_runs,
+    metric_values,
+    option_effects,
+    sweep_table,
+    unchanged_metrics,
+)
 from .intervals import MeanInterval, mean_interval, t_quantile, t_two_sided_p, wilson_interval
 from .outcomes import draw_rate, win_kinds, win_rate_by_seat
 from .patterns import pattern_frequency, tier_summary
-from .points import POINTS_FROM, points_per_hand, points_sources
+from .points import (
+    POINTS_FROM,
+    points_per_hand,
+    points_sources,
+    seat_net_sources,
+    seat_source_nets,
+    source_net_summary,
+)
 from .runs import (
     GAME_COLUMNS,
     WIN_COLUMNS,
@@ -91,6 +105,7 @@ __all__ = [
     "load_sweep",
     "mean_interval",
     "metric_values",
+    "option_effects",
     "paired_test",
     "pattern_frequency",
     "per_run",
@@ -99,13 +114,17 @@ __all__ = [
     "run_variant",
     "score_distribution",
     "scored_wins",
+    "seat_net_sources",
     "seat_scores",
+    "seat_source_nets",
+    "source_net_summary",
     "sweep_table",
     "t_quantile",
     "t_two_sided_p",
     "tail_probabilities",
     "tier_summary",
     "two_proportion_test",
+    "unchanged_metrics",
     "welch_test",
     "wilson_interval",
     "win_kinds",

@@ -3,13 +3,14 @@ one row per cell of a sweep."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .intervals import mean_interval, wilson_interval
+from .intervals import _z, mean_interval, wilson_interval
 from .points import points_per_hand
 from .runs import Run, Sweep, _as_parts, _deltas, _game_rows, demo_run  # noqa: F401
 from .scores import _per_hand_role_scores, dealer_advantage
@@ -261,3 +262,103 @@ def sweep_table(sweep, top_patterns: int = 3, confidence: float = 0.95) -> pd.Da
             row.update(_metric_columns(f"pattern_{pattern}", values, confidence))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _per_hand(run: Run, metric: str | Callable) -> np.ndarray:
+    values = metric_values(run, metric)
+    if isinstance(values, Proportion):
+        if values.per_hand is None:
+            raise ValueError(f"metric {metric!r} has no per-hand values")
+        return values.per_hand
+    return values
+
+
+def _pooled(values: list[np.ndarray], paired: bool, confidence: float) -> tuple:
+    """Mean over cells of each cell's mean, with its interval: per hand over the cells first
+    (t over hands) when the cells share their hands, else from each cell's standard error."""
+    if paired:
+        interval = mean_interval(np.mean(values, axis=0), confidence)
+        return interval.mean, interval.lo, interval.hi
+    estimate = float(np.mean([v.mean() for v in values]))
+    error = math.sqrt(sum(v.var(ddof=1) / len(v) for v in values)) / len(values)
+    half = _z(confidence) * error
+    return estimate, estimate - half, estimate + half
+
+
+def option_effects(
+    sweep, metrics: str | Callable | Sequence[str | Callable], confidence: float = 0.95
+) -> pd.DataFrame:
+    """Main effect of each swept option on each metric (:func:`metric_values`, per hand).
+
+    For every axis of the sweep and each of its values: the metric averaged over all the cells
+    with that value (so over every setting of the other options), and its difference
+    ``effect`` from the axis' first value (the base value of the sweep file). Cells played on
+    the same hands (one seed, the same hand numbers) are averaged hand by hand, so intervals are
+    t intervals over hands and the effect's is a paired one; otherwise they come from each
+    cell's standard error (normal approximation).
+
+    Columns ``axis, value, metric, cells, estimate, lo, hi, effect, effect_lo, effect_hi``
+    (the first value's effect is 0).
+    """
+    parts = _as_parts(sweep)
+    options = sweep.cell_options() if isinstance(sweep, Sweep) else None
+    if options is None or options.empty:
+        raise ValueError("option_effects needs a sweep with at least one axis")
+    options = options.set_index("cell").loc[[c for c in parts if c in set(options["cell"])]]
+    hands = [parts[c].games["game"].to_numpy() for c in options.index]
+    paired = all(len(h) == len(hands[0]) and (h == hands[0]).all() for h in hands[1:])
+    metrics = [metrics] if isinstance(metrics, str) or callable(metrics) else list(metrics)
+    rows = []
+    for metric in metrics:
+        name = metric if isinstance(metric, str) else getattr(metric, "__name__", "f")
+        values = {cell: _per_hand(parts[cell], metric) for cell in options.index}
+        for axis in options.columns:
+            groups = []
+            for value in sweep.axes[axis]:
+                chosen = [c for c in options.index if _same_value(options.at[c, axis], value)]
+                if chosen:  # a value whose cells are all missing (a partial sweep) is left out
+                    groups.append((value, [values[c] for c in chosen]))
+            first = groups[0][1]
+            for value, group in groups:
+                estimate, lo, hi = _pooled(group, paired, confidence)
+                difference = _effect(group, first, paired, confidence)
+                rows.append(
+                    {"axis": axis, "value": value, "metric": name, "cells": len(group),
+                     "estimate": estimate, "lo": lo, "hi": hi, "effect": difference[0],
+                     "effect_lo": difference[1], "effect_hi": difference[2]}
+                )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _same_value(a, b) -> bool:
+    # true is not 1; a frame's cell holds a numpy scalar (np.True_), the axis a Python value
+    a, b = (x.item() if isinstance(x, np.generic) else x for x in (a, b))
+    return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
+
+
+def _effect(group: list[np.ndarray], first: list[np.ndarray], paired: bool, confidence) -> tuple:
+    if group is first:
+        return 0.0, 0.0, 0.0
+    if paired:
+        difference = np.mean(group, axis=0) - np.mean(first, axis=0)
+        interval = mean_interval(difference, confidence)
+        return interval.mean, interval.lo, interval.hi
+    a, a_lo, _ = _pooled(group, False, confidence)
+    b, b_lo, _ = _pooled(first, False, confidence)
+    half = math.hypot(a - a_lo, b - b_lo)
+    return a - b, a - b - half, a - b + half
+
+
+def unchanged_metrics(table: pd.DataFrame) -> list[str]:
+    """The metrics of a :func:`sweep_table` (columns with ``_lo`` and ``_hi`` beside them) whose
+    estimate and interval are the same in every cell: the swept options do not move them (in
+    cells on the same walls, an option that only changes the payments leaves play as it is)."""
+    return [
+        column
+        for column in table.columns
+        if f"{column}_lo" in table.columns
+        and f"{column}_hi" in table.columns
+        and all(
+            table[c].nunique(dropna=False) == 1 for c in (column, f"{column}_lo", f"{column}_hi")
+        )
+    ]

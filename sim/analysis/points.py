@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .intervals import mean_interval
-from .runs import Run, _game_rows, demo_run, per_run, run_variant  # noqa: F401 (demo_run: examples)
+from .runs import Run, _as_parts, _game_rows, demo_run, per_run, run_variant  # noqa: F401
 
 POINTS_FROM = "points_from_"
 
@@ -87,3 +87,82 @@ def points_sources(run: Run, confidence: float = 0.95) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def seat_net_sources(run: Run) -> list[str]:
+    """The sources of :func:`points_per_hand` whose net per seat the games frame records: a
+    column ``<source>_<seat>`` for every seat (the pattern and derived sources have none)."""
+    columns = set(run.games.columns)
+    return [
+        column.removeprefix(POINTS_FROM)
+        for column in run.games.columns
+        if column.startswith(POINTS_FROM)
+        and all(f"{column.removeprefix(POINTS_FROM)}_{s}" in columns for s in range(run.n_players))
+    ]
+
+
+def seat_source_nets(run: Run) -> pd.DataFrame:
+    """Long frame of each seat's net points per hand from each source that has them
+    (:func:`seat_net_sources`): ``source, game, seat, dealer`` (bool), ``net``; with ``run``
+    first for several runs. Empty (with those columns) when no source records seats.
+
+    >>> seat_source_nets(demo_run()).empty
+    True
+    """
+    blocks = []
+    single = isinstance(run, Run) and not run.is_combined
+    for label, part in ({None: run} if single else _as_parts(run)).items():
+        games = part.games
+        for source in seat_net_sources(part):
+            for seat in range(part.n_players):
+                block = pd.DataFrame(
+                    {
+                        "source": source,
+                        "game": games["game"].to_numpy(),
+                        "seat": seat,
+                        "dealer": games["dealer"].to_numpy() == seat,
+                        "net": games[f"{source}_{seat}"].to_numpy(dtype=float),
+                    }
+                )
+                if not single:
+                    block.insert(0, "run", label)
+                blocks.append(block)
+    columns = ["source", "game", "seat", "dealer", "net"]
+    if not blocks:
+        return pd.DataFrame(columns=columns if single else ["run", *columns])
+    return pd.concat(blocks, ignore_index=True)
+
+
+@per_run
+def source_net_summary(run: Run, confidence: float = 0.95) -> pd.DataFrame:
+    """How far each source (:func:`seat_net_sources`) swings a seat's score: one row per source.
+
+    Columns ``source, seat_hands``, ``mean_abs, lo, hi`` (mean |net| of a seat per hand; the t
+    interval is over hands, a hand's seats averaged first), ``std`` (of a seat's net over
+    seat-hands), ``nonzero`` (share of seat-hands the source moves), ``q05, q95, min, max``.
+
+    >>> source_net_summary(demo_run()).empty
+    True
+    """
+    rows = []
+    for source in seat_net_sources(run):
+        nets = run.games[[f"{source}_{s}" for s in range(run.n_players)]].to_numpy(dtype=float)
+        interval = mean_interval(np.abs(nets).mean(axis=1), confidence)
+        flat = nets.ravel()
+        rows.append(
+            {
+                "source": source,
+                "seat_hands": flat.size,
+                "mean_abs": interval.mean,
+                "lo": interval.lo,
+                "hi": interval.hi,
+                "std": float(flat.std(ddof=1)) if flat.size > 1 else math.nan,
+                "nonzero": float((flat != 0).mean()) if flat.size else math.nan,
+                "q05": float(np.quantile(flat, 0.05)) if flat.size else math.nan,
+                "q95": float(np.quantile(flat, 0.95)) if flat.size else math.nan,
+                "min": float(flat.min()) if flat.size else math.nan,
+                "max": float(flat.max()) if flat.size else math.nan,
+            }
+        )
+    columns = ["source", "seat_hands", "mean_abs", "lo", "hi", "std", "nonzero", "q05", "q95"]
+    return pd.DataFrame(rows, columns=[*columns, "min", "max"])

@@ -127,6 +127,18 @@ class Sweep:
                 rows.append({"cell": cell["name"], **{a: options.get(a) for a in self.axes}})
         return pd.DataFrame(rows, columns=["cell", *self.axes])
 
+    def one_change_cells(self, baseline: str) -> list[str]:
+        """The cells that differ from ``baseline`` in exactly one swept option, in the file's
+        order: the comparisons that read as "this option alone"."""
+        options = {cell["name"]: cell.get("options", {}) for cell in self.spec.get("cells", [])}
+        base = options.get(baseline, {})
+        return [
+            name
+            for name in self.runs
+            if name != baseline
+            and sum(repr(options.get(name, {}).get(a)) != repr(base.get(a)) for a in self.axes) == 1
+        ]
+
 
 def _read_json(path: Path, what: str) -> dict:
     try:

@@ -98,6 +98,13 @@ def _points_title(variant_name: str | None, sources: list[str]) -> str:
     return f"points per hand ({'; '.join(said)})"
 
 
+def _same_everywhere(table, column: str) -> bool:
+    """The estimate and interval of ``column`` are equal in every cell."""
+    return all(
+        table[c].nunique(dropna=False) == 1 for c in (column, f"{column}_lo", f"{column}_hi")
+    )
+
+
 def table_lines(directory: Path) -> list[str]:
     """The comparison tables ``mjsim sweep`` prints, read back from the sweep directory's
     ``sweep.json``, ``comparison.csv`` and ``significance.csv``."""
@@ -119,6 +126,20 @@ def table_lines(directory: Path) -> list[str]:
         return "*" if significant.get((metric, cell)) else " "
 
     def block(title: str, columns: list[tuple[str, str, str | None, callable]]) -> list[str]:
+        # A figure equal in every cell (the options change the payments, not the play) is said
+        # once below the table instead of repeated on every row.
+        same = [c for c in columns if len(cells) > 1 and _same_everywhere(table, c[1])]
+        columns = [c for c in columns if c not in same]
+        first = table.loc[cells[0]["name"]]
+        note = [
+            "  the same in every cell: "
+            + "; ".join(
+                f"{name} {formatter(first[column], first[f'{column}_lo'], first[f'{column}_hi'])}"
+                for name, column, _, formatter in same
+            )
+        ]
+        if not columns:
+            return [title, *note]
         header = ["", *axes, *(name for name, _, _, _ in columns)]
         rows = []
         for cell in cells:
@@ -130,7 +151,7 @@ def table_lines(directory: Path) -> list[str]:
                 text = formatter(line[column], line[f"{column}_lo"], line[f"{column}_hi"])
                 row.append(text + mark(metric, name))
             rows.append(row)
-        return _render(title, header, rows, 1 + len(axes))
+        return _render(title, header, rows, 1 + len(axes)) + (note if same else [])
 
     lines = []
     lines += block(

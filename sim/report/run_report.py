@@ -444,7 +444,29 @@ def _scores(run: analysis.Run, labels: VariantLabels) -> tuple[list, Figure]:
     return parts, figure
 
 
-def _points(run: analysis.Run, labels: VariantLabels) -> list:
+def _points_figure(run: analysis.Run, frame, labels: VariantLabels) -> Figure | None:
+    """Mean points per hand of each source and the spread of each seat's net from the sources
+    the frames record per seat; none when no point changed hands."""
+    if not (frame["points"] > 0).any():
+        return None
+    nets = analysis.seat_source_nets(run)
+    spread = (
+        " (left) and how often a seat's net from each source takes each value (right, log "
+        "scale; the sources the run records per seat)"
+        if len(nets)
+        else ""
+    )
+    return render(
+        plots().plot_points_sources(
+            frame, nets, {source: labels.points_source(source) for source in frame["source"]}
+        ),
+        "points_sources.png",
+        f"Points moved per hand by each source with 95% intervals and its share of all points"
+        f"{spread}.",
+    )
+
+
+def _points(run: analysis.Run, labels: VariantLabels) -> tuple[list, Figure | None]:
     frame = analysis.points_sources(run, CONFIDENCE)
     rows = [
         [
@@ -457,7 +479,8 @@ def _points(run: analysis.Run, labels: VariantLabels) -> list:
         for _, row in frame.iterrows()
     ]
     note = " " + labels.text.points_note if labels.text.points_note else ""
-    return [
+    figure = _points_figure(run, frame, labels)
+    parts = [
         f"Where the points that change hands come from.{note}",
         table(
             ["source", "points (total)", "per hand", "95% interval", "share"],
@@ -465,6 +488,34 @@ def _points(run: analysis.Run, labels: VariantLabels) -> list:
             "lrrrr",
             "points",
         ),
+    ]
+    return [*parts, *_net_table(run, labels)] + ([figure.html()] if figure else []), figure
+
+
+def _net_table(run: analysis.Run, labels: VariantLabels) -> list:
+    """How far each source with per-seat nets swings a seat's score (none: no such source)."""
+    frame = analysis.source_net_summary(run, CONFIDENCE)
+    if frame.empty:
+        return []
+    rows = [
+        [
+            labels.points_source(row["source"]),
+            fmt_num(row["mean_abs"], 3),
+            fmt_interval(row["lo"], row["hi"], digits=3),
+            fmt_num(row["std"]),
+            fmt_pct(row["nonzero"]),
+            f"{fmt_points(row['q05'])} to {fmt_points(row['q95'])}",
+            f"{fmt_points(row['min'])} to {fmt_points(row['max'])}",
+        ]
+        for _, row in frame.iterrows()
+    ]
+    columns = ["source", "mean |net| of a seat", "95% interval", "std", "seat-hands moved",
+               "5%–95%", "range"]  # fmt: skip
+    return [
+        Html("<h3>Each seat's net by source</h3>"),
+        "A seat's net points from each source the run records per seat, over seat-hands: how "
+        "far the source swings a score (the interval of the mean is over hands).",
+        table(columns, rows, "lrrrrrr", "source-nets"),
     ]
 
 
@@ -499,6 +550,7 @@ def build_run_report(
     summary, dealer_figure = _summary(run)
     patterns, pattern_figure = _patterns(run, labels)
     scores, score_figure = _scores(run, labels)
+    points, points_figure = _points(run, labels)
     run_section = [
         facts(_header_facts(run, shown_path, labels), "run-facts"),
         *_count_warnings(run),
@@ -513,11 +565,11 @@ def build_run_report(
         ("patterns", "Patterns 牌型", patterns),
         ("tiers", "Tiers 档次", _tiers(run, labels)),
         ("scores", "Scores 得分", scores),
-        ("points", "Points sources 分数来源", _points(run, labels)),
+        ("points", "Points sources 分数来源", points),
         ("how-to-read", "How to read this", how_to_read()),
     ]
     document = page(f"{run.label} — mjsim report", Html(heading), sections)
-    figures = [dealer_figure, pattern_figure, score_figure]
+    figures = [dealer_figure, pattern_figure, score_figure, points_figure]
     return document, [figure for figure in figures if figure is not None]
 
 

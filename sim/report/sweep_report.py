@@ -16,7 +16,7 @@ import pandas as pd
 from .. import analysis
 from .formatting import Html, esc, fmt_count, fmt_interval, fmt_num, fmt_p, fmt_pct, value_text
 from .labels import VariantLabels, variant_labels
-from .markup import code, facts, link, table
+from .markup import code, facts, link, paragraph, table
 from .page import REPORT_NAME, Figure, page, plots, render, write
 from .run_report import ALPHA, CONFIDENCE, how_to_read, write_run_report
 
@@ -27,6 +27,9 @@ METRIC_LABELS = {
     "mean_abs_score": "mean |score| of a seat",
     "dealer_advantage": "dealer advantage 庄家优势",
 }
+FIGURE_CELLS = 8
+"""Beyond this many cells besides the baseline, the comparison figure shows only the cells one
+option away from the baseline."""
 HOW_TO_READ_SWEEP = (
     "Sweep: the cells differ only in the swept options. A difference is worth acting on when it "
     "is significant after the adjustment and large enough to matter at the table; a "
@@ -180,19 +183,86 @@ def _sweep_tables(
     )
     return [
         "One row per cell with 95% intervals; each cell's name links to its own report.",
+        *_unchanged_text(frame, labels),
         outcome,
         Html("<h3>Points and the most frequent patterns</h3>"),
         points,
     ]
 
 
+def _unchanged_text(frame: pd.DataFrame, labels: VariantLabels) -> list:
+    """A note naming the metrics that are the same in every cell, if there are any."""
+    unchanged = analysis.unchanged_metrics(frame)
+    if len(frame) < 2 or not unchanged:
+        return []
+    first = frame.iloc[0]
+    named = []
+    for column in unchanged:
+        metric = column
+        if column.startswith(("points_", "pattern_")):
+            prefix, _, name = column.partition("_")
+            metric = f"{'points' if prefix == 'points' else 'pattern'}:{name}"
+        value = _metric_text(metric, first[column], first[f"{column}_lo"], first[f"{column}_hi"])
+        named.append(f"{_metric_label(metric, labels)} {value}")
+    return [
+        paragraph(
+            "The same in every cell: " + "; ".join(named) + ". The swept options do not change "
+            "these: cells on the same walls whose options only change the payments play every "
+            "hand alike (the agents do not look at those options).",
+            "note",
+        )
+    ]
+
+
 # --------------------------------------------------------------------------- figures
 
 
-def _sweep_figures(frame: pd.DataFrame, axes: list[str]) -> tuple[list, list[Figure]]:
+def _axis_label(axis: str, labels: VariantLabels) -> str:
+    """``ben_ji 本鸡``: the option and the first Chinese rule name of its title."""
+    name = labels.option_titles.get(axis, "").partition(" — ")[0].split(" / ")[0].strip()
+    return f"{axis} {name}" if name and not name.isascii() else axis
+
+
+def _effects_figure(
+    sweep: analysis.Sweep, frame: pd.DataFrame, labels: VariantLabels
+) -> Figure | None:
+    """Main effects of the options on the score metrics and the points sources they move."""
+    unchanged = set(analysis.unchanged_metrics(frame))
+    columns = ["mean_abs_score", "dealer_advantage"]
+    columns += [f"points_{s}" for s in _columns_named(frame, "points_")]
+    columns = [c for c in columns if c not in unchanged]
+    if not columns:
+        return None
+    metrics = [f"points:{c.removeprefix('points_')}" if c.startswith("points_") else c
+               for c in columns]  # fmt: skip
+    effects = analysis.option_effects(sweep, metrics, CONFIDENCE)
+    metric_labels = {f"points_{s}": labels.points_source(s) + " per hand"
+                     for s in _columns_named(frame, "points_")}  # fmt: skip
+    return render(
+        plots().plot_option_effects(
+            effects, metric_labels, {a: _axis_label(a, labels) for a in sweep.axes}
+        ),
+        "sweep_effects.png",
+        "Effect of each option: for every value, the metric averaged over all the cells with "
+        "that value (every setting of the other options) minus the same average at the "
+        "option's first value (hollow marker), with 95% intervals"
+        + (" (paired over hands: the cells share their walls)." if _shares_walls(sweep) else ".")
+        + " Metrics the options leave unchanged are not drawn.",
+    )
+
+
+def _sweep_figures(
+    sweep: analysis.Sweep, frame: pd.DataFrame, labels: VariantLabels
+) -> tuple[list, list[Figure]]:
+    axes = list(sweep.axes)
+    unchanged = set(analysis.unchanged_metrics(frame))
+    moved = [m for m in SWEEP_METRICS if m not in unchanged]
     figures = []
+    if len(axes) >= 2:
+        effects = _effects_figure(sweep, frame, labels)
+        figures += [effects] if effects else []
     if len(axes) == 2:
-        for metric in SWEEP_METRICS:
+        for metric in moved:
             figures.append(
                 render(
                     plots().plot_sweep_heatmap(frame, metric, x=axes[0], y=axes[1]),
@@ -201,10 +271,10 @@ def _sweep_figures(frame: pd.DataFrame, axes: list[str]) -> tuple[list, list[Fig
                     "value and 95% interval.",
                 )
             )
-    if 1 <= len(axes) <= 2:
+    if 1 <= len(axes) <= 2 and moved:
         figures.append(
             render(
-                plots().plot_sweep_lines(frame, list(SWEEP_METRICS), x=axes[0]),
+                plots().plot_sweep_lines(frame, moved, x=axes[0]),
                 "sweep_lines.png",
                 f"The main metrics against {axes[0]}"
                 + (f", one line per value of {axes[1]}" if len(axes) == 2 else "")
@@ -212,11 +282,7 @@ def _sweep_figures(frame: pd.DataFrame, axes: list[str]) -> tuple[list, list[Fig
             )
         )
     if not figures:
-        note = (
-            "Figures lay out one or two swept options; this sweep has "
-            f"{len(axes)} — see the tables."
-        )
-        return [note], []
+        return ["No metric drawn here differs between the cells — see the tables."], []
     return [figure.html() for figure in figures], figures
 
 
@@ -261,11 +327,16 @@ def _comparison(
     sweep: analysis.Sweep, sweep_frame: pd.DataFrame, baseline: str, labels: VariantLabels
 ) -> tuple[list, list[Figure]]:
     paired = _shares_walls(sweep)
+    unchanged = set(analysis.unchanged_metrics(sweep_frame))
     metrics = [
-        *SWEEP_METRICS,
-        *(f"points:{s}" for s in _columns_named(sweep_frame, "points_")),
-        *(f"pattern:{p}" for p in _columns_named(sweep_frame, "pattern_")),
-    ]
+        *(m for m in SWEEP_METRICS if m not in unchanged),
+        *(f"points:{s}" for s in _columns_named(sweep_frame, "points_")
+          if f"points_{s}" not in unchanged),
+        *(f"pattern:{p}" for p in _columns_named(sweep_frame, "pattern_")
+          if f"pattern_{p}" not in unchanged),
+    ]  # fmt: skip
+    if not metrics:
+        return ["No metric differs between the cells: there is nothing to compare."], []
     frame = analysis.compare_runs(
         sweep, metrics, baseline=baseline, alpha=ALPHA, correction="holm", paired=paired
     )
@@ -277,16 +348,24 @@ def _comparison(
         else "Cells are compared as independent samples (two-proportion z-test for shares, "
         "Welch's t-test for means)."
     )
+    drawn, which = frame, ""
+    if len(sweep.runs) - 1 > FIGURE_CELLS:  # a figure of every cell would be metres tall
+        chosen = sweep.one_change_cells(baseline)
+        drawn = frame[frame["run"].isin(chosen)]
+        which = (
+            f" The figure shows the {len(chosen)} cells that differ from it in one option; "
+            "the table has every cell."
+        )
     figure = render(
-        plots().plot_comparison(frame),
+        plots().plot_comparison(drawn),
         "sweep_comparison.png",
         f"Difference of each cell from {baseline} with its 95% interval; red: significant "
-        "after Holm's adjustment.",
+        f"after Holm's adjustment.{which}",
     )
     parts = [
         f"Each cell against the baseline cell {baseline}. {test} p-values are adjusted with "
         f"Holm's method over all {len(frame)} rows; significant = adjusted p < {ALPHA}. "
-        "Intervals are 95% and not adjusted.",
+        f"Intervals are 95% and not adjusted.{which}",
         _comparison_table(frame, labels),
         figure.html(),
     ]
@@ -339,7 +418,7 @@ def build_sweep_report(
     frame = analysis.sweep_table(sweep, top_patterns=3, confidence=CONFIDENCE)
     base = _baseline(sweep, baseline)
     labels = variant_labels(next(iter(sweep.runs.values())).manifest.get("variant"))
-    figure_parts, figures = _sweep_figures(frame, list(sweep.axes))
+    figure_parts, figures = _sweep_figures(sweep, frame, labels)
     comparison, comparison_figures = _comparison(sweep, frame, base, labels)
     sections = [
         ("sweep", "Sweep 扫描", _sweep_section(sweep, shown_path, label, base, hrefs, labels)),

@@ -23,5 +23,5 @@ METRIC_LABELS = {
 }
 """Figure labels of the recorded point sources (``points_<source>``)."""
 
-FIGURE_METRICS = ("points_chicken", "points_dou", "points_cha_jiao")
+FIGURE_METRICS = ("points_chicken", "points_bao", "points_dou", "points_cha_jiao")
 """Columns of the sweep table a sweep draws besides the generic ones."""
