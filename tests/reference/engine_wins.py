@@ -44,7 +44,8 @@ HANDS_PER_SESSION = 8
 class CellReport:
     options: dict
     games: int = 0
-    wins: int = 0  # winners re-scored (a discard won by several players counts each)
+    wins: int = 0  # winners (a discard won by several players counts each)
+    rescored: int = 0  # winners re-scored by the reference
     distinct: int = 0  # distinct scoring questions the cell asked the reference
     by_kind: dict[str, int] = field(default_factory=dict)  # winners by win kind
     multi_winner_hands: int = 0  # hands won by several players (一炮多响)
@@ -125,9 +126,18 @@ def winning_hand(
     return R.AnhuaHand(tuple(naturals), tuple(kings), named, how, tile, claimed_king)
 
 
-def verify_wins(records, win_hands, win_melds, options: AnhuaOptions) -> tuple[int, int, list]:
-    """Re-score every win of ``records`` (``check_anhua_hands`` outputs) by the reference and
-    re-settle every won hand. Returns (wins, distinct new scoring questions, failures)."""
+# the common win kinds, of which ``verify_wins`` may re-score a share (the rest always)
+COMMON_KINDS = ("self_draw", "discard")
+
+
+def verify_wins(
+    records, win_hands, win_melds, options: AnhuaOptions, rescore_every: int = 1
+) -> tuple[int, int, list]:
+    """Re-score the wins of ``records`` (``check_anhua_hands`` outputs) by the reference and
+    re-settle every won hand. ``rescore_every`` > 1 re-scores only every such won hand of a
+    common kind (``COMMON_KINDS``, a single winner), counted from the first; every win of
+    another kind and of several winners is re-scored. Returns (winners re-scored, distinct
+    scoring questions, failures)."""
     opts = _reference_options(options)
     n_players = options.player_count
     doubled_blooms = options.kong_multi_tile_win == "double"
@@ -136,12 +146,18 @@ def verify_wins(records, win_hands, win_melds, options: AnhuaOptions) -> tuple[i
     settled: dict[tuple, tuple[int, ...]] = {}
     failures = []
     rows = records.tolist()
+    common = 0
     for index in np.flatnonzero(records[:, E.R_OUTCOME] == E.OUTCOME_WIN).tolist():
         row = rows[index]
         how = HOW_NAMES[row[E.R_WIN_KIND]]
         x_kind, y_kind = kings_of(row[E.R_INDICATOR], options.king_mode)
         n_winners = row[E.R_N_WINNERS]
-        for w in range(n_winners):
+        rescored = n_winners
+        if how in COMMON_KINDS and n_winners == 1:
+            common += 1
+            if (common - 1) % rescore_every:
+                rescored = 0
+        for w in range(rescored):
             wins += 1
             melds = [(t, f) for t, f in win_melds[index, w].tolist() if t >= 0]
             hand = winning_hand(
@@ -207,8 +223,10 @@ def run_cell(
     seed: int,
     agents: tuple[int, ...] = (0, 0, 0, 0),
     max_failures: int = 3,
+    rescore_every: int = 1,
 ) -> CellReport:
-    """Play and check ``n_games`` hands of one option cell; re-score every win."""
+    """Play and check ``n_games`` hands of one option cell; re-score its wins (every one, or as
+    ``verify_wins`` with ``rescore_every``) and re-settle every won hand."""
     anhua_options = AnhuaOptions(**options)
     report = CellReport(options=options, games=n_games)
     start = time.process_time()
@@ -221,8 +239,8 @@ def run_cell(
         report.failures.append(f"seed {seed} agents {agents}, {explained}")
     start = time.process_time()
     with memoised_reference():
-        report.wins, report.distinct, failures = verify_wins(
-            records, played.win_hands, played.win_melds, anhua_options
+        report.rescored, report.distinct, failures = verify_wins(
+            records, played.win_hands, played.win_melds, anhua_options, rescore_every
         )
     report.seconds_reference = time.process_time() - start
     report.failures += failures[:max_failures]
@@ -230,4 +248,5 @@ def run_cell(
     kinds = np.bincount(won[:, E.R_WIN_KIND], weights=won[:, E.R_N_WINNERS], minlength=6)
     report.by_kind = {HOW_NAMES[k]: int(kinds[k]) for k in range(6)}
     report.multi_winner_hands = int((records[:, E.R_N_WINNERS] > 1).sum())
+    report.wins = int(won[:, E.R_N_WINNERS].sum())
     return report
