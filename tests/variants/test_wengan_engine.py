@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from wengan_steps import JUNK, Table
+from wengan_steps import JUNK, Table, play_dealt
 
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_SELF_DRAW
-from sim.kernels.record import R_NEXT_DEALER, R_POINTS
+from sim.kernels.record import OUTCOME_WIN, R_NEXT_DEALER, R_OUTCOME, R_POINTS
 from sim.tiles import kind_id
+from sim.variants.wengan import WenganOptions, play_records
 from sim.variants.wengan import engine as WE
 from sim.variants.wengan import hooks as H
 from sim.variants.wengan import record_slots as RS
 from sim.variants.wengan import settle as SE
 from sim.variants.wengan.patterns import DAN_DIAO, LONG_QI_DUI, PING_HU, QING_DAN_DIAO
+from sim.wall import shuffled_walls
 
 CONCEALED, ADDED, DISCARD_KONG, PONG = (
     S.MELD_CONCEALED_KONG,
@@ -534,6 +536,52 @@ def test_ding_que_declare_names_the_weakest_suit_and_bars_it():
     four = Table({0: hands[0]}, "5m 5m", players=4)
     four.draw(0, "9p")
     assert any(r[M.A_TYPE] == M.ACT_WIN for r in four.own_turn(0, kind_id("9p")))
+
+
+def test_plans_offered_at_the_deal_under_ding_que():
+    """定缺 (二、三人的玩法中，需要定缺才能叫胡牌): with 2 or 3 players each seat is offered, at the
+    deal, each suit to play without (composition), or the suit it named (declare); nothing with
+    4 players or 定缺 off. A plan binds nothing: it only informs the agent."""
+
+    def offered(players, **options):
+        table = Table({0: JUNK[0]}, "5m", players=players, **options)
+        WE.setup(table.state, table.params, table.record)
+        actions = np.zeros((M.MAX_ACTIONS, M.N_ACTION_FIELDS), np.int64)
+        n = WE.plan_actions(table.state, 0, table.params, actions)
+        assert all(actions[:n, M.A_TYPE] == M.ACT_PLAN)
+        return actions[:n, M.A_DETAIL].tolist()
+
+    suits = [511, 511 << 9, 511 << 18]
+    assert offered(3) == suits
+    assert offered(2) == suits
+    assert offered(3, ding_que_mode="declare") == [511 << 9]  # JUNK[0]: 4 p, 4 s, 5 m
+    assert offered(4) == []
+    assert offered(3, ding_que=False) == []
+
+
+DROP_P = "1m 2m 3m 5m 6m 7m 5p 6p 7p 2s 3s 9s 9s 9m"  # the dealer's 14: p is its weakest suit
+
+
+def test_the_default_agent_sheds_its_weakest_suit_under_ding_que():
+    """定缺 (composition: a hand must lack a suit to be ready or win): the dealer, weakest in p,
+    discards a p tile first, where without 定缺 it discards the lone 9m; and over played hands
+    the default agent wins nearly every hand with 2 or 3 players (it won under half while it
+    discarded by shanten alone, blind to the rule)."""
+    first = {}
+    for ding_que in (True, False):
+        _, events = play_dealt({0: DROP_P}, players=3, agents=(0, 0, 0, 0), ding_que=ding_que)
+        discards = events[events[:, 0] == S.EVENT_DISCARD]
+        first[ding_que] = discards[0, 2]
+        assert discards[0, 1] == 0
+    assert first[True] == kind_id("5p")
+    assert first[False] == kind_id("9m")
+    for players in (2, 3):
+        options = WenganOptions(player_count=players)
+        n = 400
+        walls = shuffled_walls(n, 108, 11 + players)
+        records = play_records(options, walls, np.zeros(n // 8, np.int64), 8, (0,) * players, 1)
+        won = (records[:, R_OUTCOME] == OUTCOME_WIN).mean()
+        assert won > 0.9, (players, won)
 
 
 # ------------------------------------------------------------------------------ 通行证 exceptions
