@@ -14,9 +14,15 @@ from wengan_steps import JUNK, Table, play_dealt
 
 from sim.kernels import moves as M
 from sim.kernels import state as S
-from sim.kernels.agents import AGENT_SELF_DRAW
+from sim.kernels.agents import (
+    AGENT_EFFICIENCY,
+    AGENT_RANDOM,
+    AGENT_SELF_DRAW,
+    accepts_kong,
+    choose_own_turn,
+)
 from sim.kernels.record import OUTCOME_WIN, R_NEXT_DEALER, R_OUTCOME, R_POINTS
-from sim.tiles import kind_id
+from sim.tiles import kind_id, parse_tiles
 from sim.variants.wengan import WenganOptions, play_records
 from sim.variants.wengan import engine as WE
 from sim.variants.wengan import hooks as H
@@ -582,6 +588,69 @@ def test_the_default_agent_sheds_its_weakest_suit_under_ding_que():
         records = play_records(options, walls, np.zeros(n // 8, np.int64), 8, (0,) * players, 1)
         won = (records[:, R_OUTCOME] == OUTCOME_WIN).mean()
         assert won > 0.9, (players, won)
+
+
+def test_kong_now_or_later_is_the_agents_choice():
+    """豆 (闷豆: 摸到4张一样的牌并立刻杠出; 憨包豆: 手中三张先碰下一轮再杠): holding three 7p
+    when 7p is discarded, the seat is listed a 点豆 and a pong; the default agent kongs at
+    once. Declining the kong for the pong keeps the kong open: next turn the added kong of the
+    kept 7p is listed again, and made then it is a 憨包豆 (no dou). The own-turn kong of a
+    drawn fourth tile is likewise the default agent's choice at once."""
+    table = Table({1: "7p 7p 7p " + JUNK[0][9:]}, "5m 5m 5m")
+    seven = kind_id("7p")
+    table.discard(0, "7p")
+    rows = table.claims(0, "7p")[1]
+    assert sorted(r[M.A_TYPE] for r in rows) == [M.ACT_KONG, M.ACT_PONG]
+    assert accepts_kong(AGENT_EFFICIENCY, seven, np.int64(0))
+    # the pong instead (the random agent's choice half of the time)
+    S.take_tile(table.state, 1, seven)
+    S.take_tile(table.state, 1, seven)
+    table.state.n_discards[0] -= 1
+    table.meld(1, PONG, "7p", 0)
+    table.tell(S.EVENT_PONG, 1, seven, 0)
+    table.discard(1, "4m")
+    table.draw(1, "5m")
+    rows = table.own_turn(1, kind_id("5m"))
+    kongs = [r for r in rows if r[M.A_TYPE] == M.ACT_KONG]
+    assert [(r[M.A_TILE], r[M.A_DETAIL]) for r in kongs] == [(seven, ADDED)]
+    chosen = choose_own_turn(AGENT_EFFICIENCY, rows, len(rows), np.int64(0))
+    assert chosen >= 0 and rows[chosen, M.A_TYPE] == M.ACT_KONG  # the default agent: at once
+    table.kong(1, "7p", ADDED, 1)
+    late = (table.status[1, H.ST_LATE_KONGS] & 1) != 0
+    assert H.dou_kind.py_func(ADDED, late) == SE.DOU_HAN_BAO
+
+
+def test_the_default_agent_kongs_at_once_the_random_agent_sometimes_later():
+    """憨包豆 (没有立刻杠) comes only from a kong put off: over played hands with 3 players the
+    default agent, which kongs as soon as a kong is listed, makes almost none; random agents,
+    which put off half of their kongs, make many."""
+    options = WenganOptions(player_count=3)
+    n = 400
+    walls = shuffled_walls(n, 108, 5)
+    late_share = {}
+    for agent in (AGENT_EFFICIENCY, AGENT_RANDOM):
+        records = play_records(options, walls, np.zeros(n // 8, np.int64), 8, (agent,) * 3, 3)
+        kongs = records[:, RS.RW_KONGS : RS.RW_KONGS + 4].sum(axis=0)
+        late_share[agent] = kongs[SE.DOU_HAN_BAO - 1] / kongs.sum()
+    assert late_share[AGENT_EFFICIENCY] < 0.01
+    assert late_share[AGENT_RANDOM] > 0.1
+
+
+READY_14 = "2m 3m 4m 5p 6p 7p 7s 8s 9s 6m 7m 8m 4s 1p"  # discarding 4s or 1p leaves it ready
+
+
+def test_the_default_agent_declares_bao_ting_when_ready_on_its_first_discard():
+    """报听 (庄家打出第一张牌时可报听): the dealer, whose 14 tiles a discard leaves ready, declares
+    with its first discard (the default agent declares whenever it may), and that discard
+    leaves it ready; a dealer not ready declares nothing."""
+    record, events = play_dealt({0: READY_14}, players=4)
+    own = events[(events[:, 1] == 0) & (events[:, 0] != S.EVENT_DEAL)]
+    assert own[0, 0] == S.EVENT_DECLARE and own[0, 3] == H.DECLARE_BAO_TING
+    assert own[1, 0] == S.EVENT_DISCARD and own[1, 2] in parse_tiles("4s 1p")
+    assert record[RS.RW_BAO_TING] & 1
+    _, events = play_dealt({0: JUNK[0] + " 1s"}, players=4)
+    declared = events[(events[:, 0] == S.EVENT_DECLARE) & (events[:, 1] == 0)]
+    assert len(declared) == 0
 
 
 # ------------------------------------------------------------------------------ 通行证 exceptions
