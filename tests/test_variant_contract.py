@@ -152,8 +152,7 @@ def test_checks_pass_1000_hands_a_cell_of_the_invariant_grid(name):
         f"{cell}: {first}" for cell, (failed, _, first) in zip(grid, results, strict=True) if failed
     ]
     assert not failures, "\n".join(failures[:5])
-    # a third: with 2 or 3 players the default agent, blind to Weng'an's 定缺, wins under half
-    assert all(won > n_games // 3 for _, won, _ in results)
+    assert all(won > n_games // 2 for _, won, _ in results)
 
 
 # --------------------------------------------------------------------------------------------

@@ -143,3 +143,27 @@ class Table:
 
     def events(self):
         return self.state.log[: self.state.scalars[S.LOG_COUNT]]
+
+
+def play_dealt(hands, players=4, agents=(0, 0, 0, 0), seed=0, **options):
+    """One hand played whole by the engine (``WE.play_hand``, seat 0 dealing) from a wall that
+    deals seat s the tiles ``hands[s]`` (the dealer's 14th last; other seats and the rest of
+    the wall shuffled by ``seed``). Returns (record, events) with the log on."""
+    dealt = {seat: parse_tiles(text) for seat, text in hands.items()}
+    rest = [kind for kind in range(27) for _ in range(4)]
+    for tiles in dealt.values():
+        for kind in tiles:
+            rest.remove(kind)
+    rng = np.random.default_rng(seed)
+    rng.shuffle(rest)
+    wall = []
+    for seat in range(players):
+        wall += dealt.get(seat, [])[:13] or [rest.pop() for _ in range(13)]
+    wall += dealt.get(0, [])[13:] or [rest.pop()]
+    wall = np.array(wall + rest, np.int8)
+    assert sorted(wall.tolist()) == sorted(kind for kind in range(27) for _ in range(4))
+    params = WenganOptions(player_count=players, **options).params()
+    state = S.new_state(log_capacity=1024, agents=agents)
+    record = np.zeros(N_WENGAN_RECORD, np.int64)
+    WE.play_hand(state, wall, players, 0, 0, params, TABLES, record)
+    return record, state.log[: state.scalars[S.LOG_COUNT]].copy()

@@ -1,14 +1,21 @@
 """Agent policies (numba). Every decision of a seat is asked of its agent here.
 
-The engine asks five questions, each a function that dispatches on the seat's agent kind
+The engine asks six questions, each a function that dispatches on the seat's agent kind
 (``state.agents[seat]``, one of ``AGENT_*``; ``sim.agents`` has the names), and every answer is
 one of the legal options the variant listed (``sim.kernels.moves``: ``ACT_*`` rows), so an
-agent can never make an illegal move: ``choose_own_turn`` (a win, a kong or a variant's
-declaration on the seat's own turn, or none), ``choose_discard`` (a kind the variant's mask
-allows), ``accepts_win`` (a listed win on another player's tile), ``accepts_kong`` (a listed
-kong on a discard) and ``choose_claim`` (one of the listed pongs and chis, or none). Agents get
-the seat's own arrays (hand, suit keys, wild count), the wild mask and the visible tiles, never
-the whole state: that is what a player knows, and it is cheap to pass.
+agent can never make an illegal move: ``choose_plan`` (at the deal, one of the plans the
+variant offers, or none), ``choose_own_turn`` (a win, a kong or a variant's declaration on the
+seat's own turn, or none), ``choose_discard`` (a kind the variant's mask allows),
+``accepts_win`` (a listed win on another player's tile), ``accepts_kong`` (a listed kong on a
+discard) and ``choose_claim`` (one of the listed pongs and chis, or none). Agents get the seat's
+own arrays (hand, suit keys, wild count), the wild mask, the visible tiles and the seat's plan,
+never the whole state: that is what a player knows, and it is cheap to pass.
+
+A plan (``ACT_PLAN``) binds nothing: it is the set of kinds the seat means to be rid of, for a
+variant whose hands must lack a suit, say (a plain shanten count does not see that goal, so an
+agent steering by it alone keeps whichever suit happens to be closest to a set, and wins
+rarely). The engine keeps the chosen kinds for the hand (``plan``, bit k: kind k; 0: none) and
+passes them to the later questions.
 
 The random agent discards, claims and kongs uniformly at random among what is legal, from
 numba's generator (seeded per run by the engine's caller); it takes a self-drawn win always and
@@ -20,7 +27,9 @@ The efficiency agent (default): wins whenever allowed (of two wins on its own tu
 variant pays more for), keeps wilds, discards the tile that leaves
 the lowest shanten (ties: the most unseen tiles of nearby kinds that would lower it further, then
 the lowest kind id, which is deterministic), claims a pong or chi only when the hand after the claim
-and the best discard is no further from ready than before.
+and the best discard is no further from ready than before. Offered plans, it takes the one whose
+kinds it holds fewest tiles of (the weakest suit) and then discards those kinds first, while it
+holds any, the most isolated first (``shed_discard``), and never pongs, chis or kongs one.
 """
 
 from __future__ import annotations
@@ -36,7 +45,18 @@ from .hand import (
     shanten_after_swaps,
     shanten_many,
 )
-from .moves import A_TILE, A_TYPE, A_VALUE, ACT_CHI, ACT_DECLARE, ACT_KONG, ACT_PONG, ACT_WIN
+from .moves import (
+    A_DETAIL,
+    A_TILE,
+    A_TYPE,
+    A_VALUE,
+    ACT_CHI,
+    ACT_DECLARE,
+    ACT_KONG,
+    ACT_PLAN,
+    ACT_PONG,
+    ACT_WIN,
+)
 
 AGENT_EFFICIENCY = 0
 AGENT_RANDOM = 1
@@ -173,8 +193,33 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     return best_kind
 
 
+@kernel
+def shed_discard(hand, wild, plan, allowed):
+    """The discard of a seat that plans to be rid of the kinds ``plan`` (bit k: kind k): the
+    held, allowed, natural kind of the plan with the fewest neighbours to build on (score: 2
+    per other copy held, 2 per held kind one rank away in its suit, 1 per held kind two ranks
+    away; ties: the lowest kind id), or -1 when it holds none. Shedding the isolated tiles first
+    keeps the plan's pairs and runs while they may still make a set should the plan fail."""
+    best_kind = -1
+    best_score = 1_000
+    for kind in range(N_KINDS):
+        if hand[kind] == 0 or not allowed[kind] or wild[kind] or ((plan >> kind) & 1) == 0:
+            continue
+        score = 2 * (np.int64(hand[kind]) - 1)
+        if kind < 27:
+            rank = kind % 9
+            for offset in range(-2, 3):
+                other = rank + offset
+                if offset != 0 and 0 <= other < 9 and hand[kind - rank + other] > 0:
+                    score += 2 if abs(offset) == 1 else 1
+        if score < best_score:
+            best_score = score
+            best_kind = kind
+    return best_kind
+
+
 # ---------------------------------------------------------------------------------------------
-# The four questions
+# The six questions
 
 
 @kernel
@@ -193,14 +238,20 @@ def _random_discard(hand, allowed):
 
 
 @kernel
-def choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables):
+def choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, tables):
     """The kind a seat with agent kind ``agent`` discards: held, with ``allowed[kind]``.
 
     The seat's own arrays come as arguments (its hand counts, natural suit keys and wild
-    count, the wild mask, the tiles everyone sees): what a player knows, and, unlike the whole
-    state tuple, cheap to pass (numba counts a reference per array at each call)."""
+    count, the wild mask, the tiles everyone sees, its plan): what a player knows, and, unlike
+    the whole state tuple, cheap to pass (numba counts a reference per array at each call).
+    The efficiency and self-draw agents shed the plan's kinds first (``shed_discard``), then
+    discard by efficiency; the random agent ignores the plan."""
     if agent == AGENT_RANDOM:
         return _random_discard(hand, allowed)
+    if plan != 0:
+        kind = shed_discard(hand, wild, plan, allowed)
+        if kind >= 0:
+            return kind
     return efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
 
 
@@ -218,12 +269,13 @@ def accepts_win(agent, features, claimed_tile):
 
 
 @inline_kernel
-def accepts_kong(agent, kind):
-    """Whether a seat makes an allowed kong of ``kind``: the efficiency agent always (a kong
-    needs a ready hand and may bloom), the random agent half of the time."""
+def accepts_kong(agent, kind, plan):
+    """Whether a seat makes an allowed kong of ``kind`` on a discard: the efficiency agent
+    always (a kong needs a ready hand and may bloom) unless its ``plan`` is to be rid of the
+    kind, the random agent half of the time."""
     if agent == AGENT_RANDOM:
         return np.random.random() < 0.5
-    return True
+    return ((plan >> kind) & 1) == 0
 
 
 @kernel
@@ -264,14 +316,15 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
 
 
 @kernel
-def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms, tables):
+def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms, plan, tables):
     """The listed pong or chi of the discarded ``kind`` a seat with agent kind ``agent`` makes:
     the index of its row in ``actions`` (``n_actions`` rows listed for this seat by the variant;
     rows of other types are ignored), or -1 to pass. The seat's arrays as in ``choose_discard``.
 
     Efficiency agent: claims when the hand after the claim and its best discard is no further
-    from ready than now (pong before chi, chis in listed order). Random agent: the pong with
-    probability 1/2, else each chi in turn with probability 1/2.
+    from ready than now (pong before chi, chis in listed order), never a kind its ``plan`` is to
+    be rid of (the meld would keep the kind for good). Random agent: the pong with probability
+    1/2, else each chi in turn with probability 1/2.
     """
     pong_row = -1
     starts = np.full(3, -1, np.int64)
@@ -292,8 +345,8 @@ def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms
             if np.random.random() < 0.5:
                 return chi_rows[index]
         return -1
-    if not can_pong and n_chi == 0:
-        return -1  # nothing to claim: skip the shanten of the hand
+    if (not can_pong and n_chi == 0) or ((plan >> kind) & 1) != 0:
+        return -1  # nothing to claim, or a kind to be rid of: skip the shanten of the hand
     now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
     if can_pong and after[0] <= now:
         return pong_row
@@ -304,13 +357,14 @@ def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms
 
 
 @kernel
-def choose_own_turn(agent, actions, n_actions):
+def choose_own_turn(agent, actions, n_actions, plan):
     """The listed own-turn action a seat with agent kind ``agent`` takes (its row in
     ``actions``), or -1 to go on to its discard. Every agent takes a win when one is listed,
     the one with the highest ``A_VALUE`` (the first listed among equals); otherwise the
-    efficiency and self-draw agents make the first listed kong, the random agent makes it with
-    probability 1/2; with no kong listed, a declaration as ``choose_declaration`` (not
-    forced) picks it."""
+    efficiency and self-draw agents make the first listed kong of a kind their ``plan`` keeps
+    (at once: a kong left for a later turn may score less, and the turn's replacement may
+    bloom), the random agent the first listed kong with probability 1/2; with no kong made, a
+    declaration as ``choose_declaration`` (not forced) picks it."""
     best_row = -1
     for row in range(n_actions):
         if actions[row, A_TYPE] == ACT_WIN and (
@@ -321,11 +375,37 @@ def choose_own_turn(agent, actions, n_actions):
         return best_row
     for row in range(n_actions):
         if actions[row, A_TYPE] == ACT_KONG:
-            if agent == AGENT_RANDOM and np.random.random() >= 0.5:
-                return -1
-            return row
+            if agent == AGENT_RANDOM:
+                return row if np.random.random() < 0.5 else -1
+            if ((plan >> actions[row, A_TILE]) & 1) == 0:
+                return row
     row = choose_declaration(agent, actions, n_actions, False)
     return row
+
+
+@kernel
+def choose_plan(agent, hand, actions, n_actions):
+    """The plan a seat makes at the deal among the ``ACT_PLAN`` rows of ``actions`` (other rows
+    are ignored): the kinds it means to be rid of (the row's ``A_DETAIL``, bit k: kind k), 0 for
+    none. The efficiency and self-draw agents take the plan whose kinds their ``hand`` holds
+    fewest tiles of, the first listed among equals (of three suits to play without, the
+    weakest); the random agent, which discards at random, makes none and draws no number."""
+    if agent == AGENT_RANDOM:
+        return np.int64(0)
+    best_kinds = np.int64(0)
+    best_held = 1_000
+    for row in range(n_actions):
+        if actions[row, A_TYPE] != ACT_PLAN:
+            continue
+        kinds = actions[row, A_DETAIL]
+        held = 0
+        for kind in range(N_KINDS):
+            if (kinds >> kind) & 1:
+                held += np.int64(hand[kind])
+        if held < best_held:
+            best_held = held
+            best_kinds = kinds
+    return best_kinds
 
 
 @kernel

@@ -28,6 +28,7 @@ from .agents import (
     choose_claim,
     choose_discard,
     choose_own_turn,
+    choose_plan,
 )
 from .hand import N_KINDS
 from .moves import (
@@ -274,21 +275,22 @@ def settle_exhausted(variant, state, last_drawer, params, tables, record):
 
 @generic_inline_kernel
 def claim_discard(
-    agents, hands, keys, wild_count, wild, steer_forms, n_players, seat, kind, claims, n_claims,
-    tables, declined,
+    agents, hands, keys, wild_count, wild, steer_forms, plans, n_players, seat, kind, claims,
+    n_claims, tables, declined,
 ):  # fmt: skip
     """The kong (直杠) or pong by any seat, else the chi, that takes ``seat``'s discard ``kind``
     once no win did: (claimer, the chosen row of ``claims[claimer]``), or (-1, -1). A listed
     kong on the discard ranks with a pong and is asked first, in turn order; then each seat
     with a listed pong or chi chooses, in turn order, and a pong takes precedence over a chi
-    chosen before it. ``declined[s]`` is set to ACT_PONG for each seat asked that declined a
-    listed pong (ACT_KONG: a listed kong and no pong), else left 0 (the caller clears it).
-    Takes the state's arrays, not the state: it runs on most discards."""
+    chosen before it; ``plans[s]`` is seat s's plan (``agents.choose_plan``). ``declined[s]``
+    is set to ACT_PONG for each seat asked that declined a listed pong (ACT_KONG: a listed kong
+    and no pong), else left 0 (the caller clears it). Takes the state's arrays, not the state:
+    it runs on most discards."""
     for offset in range(1, n_players):
         other = (seat + offset) % n_players
         row = find_action(claims[other], n_claims[other], ACT_KONG)
         if row >= 0:
-            if accepts_kong(agents[other], kind):
+            if accepts_kong(agents[other], kind, plans[other]):
                 return other, row
             declined[other] = ACT_KONG
     claimer = -1
@@ -307,6 +309,7 @@ def claim_discard(
             claims[other],
             n_claims[other],
             steer_forms,
+            plans[other],
             tables,
         )
         if row >= 0 and claims[other, row, A_TYPE] == ACT_PONG:
@@ -356,13 +359,20 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
     record[R_DEALER_COMPLETE] = (
         variant.win(state, dealer, np.int64(HOW_SELF_DRAW), np.int64(-1), params, tables) != NO_WIN
     )
+    own_actions = np.zeros((MAX_ACTIONS, N_ACTION_FIELDS), np.int64)
+    # each seat's plan (kinds it means to be rid of), chosen at the deal among the variant's
+    # offers and kept for the hand; a variant that offers none lists no rows, and this folds
+    plans = np.zeros(MAX_SEATS, np.int64)
+    for seat in range(n_players):
+        n_plans = variant.plan_actions(state, seat, params, own_actions)
+        if n_plans > 0:
+            plans[seat] = choose_plan(agents[seat], hands[seat], own_actions, n_plans)
     win_forms = variant.win_forms()
     steer_forms = status[HAND_ROW, HAND_STEER_FORMS]
     n_kinds = N_KINDS if state.scalars[N_TILES] == 136 else 27
     discard_winners = variant.max_winners(HOW_DISCARD, -1, params)
     allowed = np.ones(N_KINDS, np.bool_)
     outcome = np.zeros(N_OUTCOME, np.int64)
-    own_actions = np.zeros((MAX_ACTIONS, N_ACTION_FIELDS), np.int64)
     claims = np.zeros((MAX_SEATS, MAX_ACTIONS, N_ACTION_FIELDS), np.int64)
     n_claims = np.zeros(MAX_SEATS, np.int64)
     declined = np.zeros(MAX_SEATS, np.int64)
@@ -396,7 +406,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             or holds_kong_shape(hands[seat], melds[seat], n_melds[seat])
         ):
             n_own = variant.own_turn_actions(state, seat, drawn, params, tables, own_actions)
-            choice = choose_own_turn(agents[seat], own_actions, n_own)
+            choice = choose_own_turn(agents[seat], own_actions, n_own, plans[seat])
             if choice >= 0 and own_actions[choice, A_TYPE] == ACT_WIN:
                 set_single_win(
                     outcome,
@@ -459,6 +469,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                 n_kinds,
                 steer_forms,
                 allowed,
+                plans[seat],
                 tables,
             )
         take_tile(state, seat, kind)
@@ -510,8 +521,8 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
         for other in range(MAX_SEATS):
             declined[other] = 0
         claimer, row = claim_discard(
-            agents, hands, keys, wild_count, wild, steer_forms, n_players, seat, kind, claims,
-            n_claims, tables, declined,
+            agents, hands, keys, wild_count, wild, steer_forms, plans, n_players, seat, kind,
+            claims, n_claims, tables, declined,
         )  # fmt: skip
         # told before the claim is made (过碰: a declined pong, not one another claim outranked)
         for other in range(n_players):

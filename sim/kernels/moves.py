@@ -14,10 +14,10 @@ A variant's hooks (``sim.kernels.variant_type``) talk to the engine in these ter
   the wins it finds; a variant hook that ends the hand (a kong bloom, a kong cannon) fills it
   and the engine settles it through the variant's settle hook.
 * Legal actions, ``actions`` int64 (MAX_ACTIONS, N_ACTION_FIELDS): what a variant's listing
-  hooks (``own_turn_actions``, ``claim_actions``; a declaration ``ACT_DECLARE`` on one's own
-  turn) write, one row per legal action with the
-  ``A_*`` fields, and what agents choose among (``sim.kernels.agents``). ``add_action`` appends
-  a row.
+  hooks (``own_turn_actions``, ``claim_actions``, ``plan_actions``; a declaration
+  ``ACT_DECLARE`` on one's own turn, a plan ``ACT_PLAN`` at the deal) write, one row per legal
+  action with the ``A_*`` fields, and what agents choose among (``sim.kernels.agents``).
+  ``add_action`` appends a row.
 
 The moves below touch only the state arrays documented in ``sim.kernels.state``; variants call
 them instead of writing their own.
@@ -71,6 +71,11 @@ ACT_CHI = 3  # A_TILE the first tile of the sequence
 # The engine logs it (EVENT_DECLARE) and the seat goes on to its discard; a variant may also
 # ask an agent to choose among declarations it lists itself (agents.choose_declaration)
 ACT_DECLARE = 4
+# a plan offered at the deal (``plan_actions``), binding nothing: A_DETAIL the kinds the seat
+# would mean to be rid of (bit k: kind k), A_TILE a value (-1: none). The agent's choice
+# (agents.choose_plan) is kept by the engine for the hand, passed to the agent's later
+# questions and never logged: the rules do not see it
+ACT_PLAN = 5
 # ... and the fields of each listed action
 A_TYPE = 0  # ACT_*
 A_TILE = 1

@@ -31,6 +31,7 @@ from numba.extending import NativeValue, models, overload_method, register_model
 
 HOOK_NAMES = (
     "setup",
+    "plan_actions",
     "win_forms",
     "win",
     "own_turn_actions",

@@ -1,4 +1,5 @@
-"""The efficiency agent's decisions (sim.kernels.agents), checked with the public evaluator."""
+"""The efficiency agent's decisions (sim.kernels.agents), checked with the public evaluator,
+and its answers on exact hands when a plan (kinds to be rid of) is given."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import strategies as S
 from sim import hand
 from sim.kernels import agents as AG
 from sim.kernels import hand as H
+from sim.kernels import moves as M
 from sim.kernels import state as ST
 from sim.tables import load_tables
+from sim.tiles import kind_id, parse_tiles
 from sim.wall import shuffled_walls
 
 FORMS = H.FORM_STANDARD | H.OPTION_PAIR_258 | H.FORM_SEVEN_PAIRS | H.OPTION_QUADS
@@ -44,6 +47,7 @@ def _discard(state, allowed, tables):
         27,
         FORMS,
         allowed,
+        np.int64(0),
         tables,
     )
 
@@ -83,3 +87,94 @@ def test_shanten_many_equals_the_batch_kernel():
         H.shanten_many(keys, wilds.astype(np.int64), forms, tables, many)
         H.shanten_keys_batch(keys, wilds, forms, tables, batch)
         np.testing.assert_array_equal(many, batch)
+
+
+# --------------------------------------------------------------------------------------------
+# Plans: kinds a seat means to be rid of (a suit to play without), chosen at the deal
+
+_TABLES = load_tables()
+
+
+def _seat(text):
+    """Counts (uint8 (34,)), natural suit keys and the other arrays of a seat holding ``text``,
+    no wilds, nothing visible."""
+    counts = np.zeros(H.N_KINDS, np.uint8)
+    for kind in parse_tiles(text):
+        counts[kind] += 1
+    keys = np.zeros(4, np.int64)
+    H.keys_from_counts(counts.astype(np.int64), keys)
+    return counts, keys, np.zeros(H.N_KINDS, np.bool_), np.zeros(H.N_KINDS, np.uint8)
+
+
+def _suit_plans(*suits):
+    """ACT_PLAN rows, one per suit (0 m, 1 p, 2 s): its nine kinds."""
+    actions = np.zeros((M.MAX_ACTIONS, M.N_ACTION_FIELDS), np.int64)
+    n = 0
+    for suit in suits:
+        n = M.add_action(actions, n, M.ACT_PLAN, 9 * suit, 511 << (9 * suit), 0, 0)
+    return actions, n
+
+
+def _plan_discard(agent, text, plan, forms=H.FORM_STANDARD):
+    counts, keys, wild, visible = _seat(text)
+    allowed = np.ones(H.N_KINDS, np.bool_)
+    return AG.choose_discard(
+        agent, counts, keys, 0, wild, visible, 27, forms, allowed, np.int64(plan), _TABLES
+    )
+
+
+def test_the_default_agent_plans_to_drop_its_weakest_suit():
+    """Offered each suit to play without, the efficiency and self-draw agents take the suit they
+    hold fewest tiles of (the first listed among equals); the random agent makes no plan."""
+    counts, _, _, _ = _seat("1m 2m 3m 4m 5p 6p 1s 2s 3s 4s 5s 9s 9s")
+    actions, n = _suit_plans(0, 1, 2)
+    for agent in (AG.AGENT_EFFICIENCY, AG.AGENT_SELF_DRAW):
+        assert AG.choose_plan(agent, counts, actions, n) == 511 << 9  # p: two tiles
+    assert AG.choose_plan(AG.AGENT_RANDOM, counts, actions, n) == 0
+    even, _, _, _ = _seat("1m 2m 3m 4m 1p 2p 3p 4p 1s 2s 3s 4s 5s")
+    assert AG.choose_plan(AG.AGENT_EFFICIENCY, even, actions, n) == 511  # m: first of the equals
+    only_s, n_s = _suit_plans(2)
+    assert AG.choose_plan(AG.AGENT_EFFICIENCY, counts, only_s, n_s) == 511 << 18
+
+
+def test_a_planned_suit_is_discarded_first_the_most_isolated_tile_first():
+    """With a plan the efficiency agent sheds the plan's kinds while it holds any, the one with
+    the fewest neighbours first (ties: the lowest kind), though its shanten would rather lose
+    the lone 9m; without a plan it discards by shanten, and a plan it holds nothing of changes
+    nothing."""
+    hand = "1m 2m 3m 5m 6m 7m 5p 6p 7p 2s 3s 9s 9s 9m"
+    p_suit = 511 << 9
+    efficient = AG.AGENT_EFFICIENCY
+    assert _plan_discard(efficient, hand, 0) == kind_id("9m")
+    assert _plan_discard(efficient, hand, p_suit) == kind_id("5p")  # 5p and 7p score alike
+    assert _plan_discard(efficient, hand.replace("7p", "9p"), p_suit) == kind_id("9p")
+    assert _plan_discard(AG.AGENT_SELF_DRAW, hand.replace("7p", "9p"), p_suit) == kind_id("9p")
+    no_p = "1m 2m 3m 5m 6m 7m 2s 3s 4s 9s 9s 4m 8m 1s"
+    assert _plan_discard(efficient, no_p, p_suit) == _plan_discard(efficient, no_p, 0)
+
+
+def test_no_claim_and_no_kong_of_a_planned_kind():
+    """A pong, a kong on a discard or an own-turn kong would keep the kind for good: the
+    efficiency agent declines them for a kind its plan is to be rid of, and takes them without
+    the plan."""
+    counts, keys, wild, _ = _seat("5p 5p 5p 1m 2m 3m 4m 5m 6m 7s 8s 9s 9s")
+    kind = kind_id("5p")
+    actions = np.zeros((M.MAX_ACTIONS, M.N_ACTION_FIELDS), np.int64)
+    n = M.add_action(actions, 0, M.ACT_PONG, kind, 0, 0, 0)
+
+    def claim(plan):
+        return AG.choose_claim(
+            AG.AGENT_EFFICIENCY, counts, keys, 0, wild, kind, actions, n, H.FORM_STANDARD,
+            np.int64(plan), _TABLES,
+        )  # fmt: skip
+
+    assert claim(0) == 0
+    assert claim(511 << 9) == -1
+    assert AG.accepts_kong(AG.AGENT_EFFICIENCY, kind, np.int64(0))
+    assert not AG.accepts_kong(AG.AGENT_EFFICIENCY, kind, np.int64(511 << 9))
+    own = np.zeros((M.MAX_ACTIONS, M.N_ACTION_FIELDS), np.int64)
+    n_own = M.add_action(own, 0, M.ACT_KONG, kind, ST.MELD_CONCEALED_KONG, 0, 0)
+    n_own = M.add_action(own, n_own, M.ACT_KONG, kind_id("9s"), ST.MELD_CONCEALED_KONG, 0, 0)
+    assert AG.choose_own_turn(AG.AGENT_EFFICIENCY, own, n_own, np.int64(0)) == 0
+    assert AG.choose_own_turn(AG.AGENT_EFFICIENCY, own, n_own, np.int64(511 << 9)) == 1
+    assert AG.choose_own_turn(AG.AGENT_EFFICIENCY, own, 1, np.int64(511 << 9)) == -1

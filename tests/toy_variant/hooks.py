@@ -55,6 +55,11 @@ def setup(variant, state, params, record):
 
 
 @kernel
+def plan_actions(variant, state, seat, params, actions):
+    return 0
+
+
+@kernel
 def win_forms(variant):
     return FORM_STANDARD
 

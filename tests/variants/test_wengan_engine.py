@@ -10,18 +10,26 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from wengan_steps import JUNK, Table
+from wengan_steps import JUNK, Table, play_dealt
 
 from sim.kernels import moves as M
 from sim.kernels import state as S
-from sim.kernels.agents import AGENT_SELF_DRAW
-from sim.kernels.record import R_NEXT_DEALER, R_POINTS
-from sim.tiles import kind_id
+from sim.kernels.agents import (
+    AGENT_EFFICIENCY,
+    AGENT_RANDOM,
+    AGENT_SELF_DRAW,
+    accepts_kong,
+    choose_own_turn,
+)
+from sim.kernels.record import OUTCOME_WIN, R_NEXT_DEALER, R_OUTCOME, R_POINTS
+from sim.tiles import kind_id, parse_tiles
+from sim.variants.wengan import WenganOptions, play_records
 from sim.variants.wengan import engine as WE
 from sim.variants.wengan import hooks as H
 from sim.variants.wengan import record_slots as RS
 from sim.variants.wengan import settle as SE
 from sim.variants.wengan.patterns import DAN_DIAO, LONG_QI_DUI, PING_HU, QING_DAN_DIAO
+from sim.wall import shuffled_walls
 
 CONCEALED, ADDED, DISCARD_KONG, PONG = (
     S.MELD_CONCEALED_KONG,
@@ -534,6 +542,115 @@ def test_ding_que_declare_names_the_weakest_suit_and_bars_it():
     four = Table({0: hands[0]}, "5m 5m", players=4)
     four.draw(0, "9p")
     assert any(r[M.A_TYPE] == M.ACT_WIN for r in four.own_turn(0, kind_id("9p")))
+
+
+def test_plans_offered_at_the_deal_under_ding_que():
+    """定缺 (二、三人的玩法中，需要定缺才能叫胡牌): with 2 or 3 players each seat is offered, at the
+    deal, each suit to play without (composition), or the suit it named (declare); nothing with
+    4 players or 定缺 off. A plan binds nothing: it only informs the agent."""
+
+    def offered(players, **options):
+        table = Table({0: JUNK[0]}, "5m", players=players, **options)
+        WE.setup(table.state, table.params, table.record)
+        actions = np.zeros((M.MAX_ACTIONS, M.N_ACTION_FIELDS), np.int64)
+        n = WE.plan_actions(table.state, 0, table.params, actions)
+        assert all(actions[:n, M.A_TYPE] == M.ACT_PLAN)
+        return actions[:n, M.A_DETAIL].tolist()
+
+    suits = [511, 511 << 9, 511 << 18]
+    assert offered(3) == suits
+    assert offered(2) == suits
+    assert offered(3, ding_que_mode="declare") == [511 << 9]  # JUNK[0]: 4 p, 4 s, 5 m
+    assert offered(4) == []
+    assert offered(3, ding_que=False) == []
+
+
+DROP_P = "1m 2m 3m 5m 6m 7m 5p 6p 7p 2s 3s 9s 9s 9m"  # the dealer's 14: p is its weakest suit
+
+
+def test_the_default_agent_sheds_its_weakest_suit_under_ding_que():
+    """定缺 (composition: a hand must lack a suit to be ready or win): the dealer, weakest in p,
+    discards a p tile first, where without 定缺 it discards the lone 9m; and over played hands
+    the default agent wins nearly every hand with 2 or 3 players (it won under half while it
+    discarded by shanten alone, blind to the rule)."""
+    first = {}
+    for ding_que in (True, False):
+        _, events = play_dealt({0: DROP_P}, players=3, agents=(0, 0, 0, 0), ding_que=ding_que)
+        discards = events[events[:, 0] == S.EVENT_DISCARD]
+        first[ding_que] = discards[0, 2]
+        assert discards[0, 1] == 0
+    assert first[True] == kind_id("5p")
+    assert first[False] == kind_id("9m")
+    for players in (2, 3):
+        options = WenganOptions(player_count=players)
+        n = 400
+        walls = shuffled_walls(n, 108, 11 + players)
+        records = play_records(options, walls, np.zeros(n // 8, np.int64), 8, (0,) * players, 1)
+        won = (records[:, R_OUTCOME] == OUTCOME_WIN).mean()
+        assert won > 0.9, (players, won)
+
+
+def test_kong_now_or_later_is_the_agents_choice():
+    """豆 (闷豆: 摸到4张一样的牌并立刻杠出; 憨包豆: 手中三张先碰下一轮再杠): holding three 7p
+    when 7p is discarded, the seat is listed a 点豆 and a pong; the default agent kongs at
+    once. Declining the kong for the pong keeps the kong open: next turn the added kong of the
+    kept 7p is listed again, and made then it is a 憨包豆 (no dou). The own-turn kong of a
+    drawn fourth tile is likewise the default agent's choice at once."""
+    table = Table({1: "7p 7p 7p " + JUNK[0][9:]}, "5m 5m 5m")
+    seven = kind_id("7p")
+    table.discard(0, "7p")
+    rows = table.claims(0, "7p")[1]
+    assert sorted(r[M.A_TYPE] for r in rows) == [M.ACT_KONG, M.ACT_PONG]
+    assert accepts_kong(AGENT_EFFICIENCY, seven, np.int64(0))
+    # the pong instead (the random agent's choice half of the time)
+    S.take_tile(table.state, 1, seven)
+    S.take_tile(table.state, 1, seven)
+    table.state.n_discards[0] -= 1
+    table.meld(1, PONG, "7p", 0)
+    table.tell(S.EVENT_PONG, 1, seven, 0)
+    table.discard(1, "4m")
+    table.draw(1, "5m")
+    rows = table.own_turn(1, kind_id("5m"))
+    kongs = [r for r in rows if r[M.A_TYPE] == M.ACT_KONG]
+    assert [(r[M.A_TILE], r[M.A_DETAIL]) for r in kongs] == [(seven, ADDED)]
+    chosen = choose_own_turn(AGENT_EFFICIENCY, rows, len(rows), np.int64(0))
+    assert chosen >= 0 and rows[chosen, M.A_TYPE] == M.ACT_KONG  # the default agent: at once
+    table.kong(1, "7p", ADDED, 1)
+    late = (table.status[1, H.ST_LATE_KONGS] & 1) != 0
+    assert H.dou_kind.py_func(ADDED, late) == SE.DOU_HAN_BAO
+
+
+def test_the_default_agent_kongs_at_once_the_random_agent_sometimes_later():
+    """憨包豆 (没有立刻杠) comes only from a kong put off: over played hands with 3 players the
+    default agent, which kongs as soon as a kong is listed, makes almost none; random agents,
+    which put off half of their kongs, make many."""
+    options = WenganOptions(player_count=3)
+    n = 400
+    walls = shuffled_walls(n, 108, 5)
+    late_share = {}
+    for agent in (AGENT_EFFICIENCY, AGENT_RANDOM):
+        records = play_records(options, walls, np.zeros(n // 8, np.int64), 8, (agent,) * 3, 3)
+        kongs = records[:, RS.RW_KONGS : RS.RW_KONGS + 4].sum(axis=0)
+        late_share[agent] = kongs[SE.DOU_HAN_BAO - 1] / kongs.sum()
+    assert late_share[AGENT_EFFICIENCY] < 0.01
+    assert late_share[AGENT_RANDOM] > 0.1
+
+
+READY_14 = "2m 3m 4m 5p 6p 7p 7s 8s 9s 6m 7m 8m 4s 1p"  # discarding 4s or 1p leaves it ready
+
+
+def test_the_default_agent_declares_bao_ting_when_ready_on_its_first_discard():
+    """报听 (庄家打出第一张牌时可报听): the dealer, whose 14 tiles a discard leaves ready, declares
+    with its first discard (the default agent declares whenever it may), and that discard
+    leaves it ready; a dealer not ready declares nothing."""
+    record, events = play_dealt({0: READY_14}, players=4)
+    own = events[(events[:, 1] == 0) & (events[:, 0] != S.EVENT_DEAL)]
+    assert own[0, 0] == S.EVENT_DECLARE and own[0, 3] == H.DECLARE_BAO_TING
+    assert own[1, 0] == S.EVENT_DISCARD and own[1, 2] in parse_tiles("4s 1p")
+    assert record[RS.RW_BAO_TING] & 1
+    _, events = play_dealt({0: JUNK[0] + " 1s"}, players=4)
+    declared = events[(events[:, 0] == S.EVENT_DECLARE) & (events[:, 1] == 0)]
+    assert len(declared) == 0
 
 
 # ------------------------------------------------------------------------------ 通行证 exceptions

@@ -156,6 +156,12 @@ def setup(variant, state, params, record):
 
 
 @kernel
+def plan_actions(variant, state, seat, params, actions):
+    """No plan to offer at the deal (every suit may make a win): no rows."""
+    return 0
+
+
+@kernel
 def win_forms(variant):
     """The forms every win of ``win`` is complete in with all kings wild (the pre-check's)."""
     return WIN_FORMS

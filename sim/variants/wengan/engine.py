@@ -3,8 +3,9 @@
 ``WENGAN`` is the variant marker (``sim.kernels.variant_type``) whose methods are the hooks of
 ``hooks``; the cached entry points below call the generic loop (``sim.kernels.engine``) with it,
 so numba compiles and caches one engine for Weng'an, in Weng'an's cache folder. Besides the two
-that play hands, the single steps (a kong, a claim search, a win's settlement, the own-turn and
-claim listings) are entry points too, for tests and tools that set up an exact position.
+that play hands, the single steps (a kong, a claim search, a win's settlement, the plan,
+own-turn and claim listings) are entry points too, for tests and tools that set up an exact
+position.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ def claim_winners(
 def own_turn_actions(state, seat, drawn, params, tables, actions):
     """Weng'an's ``own_turn_actions`` hook as an entry point: the legal own-turn actions."""
     return WENGAN.own_turn_actions(state, seat, drawn, params, tables, actions)
+
+
+@kernel
+def plan_actions(state, seat, params, actions):
+    """Weng'an's ``plan_actions`` hook as an entry point: the plans offered at the deal."""
+    return WENGAN.plan_actions(state, seat, params, actions)
 
 
 @kernel

@@ -26,6 +26,7 @@ from ...kernels.moves import (
     A_TILE,
     ACT_DECLARE,
     ACT_KONG,
+    ACT_PLAN,
     ACT_PONG,
     ACT_WIN,
     HOW_DISCARD,
@@ -257,6 +258,24 @@ def setup(variant, state, params, record):
             name_que_suit(variant, state, seat, params)
     record[RW_DEALT_LACKING] = lacking_bits
     record[RW_STREAK] = state.scalars[DEALER_STREAK]
+
+
+@kernel
+def plan_actions(variant, state, seat, params, actions):
+    """The plans ``seat``'s agent may make at the deal while 定缺 applies (B3.9), binding
+    nothing: each suit to play without (``ACT_PLAN``: A_DETAIL the suit's kinds, A_TILE its
+    first kind), or under ``ding_que_mode = declare`` the suit the seat named in ``setup``.
+    A hand must lack a suit to be ready or win, which the agents' shanten does not see: the plan
+    tells them (``agents.choose_plan``). None with 4 players or 定缺 off."""
+    if not que_in_force(params):
+        return 0
+    named = que_suit(state.status, seat)
+    n_actions = 0
+    for suit in range(3):
+        if named < 0 or suit == named:
+            kinds = np.int64(511) << (9 * suit)
+            n_actions = add_action(actions, n_actions, ACT_PLAN, 9 * suit, kinds, 0, 0)
+    return n_actions
 
 
 @kernel
