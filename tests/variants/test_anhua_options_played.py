@@ -901,7 +901,7 @@ def test_discarded_king_claimable_on_a_built_state(options, delta):
     assert n_winners == 1 and outcome[M.O_WINNER] == 0
     assert outcome[M.O_FEATURES] == K.FEATURE_HARD
     S.give_tile(state, 0, Y)
-    state.n_discards[3] -= 1
+    S.mark_claimed(state, 0)
     record = steps.finish_win(state, outcome, K.HOW_DISCARD, 3, Y, params)
     assert _delta(record) == delta
 
@@ -979,7 +979,8 @@ def test_rob_direct_kong_on_a_built_state(allow):
     else:
         assert result == E.KONG_CONTINUE and locked == [False, True, False, False]
         assert state.melds[1, 0, :2].tolist() == [S.MELD_DISCARD_KONG, four_s]
-        assert state.discards[1, : state.n_discards[1]].tolist() == parse_tiles("6m 8m 9m")
+        pile = np.zeros(S.WALL_CAPACITY, np.int64)
+        assert pile[: S.pile(state, 1, pile)].tolist() == parse_tiles("6m 8m 9m")
 
 
 def test_the_discarder_cannot_rob_the_direct_kong_of_his_own_discard():

@@ -605,7 +605,7 @@ def test_kong_now_or_later_is_the_agents_choice():
     # the pong instead (the random agent's choice half of the time)
     S.take_tile(table.state, 1, seven)
     S.take_tile(table.state, 1, seven)
-    table.state.n_discards[0] -= 1
+    S.mark_claimed(table.state, 1)
     table.meld(1, PONG, "7p", 0)
     table.tell(S.EVENT_PONG, 1, seven, 0)
     table.discard(1, "4m")
