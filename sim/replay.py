@@ -420,6 +420,33 @@ def final_objects(
     return objects
 
 
+def record_winners(record: np.ndarray):
+    """(seat, features, points) of each winner of a record, in record order (``R_WINNER``,
+    ``R_FEATURES``, ``R_POINTS``: what the points are is the variant's)."""
+    for w in range(int(record[R.R_N_WINNERS])):
+        yield (
+            int(record[R.R_WINNER + w]),
+            int(record[R.R_FEATURES + w]),
+            int(record[R.R_POINTS + w]),
+        )
+
+
+def winner_object(
+    record: np.ndarray, seat: int, words: ReplayWords, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """A ``winner`` of the JSON form: the seat, the winning tile, the win kind, the payer (None:
+    every other seat pays), then the variant's ``fields`` (its pattern, points, ...)."""
+    payer = int(record[R.R_PAYER])
+    return {
+        "event": "winner",
+        "seat": seat,
+        "tile": tile_or_none(int(record[R.R_WINNING_TILE])),
+        "win_kind": words.win_kinds[int(record[R.R_WIN_KIND])],
+        "payer": payer if payer >= 0 else None,
+        **fields,
+    }
+
+
 def result_line(record: np.ndarray, n_players: int) -> str:
     deltas = ", ".join(f"seat {s} {int(record[R.R_DELTA + s]):+d}" for s in range(n_players))
     return f"result: {deltas}"

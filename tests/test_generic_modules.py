@@ -36,6 +36,7 @@ GENERIC_MODULES = [
     "sim/kernels/moves.py",
     "sim/kernels/variant_type.py",
     "sim/kernels/agents.py",
+    "sim/variants/session.py",
 ]
 """Modules (globs, relative to the repository) that must name no variant."""
 

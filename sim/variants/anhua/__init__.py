@@ -16,11 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ...kernels import state as game_state
 from ...kernels import variant_cache_folder
-from ...kernels.agents import seed_agents
-from ...kernels.record import N_RECORD, R_NEXT_DEALER
+from ...kernels.record import N_RECORD
 from ...tables import load_tables
+from ..session import SessionPlay, session_first_dealers  # noqa: F401 (the variant's names)
 from .options import (  # noqa: F401 (declared in options.py, used from here too)
     ANHUA_OPTIONS,
     N_TILES,
@@ -216,80 +215,9 @@ def points(features: int) -> int:
     return int(kernels.base_points(features))
 
 
-def session_first_dealers(n_sessions: int, options: AnhuaOptions, seed) -> np.ndarray:
-    """The first dealer of each session (rules-spec A2.1, option ``first_dealer``): seat 0, the
-    room opener, or a uniformly random seat from ``seed`` (an int or a SeedSequence)."""
-    if options.first_dealer == "seat0":
-        return np.zeros(n_sessions, np.int64)
-    return np.random.default_rng(seed).integers(0, options.player_count, n_sessions)
-
-
-def _seat_agents(agent_kinds: tuple[int, ...]) -> tuple[int, ...]:
-    """One agent id per state seat (four): the unused seats of a smaller table get agent 0."""
-    return tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
-
-
-def play_records(
-    options: AnhuaOptions,
-    walls: np.ndarray,
-    first_dealers: np.ndarray,
-    hands_per_session: int,
-    agent_kinds: tuple[int, ...],
-    agent_seed: int,
-) -> np.ndarray:
-    """Play one hand per wall, in sessions, into int64 records (``sim.kernels.record.R_*``).
-
-    ``agent_kinds``: one agent id per seat (``sim.agents``); ``agent_seed`` seeds the generator
-    the random agent draws from (numba's, one per process)."""
-    records = np.zeros((len(walls), N_RECORD), np.int64)
-    seed_agents(agent_seed)
-    engine.play_hands(
-        game_state.new_state(agents=_seat_agents(agent_kinds)),
-        walls,
-        options.player_count,
-        np.asarray(first_dealers, np.int64),
-        hands_per_session,
-        options.params(),
-        load_tables(),
-        records,
-    )
-    return records
-
-
-def replay_hand(
-    options: AnhuaOptions,
-    walls: np.ndarray,
-    first_dealers: np.ndarray,
-    hands_per_session: int,
-    agent_kinds: tuple[int, ...],
-    agent_seed: int,
-    index: int,
-    log_capacity: int = 1024,
-) -> tuple[np.ndarray, np.ndarray, game_state.FinalPosition]:
-    """Hand ``index`` of a block of walls played as ``play_records`` plays it, with the event
-    log on: the hands before it are played first, with the same agent seed, so the dealer and
-    the random agent's generator are where they were. Returns (record, events, the final
-    position: ``sim.kernels.state.FinalPosition``)."""
-    before = play_records(
-        options, walls[:index], first_dealers, hands_per_session, agent_kinds, agent_seed
-    )
-    if index % hands_per_session == 0:
-        dealer = int(first_dealers[index // hands_per_session])
-    else:
-        dealer = int(before[index - 1, R_NEXT_DEALER])
-    # the hand itself through the same entry point, as a session of one hand (so that replays
-    # compile nothing that runs did not), the random agent's generator going on from there
-    record = np.zeros((1, N_RECORD), np.int64)
-    state = game_state.new_state(log_capacity, agents=_seat_agents(agent_kinds))
-    engine.play_hands(
-        state,
-        walls[index : index + 1],
-        options.player_count,
-        np.array([dealer], np.int64),
-        1,
-        options.params(),
-        load_tables(),
-        record,
-    )
-    events = state.log[: state.scalars[game_state.LOG_COUNT]].copy()
-    return record[0], events, game_state.final_position(state)
+# Play and replay through the generic Python face (``sim.variants.session``). Anhua's records
+# keep no streak slot: its hooks never read the dealer's 连庄 count, so a replayed hand dealt with
+# a streak of 0 plays as it did in its session.
+PLAY = SessionPlay(engine.play_hands, engine.play_hand, N_RECORD)
+play_records = PLAY.play_records
+replay_hand = PLAY.replay_hand

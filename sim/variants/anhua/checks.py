@@ -34,7 +34,6 @@ import numpy as np
 
 from ...kernels import ledger as L
 from ...kernels._jit import inline_kernel, kernel
-from ...kernels.agents import seed_agents
 from ...kernels.hand import KIND_POWER, KIND_SUIT, is_complete
 from ...kernels.ledger import (  # noqa: F401 (the ledger's codes are this module's too)
     B_DEALER,
@@ -129,9 +128,9 @@ from ...kernels.state import (
     MAX_MELDS,
     MELD_CHI,
     MELD_DISCARD_KONG,
-    new_state,
 )
-from ...tables import load_tables
+from .. import session
+from ..session import LOG_CAPACITY  # noqa: F401 (the capacity the checked logs have)
 from . import scoring as anhua
 from .engine import play_hand
 from .hooks import EVENT_BIRD, EVENT_REVEAL, ST_PASSED_WINS, WIN_FORMS
@@ -973,67 +972,22 @@ def check_anhua_hands(
 
 # ------------------------------------------------------------------------------ Python face
 
-LOG_CAPACITY = 1024
-
 
 @dataclass
-class CheckedGames:
-    """What ``check_games`` returns: the records, each hand's verdict ``(code, event index)``,
-    every winner's final concealed hand and melds, and the log of the first hand that failed
-    (None when all passed)."""
+class CheckedGames(session.CheckedGames):
+    """``session.CheckedGames`` with, per hand and winner (in record order), the final concealed
+    hand ``win_hands`` uint8 (n, 4, 34) and the melds ``win_melds`` int64 (n, 4, 4, 2), for
+    re-scoring by the slow reference (tests)."""
 
-    records: np.ndarray
-    errors: np.ndarray
     win_hands: np.ndarray
     win_melds: np.ndarray
-    failure_events: np.ndarray | None
-    failure_index: int
-
-    def first_failure(self) -> str:
-        """The first failure in words: the hand, the error's name and the event."""
-        if self.failure_events is None:
-            return "every hand passed"
-        code, at = (int(v) for v in self.errors[self.failure_index])
-        return (
-            f"hand {self.failure_index}: {ERROR_NAMES[code]} (code {code}) at event {at} of "
-            f"{len(self.failure_events)}: {self.failure_events[max(0, at - 3) : at + 1].tolist()}"
-        )
 
 
-def check_games(
-    options,
-    walls: np.ndarray,
-    first_dealers: np.ndarray,
-    hands_per_session: int,
-    agent_kinds: tuple[int, ...],
-    agent_seed: int,
-) -> CheckedGames:
-    """Play the hands ``play_records`` would play on ``walls`` (the same arguments) with the
-    event log on, and check each (``check_hand``)."""
-    n_games = len(walls)
-    records = np.zeros((n_games, N_RECORD), np.int64)
-    errors = np.zeros((n_games, 2), np.int64)
-    win_hands = np.zeros((n_games, 4, 34), np.uint8)
-    win_melds = np.zeros((n_games, 4, 4, 2), np.int64)
-    failure_log = np.zeros((LOG_CAPACITY + 1, 4), np.int64)
-    failure_info = np.zeros(2, np.int64)
-    seats = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
-    seed_agents(agent_seed)
-    check_anhua_hands(
-        new_state(LOG_CAPACITY, agents=seats),
-        walls,
-        options.player_count,
-        np.asarray(first_dealers, np.int64),
-        hands_per_session,
-        options.params(),
-        load_tables(),
-        records,
-        errors,
-        win_hands,
-        win_melds,
-        failure_log,
-        failure_info,
-    )
-    failed = failure_info[0] >= 0
-    events = failure_log[: failure_info[1]].copy() if failed else None
-    return CheckedGames(records, errors, win_hands, win_melds, events, int(failure_info[0]))
+CHECKS = session.GameChecks(
+    check_anhua_hands,
+    N_RECORD,
+    ERROR_NAMES,
+    outputs={"win_hands": ((4, 34), np.uint8), "win_melds": ((4, 4, 2), np.int64)},
+    result=CheckedGames,
+)
+check_games = CHECKS.check_games

@@ -25,10 +25,11 @@ from ...replay import (
     event_objects,
     final_lines,
     final_objects,
+    record_winners,
     result_line,
     result_object,
-    tile_or_none,
     wild_kinds,
+    winner_object,
 )
 from ...tiles import format_tiles, kind_name
 from . import (
@@ -116,15 +117,6 @@ def replay_walls(
     )
 
 
-def _winners(record: np.ndarray):
-    for w in range(int(record[R.R_N_WINNERS])):
-        yield (
-            int(record[R.R_WINNER + w]),
-            int(record[R.R_FEATURES + w]),
-            int(record[R.R_POINTS + w]),
-        )
-
-
 def describe(
     events: np.ndarray,
     record: np.ndarray,
@@ -137,7 +129,7 @@ def describe(
     lines = event_lines(events, WORDS)
     if final is not None:
         lines += final_lines(final, WORDS)
-    for seat, features, base in _winners(record):
+    for seat, features, base in record_winners(record):
         lines.append(f"seat {seat}: {pattern_name(features)}, {base} points base")
     lines.append(result_line(record, n_players))
     return lines
@@ -147,25 +139,17 @@ def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
     """Each ``winner``: win tile and kind, pattern (rules-spec A5.3), tier, features, the
     pattern's base points and the points paid on (twice them for a double kong bloom)."""
     objects = []
-    how = int(record[R.R_WIN_KIND])
-    payer = int(record[R.R_PAYER])
-    for seat, features, paid_points in _winners(record):
+    for seat, features, paid_points in record_winners(record):
         pattern_points = points(features)
-        objects.append(
-            {
-                "event": "winner",
-                "seat": seat,
-                "tile": tile_or_none(int(record[R.R_WINNING_TILE])),
-                "win_kind": WIN_KINDS[how],
-                "payer": payer if payer >= 0 else None,
-                "pattern": pattern_name(features),
-                "tier": tier_name(features),
-                "features": list(feature_names(features)),
-                "pattern_points": pattern_points,
-                "factor": paid_points // pattern_points,
-                "points": paid_points,
-            }
-        )
+        fields = {
+            "pattern": pattern_name(features),
+            "tier": tier_name(features),
+            "features": list(feature_names(features)),
+            "pattern_points": pattern_points,
+            "factor": paid_points // pattern_points,
+            "points": paid_points,
+        }
+        objects.append(winner_object(record, seat, WORDS, fields))
     return objects
 
 
@@ -183,7 +167,7 @@ def settlement_items(options: AnhuaOptions, record: np.ndarray) -> list[dict[str
     before_birds = options.dealer_bonus_timing == "before_birds"
     items = []
     payment = 0
-    for winner, _, base in _winners(record):
+    for winner, _, base in record_winners(record):
         landed = [int(scoring.bird_seat(bird, winner, n_players)) for bird in birds]
         for seat in range(n_players):
             if seat == winner or (payer >= 0 and seat != payer):

@@ -32,13 +32,11 @@ Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
 import numpy as np
 
 from ...kernels import ledger as L
 from ...kernels._jit import inline_kernel, kernel
-from ...kernels.agents import seed_agents
 from ...kernels.hand import KIND_POWER, KIND_SUIT, is_complete
 from ...kernels.ledger import (
     B_ENDED,
@@ -81,9 +79,9 @@ from ...kernels.state import (
     MELD_CONCEALED_KONG,
     MELD_DISCARD_KONG,
     MELD_PONG,
-    new_state,
 )
-from ...tables import load_tables
+from .. import session
+from ..session import LOG_CAPACITY, CheckedGames  # noqa: F401 (check_games' result, log size)
 from . import settle as SE
 from .engine import play_hand
 from .hooks import (
@@ -587,60 +585,6 @@ def check_wengan_hands(
 
 # ------------------------------------------------------------------------------ Python face
 
-LOG_CAPACITY = 1024
 
-
-@dataclass
-class CheckedGames:
-    """What ``check_games`` returns: the records, each hand's verdict ``(code, event index)``
-    and the log of the first hand that failed (None when all passed)."""
-
-    records: np.ndarray
-    errors: np.ndarray
-    failure_events: np.ndarray | None
-    failure_index: int
-
-    def first_failure(self) -> str:
-        """The first failure in words: the hand, the error's name and the event."""
-        if self.failure_events is None:
-            return "every hand passed"
-        code, at = (int(v) for v in self.errors[self.failure_index])
-        return (
-            f"hand {self.failure_index}: {ERROR_NAMES[code]} (code {code}) at event {at} of "
-            f"{len(self.failure_events)}: {self.failure_events[max(0, at - 3) : at + 1].tolist()}"
-        )
-
-
-def check_games(
-    options,
-    walls: np.ndarray,
-    first_dealers: np.ndarray,
-    hands_per_session: int,
-    agent_kinds: tuple[int, ...],
-    agent_seed: int,
-) -> CheckedGames:
-    """Play the hands ``play_records`` would play on ``walls`` (the same arguments) with the
-    event log on, and check each (``check_hand``)."""
-    n_games = len(walls)
-    records = np.zeros((n_games, N_WENGAN_RECORD), np.int64)
-    errors = np.zeros((n_games, 2), np.int64)
-    failure_log = np.zeros((LOG_CAPACITY + 1, 4), np.int64)
-    failure_info = np.zeros(2, np.int64)
-    seats = tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
-    seed_agents(agent_seed)
-    check_wengan_hands(
-        new_state(LOG_CAPACITY, agents=seats),
-        walls,
-        options.player_count,
-        np.asarray(first_dealers, np.int64),
-        hands_per_session,
-        options.params(),
-        load_tables(),
-        records,
-        errors,
-        failure_log,
-        failure_info,
-    )
-    failed = failure_info[0] >= 0
-    events = failure_log[: failure_info[1]].copy() if failed else None
-    return CheckedGames(records, errors, events, int(failure_info[0]))
+CHECKS = session.GameChecks(check_wengan_hands, N_WENGAN_RECORD, ERROR_NAMES)
+check_games = CHECKS.check_games

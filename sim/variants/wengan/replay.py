@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from ...kernels import record as R
 from ...kernels import state as S
 from ...kernels.moves import FLIP_TAIL, HOW_DISCARD
 from ...replay import (
@@ -29,9 +28,10 @@ from ...replay import (
     event_objects,
     final_lines,
     final_objects,
+    record_winners,
     result_line,
     result_object,
-    tile_or_none,
+    winner_object,
 )
 from ...tiles import kind_name
 from . import WenganOptions
@@ -114,15 +114,6 @@ WORDS = ReplayWords(
 )
 
 
-def _winners(record: np.ndarray):
-    for w in range(int(record[R.R_N_WINNERS])):
-        yield (
-            int(record[R.R_WINNER + w]),
-            int(record[R.R_FEATURES + w]),
-            int(record[R.R_POINTS + w]),
-        )
-
-
 def describe(
     events: np.ndarray,
     record: np.ndarray,
@@ -135,7 +126,7 @@ def describe(
     lines = event_lines(events, WORDS)
     if final is not None:
         lines += final_lines(final, WORDS)
-    for seat, features, total in _winners(record):
+    for seat, features, total in record_winners(record):
         code = features & FEATURE_PATTERN
         named = mingtang_names(features)
         extra = f" + {named}" if named else ""
@@ -150,24 +141,16 @@ def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
     """Each ``winner``: win tile and kind, payer, pattern (Chinese and English, B5.1), its
     points, the 名堂 and facts (Chinese), and T, the points each payer pays on (B5.3)."""
     objects = []
-    how = int(record[R.R_WIN_KIND])
-    payer = int(record[R.R_PAYER])
-    for seat, features, total in _winners(record):
+    for seat, features, total in record_winners(record):
         code = features & FEATURE_PATTERN
-        objects.append(
-            {
-                "event": "winner",
-                "seat": seat,
-                "tile": tile_or_none(int(record[R.R_WINNING_TILE])),
-                "win_kind": WIN_KINDS[how],
-                "payer": payer if payer >= 0 else None,
-                "pattern": PATTERN_NAMES[code],
-                "pattern_id": PATTERN_IDS[code],
-                "pattern_points": PATTERN_POINTS[code],
-                "mingtang": [chinese for bit, _, chinese in MINGTANG if features & bit],
-                "points": total,
-            }
-        )
+        fields = {
+            "pattern": PATTERN_NAMES[code],
+            "pattern_id": PATTERN_IDS[code],
+            "pattern_points": PATTERN_POINTS[code],
+            "mingtang": [chinese for bit, _, chinese in MINGTANG if features & bit],
+            "points": total,
+        }
+        objects.append(winner_object(record, seat, WORDS, fields))
     return objects
 
 

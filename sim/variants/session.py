@@ -1,0 +1,214 @@
+"""The Python face every variant's engine is played through: sessions of hands into records, one
+hand replayed with its event log, and the hands played through the variant's rule checks.
+
+A variant makes a :class:`SessionPlay` from its own cached entry points (its ``engine.py``), its
+record width and the record slot, if any, that carries the dealer's streak, and exports its
+methods as its ``play_records`` and ``replay_hand``; its ``checks.py`` makes a
+:class:`GameChecks` from its checking kernel and exports ``check_games``. The numba entry points
+stay in each variant's folder, compiled and cached there (docs/engine.md, "Adding a variant");
+only the Python around them is here. Nothing here names a variant
+(``tests/test_generic_modules.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..kernels import state as game_state
+from ..kernels.agents import seed_agents
+from ..kernels.record import R_NEXT_DEALER
+from ..tables import load_tables
+
+LOG_CAPACITY = 1024
+"""Events a checked hand's log holds (the checks report a fuller log as an error)."""
+
+
+def session_first_dealers(n_sessions: int, options: Any, seed) -> np.ndarray:
+    """The first dealer of each session (option ``first_dealer``): seat 0 (the room's opener
+    or owner), or a uniformly random seat from ``seed`` (an int or a SeedSequence)."""
+    if options.first_dealer == "seat0":
+        return np.zeros(n_sessions, np.int64)
+    return np.random.default_rng(seed).integers(0, options.player_count, n_sessions)
+
+
+def seat_agents(agent_kinds: tuple[int, ...]) -> tuple[int, ...]:
+    """One agent id per state seat (four): the unused seats of a smaller table get agent 0."""
+    return tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
+
+
+def _sessions(options: Any, walls: np.ndarray, first_dealers: np.ndarray, hands_per_session: int):
+    """The arguments a kernel playing sessions of hands takes between the state and its outputs
+    (``sim.kernels.engine.play_hands``): walls, player count, first dealers (int64), hands per
+    session, the options' params and the tables."""
+    dealers = np.asarray(first_dealers, np.int64)
+    params = options.params()
+    return walls, options.player_count, dealers, hands_per_session, params, load_tables()
+
+
+@dataclass(frozen=True)
+class SessionPlay:
+    """How a variant's hands are played from Python, over its own cached entry points.
+
+    ``play_hands`` and ``play_hand``: the variant's ``engine.play_hands`` / ``engine.play_hand``
+    (``sim.kernels.engine``'s under its rules); ``record_width``: the int64 slots of a record,
+    the engine's (``sim.kernels.record.R_*``) then the variant's own; ``streak_slot``: the
+    record slot holding the streak (连庄 count) the next hand is dealt with, or None where the
+    records keep none (the replay then deals the hand with a streak of 0)."""
+
+    play_hands: Callable[..., None]
+    play_hand: Callable[..., int]
+    record_width: int
+    streak_slot: int | None = None
+
+    def play_records(
+        self,
+        options: Any,
+        walls: np.ndarray,
+        first_dealers: np.ndarray,
+        hands_per_session: int,
+        agent_kinds: tuple[int, ...],
+        agent_seed: int,
+    ) -> np.ndarray:
+        """Play one hand per wall, in sessions, into int64 records (``record_width`` slots).
+
+        ``agent_kinds``: one agent id per seat (``sim.agents``); ``agent_seed`` seeds the
+        generator the random agent draws from (numba's, one per process)."""
+        records = np.zeros((len(walls), self.record_width), np.int64)
+        seed_agents(agent_seed)
+        state = game_state.new_state(agents=seat_agents(agent_kinds))
+        self.play_hands(
+            state, *_sessions(options, walls, first_dealers, hands_per_session), records
+        )
+        return records
+
+    def replay_hand(
+        self,
+        options: Any,
+        walls: np.ndarray,
+        first_dealers: np.ndarray,
+        hands_per_session: int,
+        agent_kinds: tuple[int, ...],
+        agent_seed: int,
+        index: int,
+        log_capacity: int = LOG_CAPACITY,
+    ) -> tuple[np.ndarray, np.ndarray, game_state.FinalPosition]:
+        """Hand ``index`` of a block of walls played as ``play_records`` plays it, with the
+        event log on: the hands before it are played first, with the same agent seed, so the
+        dealer, his streak and the random agent's generator are where they were. Returns
+        (record, events, the final position: ``sim.kernels.state.FinalPosition``).
+
+        The hand itself goes through ``play_hand``, which takes the dealer's streak (a session
+        of one hand would start it at 0), read from ``streak_slot`` of the hand before."""
+        before = self.play_records(
+            options, walls[:index], first_dealers, hands_per_session, agent_kinds, agent_seed
+        )
+        dealer, streak = self.dealt_with(before, first_dealers, hands_per_session, index)
+        record = np.zeros(self.record_width, np.int64)
+        state = game_state.new_state(log_capacity, agents=seat_agents(agent_kinds))
+        self.play_hand(
+            state,
+            walls[index],
+            options.player_count,
+            dealer,
+            streak,
+            options.params(),
+            load_tables(),
+            record,
+        )
+        events = state.log[: state.scalars[game_state.LOG_COUNT]].copy()
+        return record, events, game_state.final_position(state)
+
+    def dealt_with(
+        self, before: np.ndarray, first_dealers: np.ndarray, hands_per_session: int, index: int
+    ) -> tuple[int, int]:
+        """(dealer, streak) of hand ``index``, from the records ``before`` of the hands before
+        it: a session's first hand is dealt by its first dealer with a streak of 0."""
+        if index % hands_per_session == 0:
+            return int(first_dealers[index // hands_per_session]), 0
+        last = before[index - 1]
+        streak = 0 if self.streak_slot is None else int(last[self.streak_slot])
+        return int(last[R_NEXT_DEALER]), streak
+
+
+@dataclass
+class CheckedGames:
+    """What ``check_games`` returns: the records, each hand's verdict ``(code, event index)``,
+    the log of the first hand that failed (None when all passed) and its index (-1), and the
+    names of the error codes. A variant whose checks copy out more per hand adds them as
+    fields of a subclass."""
+
+    records: np.ndarray
+    errors: np.ndarray
+    failure_events: np.ndarray | None
+    failure_index: int
+    error_names: tuple[str, ...] = field(repr=False)
+
+    def first_failure(self) -> str:
+        """The first failure in words: the hand, the error's name and the event."""
+        if self.failure_events is None:
+            return "every hand passed"
+        code, at = (int(v) for v in self.errors[self.failure_index])
+        return (
+            f"hand {self.failure_index}: {self.error_names[code]} (code {code}) at event {at} "
+            f"of {len(self.failure_events)}: "
+            f"{self.failure_events[max(0, at - 3) : at + 1].tolist()}"
+        )
+
+
+@dataclass(frozen=True)
+class GameChecks:
+    """How a variant's hands are played through its rule checks from Python.
+
+    ``check_hands``: the variant's checking kernel, called as ``check_hands(state, walls,
+    n_players, first_dealers, hands_per_session, params, tables, records, errors, *outputs,
+    failure_log, failure_info)`` (it plays the hands as ``engine.play_hands`` does, with the log
+    on, checks each and returns the number that failed); ``record_width`` as
+    :class:`SessionPlay`'s; ``error_names``: the names of its error codes; ``outputs``: the
+    arrays it fills per hand besides the records, name -> (shape of one hand's, dtype), passed
+    in this order; ``result``: the :class:`CheckedGames` (sub)class they are returned in, each
+    output as the field of its name."""
+
+    check_hands: Callable[..., int]
+    record_width: int
+    error_names: tuple[str, ...]
+    outputs: Mapping[str, tuple[tuple[int, ...], type]] = field(default_factory=dict)
+    result: type[CheckedGames] = CheckedGames
+
+    def check_games(
+        self,
+        options: Any,
+        walls: np.ndarray,
+        first_dealers: np.ndarray,
+        hands_per_session: int,
+        agent_kinds: tuple[int, ...],
+        agent_seed: int,
+    ) -> CheckedGames:
+        """Play the hands ``play_records`` would play on ``walls`` (the same arguments) with
+        the event log on, and check each (the variant's ``check_hand``)."""
+        n_games = len(walls)
+        records = np.zeros((n_games, self.record_width), np.int64)
+        errors = np.zeros((n_games, 2), np.int64)
+        outputs = {
+            name: np.zeros((n_games, *shape), dtype)
+            for name, (shape, dtype) in self.outputs.items()
+        }
+        failure_log = np.zeros((LOG_CAPACITY + 1, 4), np.int64)
+        failure_info = np.zeros(2, np.int64)
+        seed_agents(agent_seed)
+        self.check_hands(
+            game_state.new_state(LOG_CAPACITY, agents=seat_agents(agent_kinds)),
+            *_sessions(options, walls, first_dealers, hands_per_session),
+            records,
+            errors,
+            *outputs.values(),
+            failure_log,
+            failure_info,
+        )
+        failed = failure_info[0] >= 0
+        events = failure_log[: failure_info[1]].copy() if failed else None
+        index = int(failure_info[0])
+        return self.result(records, errors, events, index, self.error_names, **outputs)
