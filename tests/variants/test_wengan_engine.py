@@ -158,7 +158,8 @@ def wa4_table(**options):
 
 
 def test_wa4_responsibility_chicken_and_bao_ji():
-    """WA-4, 责任鸡 (被碰走…点碰的玩家给1分) and 包鸡 (未听牌 反给所有玩家): +1, +10, -7, -4."""
+    """WA-4 (002_065383326e4e38d7.txt), 责任鸡 (冲锋鸡被碰走后…被碰的玩家要给碰鸡玩家鸡分 … 1分)
+    and 包鸡 (不听牌的玩家需要包自己手中本来算分的鸡分 … 反给所有玩家): +1, +10, -7, -4."""
     table = wa4_table()
     table.self_draw(0, "9p")
     assert table.nets() == [1, 10, -7, -4]
