@@ -221,14 +221,7 @@ def plot_score_distribution(
     mass_ax.set_title("how often each score occurs")
     cdf_ax.set_ylabel("share of hands with a score ≤ x")
     cdf_ax.set_title("empirical CDF")
-    cdf_ax.set_xscale("symlog", linthresh=8, linscale=1)
-    largest = float(np.abs(scores["score"]).max()) if len(scores) else 8.0
-    powers = [2.0**k for k in range(3, 12) if 2.0 ** (k - 1) < largest]
-    if len(powers) > 4:  # every power of 2 would make the labels overlap: 8, 32, 128, ...
-        powers = powers[::2]
-    cdf_ax.set_xticks([*(-t for t in reversed(powers)), 0.0, *powers])
-    cdf_ax.xaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    cdf_ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
+    _symlog_ticks(cdf_ax, float(np.abs(scores["score"]).max()) if len(scores) else 8.0)
     for ax in (mass_ax, cdf_ax):
         ax.set_xlabel("score change of a seat in one hand (points)")
         ax.grid(alpha=0.3)
