@@ -29,50 +29,88 @@ HONOUR_KEYS = 5**_builder.HONOUR_KINDS
 class HandTables(NamedTuple):
     """The arrays the evaluator kernels read (layouts in :mod:`sim.kernels.tables`).
 
-    The first six are generated and cached; the one-byte tables after them are derived from
-    ``*_win`` when loading. They answer the win check alone, and at 1.9 MB a suit table fits this
-    machine's 2 MB level-2 cache where the 7.8 MB ``suit_win`` does not: near-complete hands,
-    whose keys spread widely, check about 1.6 times faster.
+    Four arrays: the two add tables, and the one-byte tables of each kind of suit as the rows of
+    one 2-D array (``BYTES_*`` of :mod:`sim.kernels.tables`), derived from the generated
+    ``*_win`` words and ``*_unrelated`` bytes when loading. A byte table answers one question
+    alone, and at 1.9 MB a suit row fits this machine's 2 MB level-2 cache where the 7.8 MB
+    ``suit_win`` does not: near-complete hands, whose keys spread widely, check about 1.6 times
+    faster. Rows of one array rather than separate arrays because each kernel call (and each
+    numba-inlined function) taking this tuple counts a reference per array in it: with the 16
+    arrays it had, those counts were most of a Weng'an hand's time (benchmarks/RESULTS.md,
+    2026-12-05).
     """
 
     suit_add: np.ndarray  # uint8 (5**9, 15)
     honour_add: np.ndarray  # uint8 (5**7, 15)
-    suit_win: np.ndarray  # uint32 (5**9,)
-    honour_win: np.ndarray  # uint32 (5**7,)
-    suit_unrelated: np.ndarray  # uint8 (5**9,)
-    honour_unrelated: np.ndarray  # uint8 (5**7,)
-    # wilds needed for sets (bits 0-3) and for sets + pair (4-7), any pair / a 2-5-8 pair
-    suit_standard_any: np.ndarray  # uint8 (5**9,)
-    honour_standard_any: np.ndarray  # uint8 (5**7,)
-    suit_standard_258: np.ndarray  # uint8 (5**9,)
-    honour_standard_258: np.ndarray  # uint8 (5**7,)
-    # seven-pairs slots filled whole (bits 0-3) and half (4-7), quads as two pairs / not
-    suit_pairs_quads: np.ndarray  # uint8 (5**9,)
-    honour_pairs_quads: np.ndarray  # uint8 (5**7,)
-    suit_pairs_distinct: np.ndarray  # uint8 (5**9,)
-    honour_pairs_distinct: np.ndarray  # uint8 (5**7,)
-    # tiles in the suit (saturated at 15)
-    suit_tiles: np.ndarray  # uint8 (5**9,)
-    honour_tiles: np.ndarray  # uint8 (5**7,)
+    suit_bytes: np.ndarray  # uint8 (N_BYTE_ROWS, 5**9)
+    honour_bytes: np.ndarray  # uint8 (N_BYTE_ROWS, 5**7)
+
+    @property
+    def suit_win(self) -> np.ndarray:
+        """The generated uint32 win words of the suits, rebuilt from the byte rows."""
+        return _win_words(self.suit_bytes)
+
+    @property
+    def honour_win(self) -> np.ndarray:
+        return _win_words(self.honour_bytes)
+
+    @property
+    def suit_unrelated(self) -> np.ndarray:
+        return self.suit_bytes[_builder.BYTES_UNRELATED]
+
+    @property
+    def honour_unrelated(self) -> np.ndarray:
+        return self.honour_bytes[_builder.BYTES_UNRELATED]
 
 
-GENERATED = HandTables._fields[:6]
+GENERATED = (
+    "suit_add",
+    "honour_add",
+    "suit_win",
+    "honour_win",
+    "suit_unrelated",
+    "honour_unrelated",
+)
+"""The arrays the generator makes and the cache stores."""
+
+
+def _byte_rows(win: np.ndarray, unrelated: np.ndarray) -> np.ndarray:
+    """The one-byte tables cut out of the ``*_win`` words (byte ``k`` holds bits
+    ``8k .. 8k+7``), as the rows ``BYTES_*``: byte copies rather than word arithmetic."""
+    byte = win.astype("<u4", copy=False).view(np.uint8).reshape(len(win), 4)
+    rows = np.empty((_builder.N_BYTE_ROWS, len(win)), np.uint8)
+    sets = byte[:, 0] & 15  # bits 0-3: wilds for the sets alone
+    # bits 4-7 (sets + any pair) are the low byte's upper half already
+    rows[_builder.BYTES_STANDARD_ANY] = byte[:, 0]
+    rows[_builder.BYTES_STANDARD_258] = sets | (byte[:, 1] & 15) << 4  # bits 8-11
+    rows[_builder.BYTES_TILES] = byte[:, 1] >> 4  # bits 12-15
+    rows[_builder.BYTES_PAIRS_QUADS] = byte[:, 2]  # bits 16-23
+    rows[_builder.BYTES_PAIRS_DISTINCT] = byte[:, 3]  # bits 24-31
+    rows[_builder.BYTES_UNRELATED] = unrelated
+    return rows
+
+
+def _win_words(rows: np.ndarray) -> np.ndarray:
+    """The inverse of ``_byte_rows`` for the win words (what the cache stores)."""
+    low = rows[_builder.BYTES_STANDARD_ANY].astype(np.uint32)
+    second = (rows[_builder.BYTES_STANDARD_258] >> 4) | (rows[_builder.BYTES_TILES] << 4)
+    return (
+        low
+        | second.astype(np.uint32) << 8
+        | rows[_builder.BYTES_PAIRS_QUADS].astype(np.uint32) << 16
+        | rows[_builder.BYTES_PAIRS_DISTINCT].astype(np.uint32) << 24
+    )
 
 
 def _derived(generated: dict[str, np.ndarray]) -> HandTables:
-    """Add the one-byte tables, cut out of the ``*_win`` words (byte ``k`` holds bits
-    ``8k .. 8k+7``): byte copies rather than word arithmetic, a few milliseconds."""
-    arrays = dict(generated)
-    for prefix in ("suit", "honour"):
-        win = generated[f"{prefix}_win"]
-        byte = win.astype("<u4", copy=False).view(np.uint8).reshape(len(win), 4)
-        sets = byte[:, 0] & 15  # bits 0-3: wilds for the sets alone
-        # bits 4-7 (sets + any pair) are the low byte's upper half already
-        arrays[f"{prefix}_standard_any"] = np.ascontiguousarray(byte[:, 0])
-        arrays[f"{prefix}_standard_258"] = sets | (byte[:, 1] & 15) << 4  # bits 8-11
-        arrays[f"{prefix}_tiles"] = byte[:, 1] >> 4  # bits 12-15
-        arrays[f"{prefix}_pairs_quads"] = np.ascontiguousarray(byte[:, 2])  # bits 16-23
-        arrays[f"{prefix}_pairs_distinct"] = np.ascontiguousarray(byte[:, 3])  # bits 24-31
+    """The kernels' tables from the generated arrays: the add tables as they are, the byte
+    rows derived (a few milliseconds)."""
+    arrays = {
+        "suit_add": generated["suit_add"],
+        "honour_add": generated["honour_add"],
+        "suit_bytes": _byte_rows(generated["suit_win"], generated["suit_unrelated"]),
+        "honour_bytes": _byte_rows(generated["honour_win"], generated["honour_unrelated"]),
+    }
     for array in arrays.values():
         array.flags.writeable = False
     return HandTables(**arrays)

@@ -23,7 +23,9 @@ kernel = njit(cache=True, nogil=True)
 
 inline_kernel = njit(cache=True, nogil=True, inline="always")
 """For small kernels called from hot loops: inlined by numba itself, so the loop does not pass the
-tables tuple (six arrays) by value on every call."""
+tables tuple by value on every call. An inlined function still counts a reference per array of
+each tuple argument, at every call site, unless numba's pruning pairs the counts up (it does in
+straight-line code, not across an early return): see docs/engine.md, "Speed notes"."""
 
 generic_kernel = njit(nogil=True)
 """For the generic game loop (``sim.kernels.engine``), which takes a variant marker: never cached

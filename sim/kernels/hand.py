@@ -14,7 +14,18 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import inline_kernel, kernel
-from .tables import MAX_SETS, N_PAIR_COLUMNS, PAIR_258, PAIR_ANY
+from .tables import (
+    BYTES_PAIRS_DISTINCT,
+    BYTES_PAIRS_QUADS,
+    BYTES_STANDARD_258,
+    BYTES_STANDARD_ANY,
+    BYTES_TILES,
+    BYTES_UNRELATED,
+    MAX_SETS,
+    N_PAIR_COLUMNS,
+    PAIR_258,
+    PAIR_ANY,
+)
 
 FORM_STANDARD = 1
 FORM_SEVEN_PAIRS = 2
@@ -48,11 +59,12 @@ def keys_from_counts(counts, keys_out):
 @inline_kernel
 def tiles_in_hand(key_m, key_p, key_s, key_z, tables):
     """Number of natural tiles (per suit saturated at 15, which no hand of 14 reaches)."""
+    suits = tables.suit_bytes
     return (
-        np.int64(tables.suit_tiles[key_m])
-        + np.int64(tables.suit_tiles[key_p])
-        + np.int64(tables.suit_tiles[key_s])
-        + np.int64(tables.honour_tiles[key_z])
+        np.int64(suits[BYTES_TILES, key_m])
+        + np.int64(suits[BYTES_TILES, key_p])
+        + np.int64(suits[BYTES_TILES, key_s])
+        + np.int64(tables.honour_bytes[BYTES_TILES, key_z])
     )
 
 
@@ -83,13 +95,13 @@ def standard_wilds_needed(key_m, key_p, key_s, key_z, pair_258, tables):
     The pair lies in one suit, or is two wilds; the other suits hold sets only. Returns a number
     >= 15 when no count of wilds up to 8 can do it. The hand size is not checked here.
     """
-    suits = tables.suit_standard_258 if pair_258 else tables.suit_standard_any
-    honours = tables.honour_standard_258 if pair_258 else tables.honour_standard_any
+    row = BYTES_STANDARD_258 if pair_258 else BYTES_STANDARD_ANY
+    suits = tables.suit_bytes
     return _standard_wilds_needed_from(
-        np.int64(suits[key_m]),
-        np.int64(suits[key_p]),
-        np.int64(suits[key_s]),
-        np.int64(honours[key_z]),
+        np.int64(suits[row, key_m]),
+        np.int64(suits[row, key_p]),
+        np.int64(suits[row, key_s]),
+        np.int64(tables.honour_bytes[row, key_z]),
     )
 
 
@@ -161,23 +173,24 @@ def _seven_pairs_tiles_to_add_from(packed_m, packed_p, packed_s, packed_z):
 def seven_pairs_tiles_to_add(key_m, key_p, key_s, key_z, quads, tables):
     """T of seven pairs 七对: 14 minus the most naturals that seven pair slots can hold
     (whole slots first, then half-filled ones)."""
-    suits = tables.suit_pairs_quads if quads else tables.suit_pairs_distinct
-    honours = tables.honour_pairs_quads if quads else tables.honour_pairs_distinct
+    row = BYTES_PAIRS_QUADS if quads else BYTES_PAIRS_DISTINCT
+    suits = tables.suit_bytes
     return _seven_pairs_tiles_to_add_from(
-        np.int64(suits[key_m]),
-        np.int64(suits[key_p]),
-        np.int64(suits[key_s]),
-        np.int64(honours[key_z]),
+        np.int64(suits[row, key_m]),
+        np.int64(suits[row, key_p]),
+        np.int64(suits[row, key_s]),
+        np.int64(tables.honour_bytes[row, key_z]),
     )
 
 
 @inline_kernel
 def thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables):
     """T of 十三烂: 14 minus the most naturals that fit a 十三烂 (at most 3 per suit, 7 honours)."""
-    fits_m = np.int64(tables.suit_unrelated[key_m])
-    fits_p = np.int64(tables.suit_unrelated[key_p])
-    fits_s = np.int64(tables.suit_unrelated[key_s])
-    honour_kinds = np.int64(tables.honour_unrelated[key_z])
+    suits = tables.suit_bytes
+    fits_m = np.int64(suits[BYTES_UNRELATED, key_m])
+    fits_p = np.int64(suits[BYTES_UNRELATED, key_p])
+    fits_s = np.int64(suits[BYTES_UNRELATED, key_s])
+    honour_kinds = np.int64(tables.honour_bytes[BYTES_UNRELATED, key_z])
     best = 0
     for size_m in range(4):
         fit_m = fits_m >> (2 * size_m - 2) & 3 if size_m else 0
@@ -231,7 +244,7 @@ def shanten_many(keys, wilds, forms, tables, out):
     The one shanten path for single hands and small batches (the candidate discards of one
     decision); ``shanten_keys_batch`` is the vectorised one for large batches. The body stays in
     this loop on purpose: as a function inlined by numba into a loop elsewhere it measured
-    190 ns a hand against 34 ns here, and a call per hand would pass the tables tuple (16
+    190 ns a hand against 34 ns here, and a call per hand would pass the tables tuple (four
     arrays) by value each time.
     """
     for i in range(keys.shape[0]):
@@ -305,8 +318,9 @@ def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
     """
     pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
     quads = (forms & OPTION_QUADS) != 0
-    pairs_suit = tables.suit_pairs_quads if quads else tables.suit_pairs_distinct
-    pairs_honour = tables.honour_pairs_quads if quads else tables.honour_pairs_distinct
+    pairs_row = BYTES_PAIRS_QUADS if quads else BYTES_PAIRS_DISTINCT
+    suit_bytes = tables.suit_bytes
+    honour_bytes = tables.honour_bytes
     n_wilds = np.int64(wilds)
     size = tiles_in_hand(keys[0], keys[1], keys[2], keys[3], tables) + n_wilds
     sets = min(size // 3, MAX_SETS)
@@ -326,7 +340,11 @@ def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
         for suit in range(4):
             table = tables.honour_add if suit == 3 else tables.suit_add
             _add_row(table, base[suit], pair_column, rows[suit])
-            pair_bytes[suit] = pairs_honour[base[suit]] if suit == 3 else pairs_suit[base[suit]]
+            pair_bytes[suit] = (
+                honour_bytes[pairs_row, base[suit]]
+                if suit == 3
+                else suit_bytes[pairs_row, base[suit]]
+            )
         for suit in range(4):
             if not needed[suit]:
                 continue
@@ -352,7 +370,9 @@ def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
                     )
                 best = max(0, to_add - n_wilds) - 1
             if size >= 13 and (forms & FORM_SEVEN_PAIRS) != 0:
-                changed = np.int64(pairs_honour[key] if suit == 3 else pairs_suit[key])
+                changed = np.int64(
+                    honour_bytes[pairs_row, key] if suit == 3 else suit_bytes[pairs_row, key]
+                )
                 packed = pair_bytes[suit]
                 pair_bytes[suit] = changed
                 to_add = _seven_pairs_tiles_to_add_from(

@@ -43,6 +43,23 @@ WIN_FIELD_MAX = 15
 SUIT_RANKS = 9
 HONOUR_KINDS = 7
 
+# Rows of ``sim.tables.HandTables.suit_bytes`` / ``honour_bytes``: one byte per key each, one
+# row per question. One 2-D array rather than six: every kernel call or inlined function that
+# takes the tables tuple counts a reference per array in it (docs/engine.md, "Speed notes").
+BYTES_STANDARD_ANY = 0
+"""Wilds needed for sets (bits 0-3) and for sets and any pair (bits 4-7)."""
+BYTES_STANDARD_258 = 1
+"""The same with a 2-5-8 pair (bits 4-7)."""
+BYTES_PAIRS_QUADS = 2
+"""Seven-pairs slots filled whole (bits 0-3) and half (4-7), a quad as two pairs."""
+BYTES_PAIRS_DISTINCT = 3
+"""The same with distinct pairs only."""
+BYTES_TILES = 4
+"""Tiles in the suit (saturated at 15)."""
+BYTES_UNRELATED = 5
+"""十三烂 fits (``build_unrelated_table``)."""
+N_BYTE_ROWS = 6
+
 # DP state after a prefix of ranks: (a, b, sets, pair_kind) with
 #   a = sequences started at the previous rank (they still need this rank and the next),
 #   b = sequences started two ranks back (they still need this rank),

@@ -15,6 +15,7 @@ import pytest
 from reference import table_oracle
 
 from sim import tables as tables_module
+from sim.kernels import tables as builder
 from sim.tables import load_tables
 
 
@@ -57,18 +58,25 @@ def test_small_vectors_and_a_random_sample():
 
 
 def test_one_byte_tables_are_cut_from_the_win_words():
+    """The byte rows the kernels read hold the fields of the generated win words as stored in
+    the cache, and the words rebuilt from them (what the cache is written from) are those."""
     tables = load_tables()
+    folder = tables_module.cache_dir()
     for prefix in ("suit", "honour"):
-        win = getattr(tables, f"{prefix}_win").astype(np.int64)
-        any_pair = getattr(tables, f"{prefix}_standard_any").astype(np.int64)
+        win = np.load(folder / f"{prefix}_win.npy").astype(np.int64)
+        rows = getattr(tables, f"{prefix}_bytes").astype(np.int64)
+        any_pair = rows[builder.BYTES_STANDARD_ANY]
         np.testing.assert_array_equal(any_pair & 15, win & 15)
         np.testing.assert_array_equal(any_pair >> 4, win >> 4 & 15)
-        pair_258 = getattr(tables, f"{prefix}_standard_258").astype(np.int64)
+        pair_258 = rows[builder.BYTES_STANDARD_258]
+        np.testing.assert_array_equal(pair_258 & 15, win & 15)
         np.testing.assert_array_equal(pair_258 >> 4, win >> 8 & 15)
-        quads = getattr(tables, f"{prefix}_pairs_quads").astype(np.int64)
-        np.testing.assert_array_equal(quads, win >> 16 & 255)
-        distinct = getattr(tables, f"{prefix}_pairs_distinct").astype(np.int64)
-        np.testing.assert_array_equal(distinct, win >> 24 & 255)
+        np.testing.assert_array_equal(rows[builder.BYTES_TILES], win >> 12 & 15)
+        np.testing.assert_array_equal(rows[builder.BYTES_PAIRS_QUADS], win >> 16 & 255)
+        np.testing.assert_array_equal(rows[builder.BYTES_PAIRS_DISTINCT], win >> 24 & 255)
+        unrelated = np.load(folder / f"{prefix}_unrelated.npy")
+        np.testing.assert_array_equal(rows[builder.BYTES_UNRELATED], unrelated)
+        np.testing.assert_array_equal(getattr(tables, f"{prefix}_win"), win)
 
 
 def test_seven_pair_fields_of_every_key():

@@ -33,6 +33,7 @@ import numpy as np
 from ...kernels._jit import inline_kernel, kernel
 from ...kernels.hand import FORM_STANDARD, KIND_POWER, is_complete
 from ...kernels.state import MELD_PONG
+from ...kernels.tables import BYTES_STANDARD_ANY
 from .options import (  # noqa: F401 (read by later kernels as scoring.P_*)
     CHONG_FENG_3211,
     CHONG_FENG_4321,
@@ -142,11 +143,11 @@ def suited_keys(counts):
 def _sets_only(key_m, key_p, key_s, tables):
     """The tiles split into sets with no pair: each suit needs no wild for sets alone (the low
     half of the standard table, ``sim.tables``)."""
-    sets = tables.suit_standard_any
+    sets = tables.suit_bytes
     return (
-        (np.int64(sets[key_m]) & 15) == 0
-        and (np.int64(sets[key_p]) & 15) == 0
-        and (np.int64(sets[key_s]) & 15) == 0
+        (np.int64(sets[BYTES_STANDARD_ANY, key_m]) & 15) == 0
+        and (np.int64(sets[BYTES_STANDARD_ANY, key_p]) & 15) == 0
+        and (np.int64(sets[BYTES_STANDARD_ANY, key_s]) & 15) == 0
     )
 
 
