@@ -120,5 +120,6 @@ def _command(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt as error:  # Ctrl-C, or SIGTERM during a run (sim.stopping)
         what = getattr(error, "what", "interrupted (Ctrl-C)")
-        print(f"mjsim: {what}; nothing half-made was left behind", file=sys.stderr)
+        what_next = getattr(error, "what_next", "nothing half-made was left behind")
+        print(f"mjsim: {what}; {what_next}", file=sys.stderr)
         return getattr(error, "exit_status", 130)
