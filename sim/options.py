@@ -28,6 +28,7 @@ Kinds of option:
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import inspect
 import json
 import re
@@ -293,13 +294,23 @@ class Options:
         return encode_params(self.DECLARATIONS, self)
 
 
+def unknown_name(shown: str, what: str, name: Any, known: Iterable[str]) -> ValueError:
+    """The one-line error for an unknown ``name`` (an option, a setting, a key): ``shown``
+    names it, ``did you mean`` the closest known names, then every allowed one."""
+    known = list(known)
+    close = difflib.get_close_matches(str(name), known, n=2, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    return ValueError(f"{shown}: unknown {what} {name!r}; {hint}allowed: {', '.join(known)}")
+
+
 def options_from_mapping(cls: type, values: Mapping[str, Any], where: str = "options"):
-    """Build ``cls`` from a mapping (a TOML table, ``--set`` values): unknown keys are errors,
-    missing keys keep their defaults, and each value is checked by the class itself."""
+    """Build ``cls`` from a mapping (a TOML table, ``--set`` values): unknown keys are errors
+    (with a did-you-mean), missing keys keep their defaults, and each value is checked by the
+    class itself."""
     known = [option.name for option in cls.DECLARATIONS]
     for key in values:
         if key not in known:
-            raise ValueError(f"{where}.{key}: unknown option; allowed: {', '.join(sorted(known))}")
+            raise unknown_name(f"{where}.{key}", "option", key, sorted(known))
     try:
         return cls(**values)
     except ValueError as error:

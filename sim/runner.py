@@ -191,7 +191,7 @@ def _said_if_slow(message: str, enabled: bool, after_seconds: float = 2.0):
 def n_workers(jobs: int) -> int:
     """Worker processes for ``jobs`` (-1: one per core); a ValueError for anything else."""
     if type(jobs) is not int or jobs == 0 or jobs < -1:
-        raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
+        raise ValueError(f"--jobs: expected a positive integer or -1 (one per core), got {jobs!r}")
     return jobs if jobs > 0 else os.cpu_count() or 1
 
 

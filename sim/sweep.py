@@ -44,6 +44,7 @@ chunks of the cell it stopped) for ``run_sweep(None, out, resume=True)`` (``mjsi
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import itertools
 import json
 import math
@@ -58,6 +59,7 @@ from typing import Any
 
 from . import __version__
 from .config import RUN_DEFAULTS, RunConfig, apply_overrides, build_config, read_toml
+from .options import unknown_name
 from .outdir import RUN, SWEEP, plain_name, resumable_directory
 from .variants import get_variant
 
@@ -195,7 +197,9 @@ def _axis_key(key: str, option_names: list[str]) -> tuple[str, str]:
         return section, name
     if section == "options" and name in option_names:
         return section, name
-    raise ValueError(f"axes.{key}: not an option or run setting; allowed: {allowed}")
+    close = difflib.get_close_matches(name, [*option_names, *RUN_DEFAULTS], n=2, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    raise ValueError(f"axes.{key}: not an option or run setting; {hint}allowed: {allowed}")
 
 
 def _strip_prefix(error: ValueError, section: str, name: str) -> str:
@@ -230,7 +234,7 @@ def load_sweep_spec(path: str | Path, overrides: Iterable[str] = ()) -> SweepSpe
 def _build_spec(path: Path, document: dict, overrides: tuple[str, ...]) -> SweepSpec:
     for key in document:
         if key not in SWEEP_KEYS:
-            raise ValueError(f"{key}: unknown key; allowed: {', '.join(SWEEP_KEYS)}")
+            raise unknown_name(str(key), "key", key, SWEEP_KEYS)
     label = plain_name(document.get("label", path.stem), "label")  # a folder under runs/
     base_text = document.get("base")
     if base_text is None:
@@ -272,10 +276,10 @@ def _build_spec(path: Path, document: dict, overrides: tuple[str, ...]) -> Sweep
                 raise ValueError(f"{section}.{key}: expected a value, got {value!r}")
     for key in run_changes:
         if key not in RUN_DEFAULTS:
-            raise ValueError(f"run.{key}: unknown setting; allowed: {', '.join(RUN_DEFAULTS)}")
+            raise unknown_name(f"run.{key}", "setting", key, RUN_DEFAULTS)
     for key in option_changes:
         if key not in option_names:
-            raise ValueError(f"options.{key}: unknown option; allowed: {', '.join(option_names)}")
+            raise unknown_name(f"options.{key}", "option", key, option_names)
     # The axes' keys first, so that a clash with an override is named before anything else.
     sections: dict[str, str] = {}
     for key in axes_table:

@@ -12,7 +12,7 @@ from .. import backends
 from ..config import load_config
 from ..outdir import RUNS_FOLDER, target_of
 from ..runner import config_of_run, read_manifest, run
-from . import run_overrides
+from . import integer, run_overrides
 
 
 def _percent(rate: float, low: float, high: float) -> str:
@@ -140,12 +140,12 @@ def register(commands) -> None:
         "config", metavar="CONFIG", nargs="?", help="a config file, e.g. configs/NAME.toml"
     )
     parser.add_argument(
-        "--games", type=int, metavar="N", help="hands to play (overrides run.games)"
+        "--games", type=integer, metavar="N", help="hands to play (overrides run.games)"
     )
-    parser.add_argument("--seed", type=int, metavar="S", help="root seed (overrides run.seed)")
+    parser.add_argument("--seed", type=integer, metavar="S", help="root seed (overrides run.seed)")
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=integer,
         default=1,
         metavar="J",
         help="worker processes, -1 for one per core (default 1); results do not depend on it",

@@ -24,7 +24,7 @@ from ..sweep import (
     run_sweep,
 )
 from ..variants import VARIANT_NAMES, get_variant
-from . import run_overrides
+from . import integer, run_overrides
 
 TABLE_PATTERNS = 3
 """Patterns shown in the printed table (comparison.csv has more)."""
@@ -345,20 +345,20 @@ def register(commands) -> None:
     )
     parser.add_argument(
         "--games",
-        type=int,
+        type=integer,
         metavar="N",
         help="hands per cell (overrides run.games of the base and the sweep file), "
         "e.g. --games 5000",
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=integer,
         metavar="S",
         help="root seed of every cell (overrides run.seed), e.g. --seed 7",
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=integer,
         default=1,
         metavar="J",
         help="worker processes, -1 for one per core (default 1); results do not depend on it. "
