@@ -16,7 +16,7 @@ def draw_rate(run: Run, confidence: float = 0.95) -> pd.DataFrame:
     [{'hands': 4, 'draws': 1, 'rate': 0.25, 'lo': 0.046, 'hi': 0.699}]
     """
     hands = len(run.games)
-    draws = int((run.games["outcome"].astype(str) == "draw").sum())
+    draws = int((run.games["outcome"] == "draw").sum())  # a categorical compares as is
     return pd.DataFrame({"hands": [hands], "draws": [draws]}).assign(
         **_interval_columns([draws], [hands], confidence)
     )

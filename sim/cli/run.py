@@ -22,8 +22,9 @@ def _percent(rate: float, low: float, high: float) -> str:
 def summary_lines(path: Path) -> list[str]:
     """The summary ``mjsim run`` prints, from the run directory (numbers from sim.analysis)."""
     from .. import analysis
+    from ..analysis.runs import SUMMARY_COLUMNS
 
-    result = analysis.load_run(path)
+    result = analysis.load_run(path, SUMMARY_COLUMNS)  # only the columns read below
     lines = []
     draws = analysis.draw_rate(result).iloc[0]
     lines.append(f"  exhaustive draws (荒庄)  {_percent(draws['rate'], draws['lo'], draws['hi'])}")
