@@ -195,12 +195,22 @@ bird_count = [2, 4]
 SWEEP_CELLS = ["seven_kings-2", "seven_kings-4", "four_kings-2", "four_kings-4"]
 
 
-def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path):
-    (tmp_path / "grid.toml").write_text(SWEEP, encoding="utf-8")
+def _finished_cells(cells: Path) -> list[Path]:
+    return [cell for cell in cells.glob("*") if (cell / runner.MANIFEST).is_file()]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path, jobs):
+    """Killed in the middle: with one job, in the second cell (the first finished, the second
+    with some chunks); with two, cells of one chunk play side by side in workers, killed once
+    one of them is finished."""
+    grid = SWEEP if jobs == "1" else SWEEP.replace("chunk_hands = 200", "chunk_hands = 8000")
+    (tmp_path / "grid.toml").write_text(grid, encoding="utf-8")
     whole = _mjsim("sweep", "grid.toml", "--out", "whole", "--quiet", cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr
+    command = ["sweep", "grid.toml", "--out", "x", "--quiet", "--jobs", jobs]
     process = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "sweep", "grid.toml", "--out", "x", "--quiet"],
+        [sys.executable, "-m", "sim.cli", *command],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -209,17 +219,24 @@ def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path):
         start_new_session=True,
     )
     partial = partial_path(tmp_path / "x")
-    try:  # killed in the second cell: the first is finished, the second has some chunks
-        _wait_for_chunks(process, partial / "cells" / ".seven_kings-4.partial" / "parts", 2)
+    try:
+        if jobs == "1":
+            _wait_for_chunks(process, partial / "cells" / ".seven_kings-4.partial" / "parts", 2)
+        else:
+            deadline = time.monotonic() + 240
+            while not _finished_cells(partial / "cells"):
+                assert process.poll() is None, process.communicate()
+                assert time.monotonic() < deadline, "no cell ever finished"
+                time.sleep(0.01)
         process.kill()
         process.wait(timeout=30)
     finally:
         process.kill()
         process.communicate()
+    assert 1 <= len(_finished_cells(partial / "cells")) < 4
     assert json.loads((partial / "sweep.json").read_text())["complete"] is False
-    assert (partial / "cells" / "seven_kings-2" / runner.MANIFEST).is_file()
     assert not (tmp_path / "x").exists()
-    resumed = _mjsim("sweep", "--resume", "x", "--quiet", cwd=tmp_path)
+    resumed = _mjsim("sweep", "--resume", "x", "--quiet", "--jobs", jobs, cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.startswith("grid: 4 cells × 6,000 hands")
     for cell in SWEEP_CELLS:
