@@ -298,6 +298,8 @@ def unknown_name(shown: str, what: str, name: Any, known: Iterable[str]) -> Valu
     """The one-line error for an unknown ``name`` (an option, a setting, a key): ``shown``
     names it, ``did you mean`` the closest known names, then every allowed one."""
     known = list(known)
+    if not shown.isprintable():  # a key with a line break or a control character
+        shown = shown.encode("unicode_escape").decode("ascii")
     close = difflib.get_close_matches(str(name), known, n=2, cutoff=0.6)
     hint = f"did you mean {' or '.join(close)}? " if close else ""
     return ValueError(f"{shown}: unknown {what} {name!r}; {hint}allowed: {', '.join(known)}")

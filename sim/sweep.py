@@ -199,6 +199,8 @@ def _axis_key(key: str, option_names: list[str]) -> tuple[str, str]:
         return section, name
     close = difflib.get_close_matches(name, [*option_names, *RUN_DEFAULTS], n=2, cutoff=0.6)
     hint = f"did you mean {' or '.join(close)}? " if close else ""
+    if not key.isprintable():  # a key with a line break: the error stays one line
+        key = key.encode("unicode_escape").decode("ascii")
     raise ValueError(f"axes.{key}: not an option or run setting; {hint}allowed: {allowed}")
 
 

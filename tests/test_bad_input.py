@@ -8,7 +8,7 @@ import string
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sim.cli import main
@@ -190,6 +190,8 @@ DOCUMENTS = st.fixed_dictionaries(
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 @given(DOCUMENTS)
+@example({"variant": "anhua", "run": {"games": [], "\n": []}})  # a key with a line break
+@example({"variant": []})  # raised TypeError (unhashable) before
 def test_the_config_loader_fails_only_with_one_line_errors(document):
     try:
         config = build_config(document)
