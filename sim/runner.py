@@ -243,21 +243,45 @@ def _chunk_done(parts: Path, index: int) -> Path:
     return parts / f"chunk-{index:05d}.json"
 
 
-def _play_chunk(config: RunConfig, chunk: Chunk) -> tuple[dict, pa.Table, pa.Table]:
-    """In a worker (a local process or a Dask worker): play one chunk; its counts and tables,
-    sent back to the main process, which alone writes files."""
+def _play_chunk(config: RunConfig, chunk: Chunk) -> tuple[dict, bytes, bytes]:
+    """In a worker (a local process or a Dask worker): play one chunk; its counts and its two
+    tables as Parquet bytes (encoded here, beside the engine, not in the main process), sent
+    back to the main process, which alone writes files."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     start = time.perf_counter()
     records, engine_seconds, _ = _chunk_records(config, chunk)
     games, wins, result = _arrow_tables(config, chunk, records, engine_seconds)
-    return result | {"seconds": time.perf_counter() - start}, games, wins
+    encoded = []
+    for table in (games, wins):
+        buffer = pa.BufferOutputStream()
+        pq.write_table(table, buffer)
+        encoded.append(buffer.getvalue().to_pybytes())
+    return result | {"seconds": time.perf_counter() - start}, *encoded
 
 
-def _keep_chunk(parts: Path, result: dict, games: pa.Table, wins: pa.Table) -> None:
-    """Store a played chunk in ``parts``: its two tables, then the file that marks it done."""
+def _keep_chunk(parts: Path, result: dict, games, wins) -> None:
+    """Store a played chunk in ``parts``: its two tables (arrow tables, or Parquet bytes from a
+    worker), then the file that marks it done."""
     index = result["index"]
-    _write_atomic(games, _part(parts, "games", index))
-    _write_atomic(wins, _part(parts, "wins", index))
+    for name, table in (("games", games), ("wins", wins)):
+        path = _part(parts, name, index)
+        if isinstance(table, bytes):
+            temporary = path.with_name(path.name + TEMPORARY)
+            temporary.write_bytes(table)
+            os.replace(temporary, path)
+        else:
+            _write_atomic(table, path)
     _write_json_atomic(result, _chunk_done(parts, index))
+
+
+def _as_table(table) -> pa.Table:
+    """An arrow table, from Parquet bytes when a worker sent those."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    return pq.read_table(pa.BufferReader(table)) if isinstance(table, bytes) else table
 
 
 def kept_chunks(parts: Path) -> dict[int, dict]:
@@ -466,8 +490,9 @@ def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend
     play_seconds = time.perf_counter() - started - warmup_seconds
     manifest = _manifest(config, command, workers, chunks, results)
     manifest["backend"] = backend.name
-    if resumed:
-        manifest["resumed_chunks"] = resumed
+    if resumed:  # played before an interruption: not in this run's seconds
+        manifest["resumed_chunks"] = len(resumed)
+        manifest["resumed_games"] = sum(result["games"] for result in resumed.values())
     manifest["timings"] = {
         "warmup_seconds": round(warmup_seconds, 3),
         "play_seconds": round(play_seconds, 3),
@@ -481,11 +506,11 @@ def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend
 def _play_chunks(config, chunks, building, workers, progress, on_chunk, pool, local):
     """Play every chunk not yet kept in ``building/parts``, keep each there as it comes, and
     append all of them, in chunk order, to the two tables of ``building``. The chunk results in
-    chunk order, and how many chunks were kept from before."""
+    chunk order, and those of the chunks kept from before (index -> result)."""
     parts = building / PARTS
     parts.mkdir(exist_ok=True)
     results = kept_chunks(parts)
-    resumed = len(results)
+    resumed = dict(results)
     tables = _Tables(building)
     appended = 0  # chunks appended so far: chunk indices 0 .. appended - 1
 
@@ -499,7 +524,7 @@ def _play_chunks(config, chunks, building, workers, progress, on_chunk, pool, lo
             for name, table in (("games", games), ("wins", wins)):
                 if appended != index:
                     table = pq.read_table(_part(parts, name, appended))
-                tables.append(name, table)
+                tables.append(name, _as_table(table))
             appended += 1
 
     to_play = [chunk for chunk in chunks if chunk.index not in results]

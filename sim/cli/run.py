@@ -101,12 +101,14 @@ def _command_run(args: argparse.Namespace) -> int:
     )
     seconds = time.perf_counter() - start
     config = config or config_of_run(out)
-    timings = read_manifest(out)["timings"]
+    manifest = read_manifest(out)
+    timings = manifest["timings"]
+    played = config.games - manifest.get("resumed_games", 0)  # a resume plays only the rest
     warmup = timings["warmup_seconds"]
     compiled = f", {warmup:.0f} s of it compiling the engine" if warmup > 5 else ""
     print(
         f"{config.label}: {config.games:,} hands in {seconds:.1f} s{compiled} "
-        f"({config.games / timings['play_seconds']:,.0f} hands/s playing, jobs {args.jobs}) "
+        f"({played / max(timings['play_seconds'], 1e-3):,.0f} hands/s playing, jobs {args.jobs}) "
         f"-> {out}"
     )
     agents = ", ".join(config.agents)
