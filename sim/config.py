@@ -134,7 +134,7 @@ def apply_overrides(document: dict[str, Any], overrides: Iterable[str]) -> dict[
         if not dot:
             section, name = ("run", key) if key in RUN_DEFAULTS else ("options", key)
         if section not in ("run", "options"):
-            raise unknown_name(f"--set {key}", "section", section, ("run", "options"))
+            raise unknown_name(f"--set {key}", "section", section, ("run", "options"), value=True)
         document.setdefault(section, {})[name] = value
     return document
 
@@ -166,7 +166,7 @@ def _check_run(run: Mapping[str, Any], n_players: int) -> dict[str, Any]:
         )
     for seat, name in enumerate(agents):
         if name not in AGENTS:
-            raise unknown_name(f"run.agents[{seat}]", "agent", name, AGENTS)
+            raise unknown_name(f"run.agents[{seat}]", "agent", name, AGENTS, value=True)
     settings["agents"] = tuple(agents)
     return settings
 
@@ -189,11 +189,11 @@ def _variant_of(document: Mapping[str, Any]) -> Variant:
     if name is None:
         raise ValueError(f"variant: missing; allowed: {', '.join(VARIANT_NAMES)}")
     if not isinstance(name, str):
-        raise unknown_name("variant", "variant", name, VARIANT_NAMES)
+        raise unknown_name("variant", "variant", name, VARIANT_NAMES, value=True)
     try:
         return get_variant(name)
     except ValueError:
-        raise unknown_name("variant", "variant", name, VARIANT_NAMES) from None
+        raise unknown_name("variant", "variant", name, VARIANT_NAMES, value=True) from None
 
 
 def build_config(document: Mapping[str, Any]) -> RunConfig:

@@ -294,15 +294,19 @@ class Options:
         return encode_params(self.DECLARATIONS, self)
 
 
-def unknown_name(shown: str, what: str, name: Any, known: Iterable[str]) -> ValueError:
+def unknown_name(
+    shown: str, what: str, name: Any, known: Iterable[str], value: bool = False
+) -> ValueError:
     """The one-line error for an unknown ``name`` (an option, a setting, a key): ``shown``
-    names it, ``did you mean`` the closest known names, then every allowed one."""
+    names it (and the name itself with ``value``: an unknown variant, agent, section), then
+    every allowed name, then ``did you mean`` the closest ones."""
     known = list(known)
     if not shown.isprintable():  # a key with a line break or a control character
         shown = shown.encode("unicode_escape").decode("ascii")
     close = difflib.get_close_matches(str(name), known, n=2, cutoff=0.6)
-    hint = f"did you mean {' or '.join(close)}? " if close else ""
-    return ValueError(f"{shown}: unknown {what} {name!r}; {hint}allowed: {', '.join(known)}")
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    given = f" {name!r}" if value else ""
+    return ValueError(f"{shown}: unknown {what}{given}; allowed: {', '.join(known)}{hint}")
 
 
 def options_from_mapping(cls: type, values: Mapping[str, Any], where: str = "options"):

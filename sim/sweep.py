@@ -198,10 +198,10 @@ def _axis_key(key: str, option_names: list[str]) -> tuple[str, str]:
     if section == "options" and name in option_names:
         return section, name
     close = difflib.get_close_matches(name, [*option_names, *RUN_DEFAULTS], n=2, cutoff=0.6)
-    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
     if not key.isprintable():  # a key with a line break: the error stays one line
         key = key.encode("unicode_escape").decode("ascii")
-    raise ValueError(f"axes.{key}: not an option or run setting; {hint}allowed: {allowed}")
+    raise ValueError(f"axes.{key}: not an option or run setting; allowed: {allowed}{hint}")
 
 
 def _strip_prefix(error: ValueError, section: str, name: str) -> str:

@@ -39,8 +39,8 @@ def folder(tmp_path, monkeypatch):
 
 CONFIG_ERRORS = [
     # unknown keys, each with a did-you-mean
-    (["--set", "bird_cout=2"], ["options.bird_cout", "'bird_cout'", "did you mean bird_count?"]),
-    (["--set", "run.gamez=5"], ["run.gamez", "did you mean games?", "allowed: games, seed"]),
+    (["--set", "bird_cout=2"], ["options.bird_cout: unknown option;", "did you mean bird_count?"]),
+    (["--set", "run.gamez=5"], ["run.gamez: unknown setting; allowed: games", "mean games?"]),
     (["--set", "opions.x=1"], ["--set opions.x", "did you mean options?", "allowed: run, options"]),
     (
         ["--set", 'run.agents=["efficency","random","random","random"]'],
@@ -82,7 +82,7 @@ def test_every_config_error_class_is_one_line_exit_2_and_no_directory(
 def test_an_unknown_top_level_key_suggests_the_right_one(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text('variant = "anhua"\nlable = "x"\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"lable: unknown key 'lable'; did you mean label\?"):
+    with pytest.raises(ValueError, match=r"lable: unknown key; allowed: .*; did you mean label\?$"):
         load_config(path)
 
 

@@ -79,7 +79,7 @@ def test_overrides_and_the_hash():
     ("overrides", "message"),
     [
         (["bird_count=3"], "options.bird_count: 3 is not allowed; allowed: 1, 2, 4"),
-        (["no_such_option=1"], "options.no_such_option: unknown option 'no_such_option'; allowed:"),
+        (["no_such_option=1"], "options.no_such_option: unknown option; allowed:"),
         (["multi_ron=1"], "options.multi_ron: expected true or false, got 1"),
         (["player_count=true"], "options.player_count: True is not allowed; allowed: 3, 4"),
         (["kong_min_wall=2"], "kong_min_wall: 2 is below kong_reveal_count + 1 = 4"),
@@ -91,7 +91,7 @@ def test_overrides_and_the_hash():
         (["label=a/b"], "label: 'a/b' is not allowed"),
         (["run.games=0"], "run.games: 0 is below the minimum 1"),
         (["run.games=many"], "run.games: expected an integer, got 'many'"),
-        (["run.speed=1"], "run.speed: unknown setting 'speed'; did you mean seed? allowed:"),
+        (["run.speed=1"], "run.speed: unknown setting; allowed:"),
         (["run.agents=['random']"], "run.agents: 1 names for 4 players"),
         (['run.agents=["a","b","c","d"]'], "run.agents[0]: unknown agent 'a'; allowed:"),
         (["just-a-word"], "expected KEY=VALUE"),
@@ -118,7 +118,7 @@ def test_bad_files(tmp_path):
         load_config(broken)
     extra = tmp_path / "extra.toml"
     extra.write_text('variant = "anhua"\ncolour = "red"\n')
-    with pytest.raises(ValueError, match="colour: unknown key 'colour'; allowed: variant, label"):
+    with pytest.raises(ValueError, match="colour: unknown key; allowed: variant, label, run"):
         load_config(extra)
     minimal = tmp_path / "minimal.toml"
     minimal.write_text('variant = "anhua"\n')

@@ -296,7 +296,7 @@ def test_cells_side_by_side_give_the_same_results(swept, tmp_path):
         (GRID.replace("[2, 4]", '[2, "4"]'), [], "axes.bird_count: '4' is not allowed"),
         (GRID.replace("[2, 4]", "[2, 2]"), [], "axes.bird_count: the value 2 appears twice"),
         (GRID.replace("[2, 4]", "[]"), [], "axes.bird_count: expected a non-empty list"),
-        (GRID.replace("[run]", "[runs]"), [], "runs: unknown key 'runs'; did you mean run?"),
+        (GRID.replace("[run]", "[runs]"), [], "runs: unknown key; allowed: label, base, run"),
         (GRID.replace("games = 400", "gamez = 400"), [], "run.gamez: unknown setting"),
         (GRID, ["--set", "bird_count=4"], "--set bird_count: bird_count is an axis"),
         (GRID, ["--games", "0"], "run.games: 0 is below the minimum 1"),
