@@ -245,3 +245,30 @@ def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path, jobs):
         assert (tmp_path / "x" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
     assert json.loads((tmp_path / "x" / "sweep.json").read_text())["complete"] is True
     assert not partial.exists()
+
+
+def test_ctrl_c_in_a_sweep_says_how_to_resume_it(tmp_path):
+    (tmp_path / "grid.toml").write_text(SWEEP, encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "sweep", "grid.toml", "--out", "x", "--quiet"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,
+    )
+    partial = partial_path(tmp_path / "x")
+    try:
+        _wait_for_chunks(process, partial / "cells" / ".seven_kings-4.partial" / "parts", 1)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    assert stderr.count("\n") == 1, stderr
+    assert stderr.rstrip().endswith("finish the sweep with: mjsim sweep --resume x"), stderr
+    assert (partial / "cells" / "seven_kings-2" / runner.MANIFEST).is_file()
+    resumed = _mjsim("sweep", "--resume", "x", "--quiet", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert sorted(p.name for p in (tmp_path / "x" / "cells").iterdir()) == sorted(SWEEP_CELLS)
