@@ -16,8 +16,10 @@ A config file names the variant, a label, the run settings and every option::
     player_count = 4           # 人数; every option of the variant, with its rule name
     ...
 
-Unknown keys, wrong types and out-of-range values are errors naming the key and what is
-allowed; the options are checked by the variant's declarations (:mod:`sim.options`), which also
+Unknown keys (with a did-you-mean), wrong types and out-of-range values are one-line errors
+naming the key, the value and what is allowed; run settings have bounds (``RUN_MINIMUM``,
+``RUN_MAXIMUM``: a chunk's walls are in memory at once) and a run is at most ``MAX_CHUNKS``
+chunks; the options are checked by the variant's declarations (:mod:`sim.options`), which also
 write the ``[options]`` comments. Options left out keep the spec's defaults. ``--set KEY=VALUE``
 overrides use the same names and TOML values: ``player_count=3``, ``options.player_count=3``,
 ``run.games=5000``, ``label=x``, a list option as ``some_table=[3,6,12,15]``.
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from .agents import AGENTS
-from .options import option_values, options_from_mapping
+from .options import option_values, options_from_mapping, unknown_name
 from .outdir import plain_name
 from .variants import VARIANT_NAMES, Variant, get_variant
 
@@ -47,6 +49,14 @@ RUN_DEFAULTS: dict[str, Any] = {
     "chunk_hands": 10_000,
 }
 RUN_MINIMUM = {"games": 1, "seed": 0, "hands_per_session": 1, "chunk_hands": 1}
+RUN_MAXIMUM = {
+    "games": 10**12,
+    "seed": 2**128 - 1,  # numpy's SeedSequence takes any size; a bound keeps the manifest sane
+    "hands_per_session": 1_000_000,
+    "chunk_hands": 1_000_000,  # a chunk's walls and records are in memory at once
+}
+MAX_CHUNKS = 10_000_000
+"""A run is at most this many chunks (their plan is a list): raise ``run.chunk_hands``."""
 TOP_LEVEL_KEYS = ("variant", "label", "run", "options")
 
 
@@ -124,7 +134,7 @@ def apply_overrides(document: dict[str, Any], overrides: Iterable[str]) -> dict[
         if not dot:
             section, name = ("run", key) if key in RUN_DEFAULTS else ("options", key)
         if section not in ("run", "options"):
-            raise ValueError(f"--set {key}: unknown section {section!r}; allowed: run, options")
+            raise unknown_name(f"--set {key}", "section", section, ("run", "options"), value=True)
         document.setdefault(section, {})[name] = value
     return document
 
@@ -133,7 +143,7 @@ def _check_run(run: Mapping[str, Any], n_players: int) -> dict[str, Any]:
     settings = dict(RUN_DEFAULTS)
     for key, value in run.items():
         if key not in RUN_DEFAULTS:
-            raise ValueError(f"run.{key}: unknown setting; allowed: {', '.join(RUN_DEFAULTS)}")
+            raise unknown_name(f"run.{key}", "setting", key, RUN_DEFAULTS)
         settings[key] = value
     for key, minimum in RUN_MINIMUM.items():
         value = settings[key]
@@ -141,31 +151,57 @@ def _check_run(run: Mapping[str, Any], n_players: int) -> dict[str, Any]:
             raise ValueError(f"run.{key}: expected an integer, got {value!r}")
         if value < minimum:
             raise ValueError(f"run.{key}: {value} is below the minimum {minimum}")
+        if value > RUN_MAXIMUM[key]:
+            raise ValueError(f"run.{key}: {value} is above the maximum {RUN_MAXIMUM[key]:,}")
+    _check_chunk_count(settings)
     agents = settings["agents"]
     if agents is None:
         agents = ["efficiency"] * n_players
     if not isinstance(agents, list | tuple) or not all(isinstance(a, str) for a in agents):
         raise ValueError(f"run.agents: expected a list of agent names, got {agents!r}")
     if len(agents) != n_players:
-        raise ValueError(f"run.agents: {len(agents)} names for {n_players} players")
+        raise ValueError(
+            f"run.agents: {len(agents)} names for {n_players} players; expected one agent name "
+            f"per seat ({n_players})"
+        )
     for seat, name in enumerate(agents):
         if name not in AGENTS:
-            raise ValueError(
-                f"run.agents[{seat}]: unknown agent {name!r}; allowed: {', '.join(AGENTS)}"
-            )
+            raise unknown_name(f"run.agents[{seat}]", "agent", name, AGENTS, value=True)
     settings["agents"] = tuple(agents)
     return settings
+
+
+def _check_chunk_count(settings: Mapping[str, Any]) -> None:
+    """An impossible combination: more chunks than a run can plan (``MAX_CHUNKS``)."""
+    per_session = settings["hands_per_session"]
+    hands_per_chunk = max(1, settings["chunk_hands"] // per_session) * per_session
+    chunks = -(-settings["games"] // hands_per_chunk)
+    if chunks > MAX_CHUNKS:
+        raise ValueError(
+            f"run.chunk_hands: {settings['chunk_hands']} makes {chunks:,} chunks of "
+            f"{hands_per_chunk:,} hands for run.games = {settings['games']:,}; allowed: at most "
+            f"{MAX_CHUNKS:,} chunks (raise run.chunk_hands)"
+        )
+
+
+def _variant_of(document: Mapping[str, Any]) -> Variant:
+    name = document.get("variant")
+    if name is None:
+        raise ValueError(f"variant: missing; allowed: {', '.join(VARIANT_NAMES)}")
+    if not isinstance(name, str):
+        raise unknown_name("variant", "variant", name, VARIANT_NAMES, value=True)
+    try:
+        return get_variant(name)
+    except ValueError:
+        raise unknown_name("variant", "variant", name, VARIANT_NAMES, value=True) from None
 
 
 def build_config(document: Mapping[str, Any]) -> RunConfig:
     """A checked :class:`RunConfig` from a parsed config document."""
     for key in document:
         if key not in TOP_LEVEL_KEYS:
-            raise ValueError(f"{key}: unknown key; allowed: {', '.join(TOP_LEVEL_KEYS)}")
-    variant_name = document.get("variant")
-    if variant_name is None:
-        raise ValueError(f"variant: missing; allowed: {', '.join(VARIANT_NAMES)}")
-    variant = get_variant(variant_name)
+            raise unknown_name(str(key), "key", key, TOP_LEVEL_KEYS)
+    variant = _variant_of(document)
     label = plain_name(document.get("label", variant.name), "label")  # a folder under runs/
     for section in ("run", "options"):
         if not isinstance(document.get(section, {}), Mapping):

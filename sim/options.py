@@ -28,6 +28,7 @@ Kinds of option:
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import inspect
 import json
 import re
@@ -293,13 +294,29 @@ class Options:
         return encode_params(self.DECLARATIONS, self)
 
 
+def unknown_name(
+    shown: str, what: str, name: Any, known: Iterable[str], value: bool = False
+) -> ValueError:
+    """The one-line error for an unknown ``name`` (an option, a setting, a key): ``shown``
+    names it (and the name itself with ``value``: an unknown variant, agent, section), then
+    every allowed name, then ``did you mean`` the closest ones."""
+    known = list(known)
+    if not shown.isprintable():  # a key with a line break or a control character
+        shown = shown.encode("unicode_escape").decode("ascii")
+    close = difflib.get_close_matches(str(name), known, n=2, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    given = f" {name!r}" if value else ""
+    return ValueError(f"{shown}: unknown {what}{given}; allowed: {', '.join(known)}{hint}")
+
+
 def options_from_mapping(cls: type, values: Mapping[str, Any], where: str = "options"):
-    """Build ``cls`` from a mapping (a TOML table, ``--set`` values): unknown keys are errors,
-    missing keys keep their defaults, and each value is checked by the class itself."""
+    """Build ``cls`` from a mapping (a TOML table, ``--set`` values): unknown keys are errors
+    (with a did-you-mean), missing keys keep their defaults, and each value is checked by the
+    class itself."""
     known = [option.name for option in cls.DECLARATIONS]
     for key in values:
         if key not in known:
-            raise ValueError(f"{where}.{key}: unknown option; allowed: {', '.join(sorted(known))}")
+            raise unknown_name(f"{where}.{key}", "option", key, sorted(known))
     try:
         return cls(**values)
     except ValueError as error:

@@ -21,6 +21,14 @@ A run, a sweep (and every command to come that writes a directory) goes through
   left (``.NAME.building-*``, ``.NAME.old-*``) is removed by the next writer of that target,
   which holds the lock, so no live process owns it.
 
+Runs and sweeps, which can be resumed, use :func:`resumable_directory` instead: the same checks
+and lock, but built in ``.NAME.partial`` beside the target, which an interrupt (Ctrl-C,
+SIGTERM) or a kill leaves in place when it holds finished work, for ``--resume`` to finish; the
+target itself is untouched until the finished directory is renamed onto it. A fresh writer
+refuses to start over such work (one line saying how to resume, or to remove it). Its marker
+file (``manifest.json``, ``sweep.json``) says ``"complete": false`` until the end, so it is never
+taken for a finished directory.
+
 Labels (``label = "..."`` in a config) name a folder under ``runs/``: :func:`plain_name` allows
 only plain names. Every refusal is a :class:`ValueError` with one line naming the option, the
 path and what is allowed.
@@ -35,7 +43,7 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +62,9 @@ class DirectoryKind:
 
 RUN = DirectoryKind("run", "manifest.json")
 SWEEP = DirectoryKind("sweep", "sweep.json")
+
+
+PARTIAL_SUFFIX = ".partial"
 
 
 class TargetBusy(ValueError):
@@ -78,12 +89,31 @@ def plain_name(name: object, key: str = "label") -> str:
 
 
 def is_finished(directory: Path, kind: DirectoryKind) -> bool:
-    """Whether ``directory`` holds a finished ``kind``: its marker file is a JSON object."""
+    """Whether ``directory`` holds a finished ``kind``: its marker file is a JSON object that
+    does not say ``"complete": false`` (the marker of an interrupted, resumable one)."""
     try:
         document = json.loads((directory / kind.marker).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(document, dict)
+    return isinstance(document, dict) and document.get("complete", True) is not False
+
+
+def partial_path(target: Path) -> Path:
+    """Where a resumable writer of ``target`` builds it: ``.NAME.partial`` beside it."""
+    return target.with_name(f".{target.name}{PARTIAL_SUFFIX}")
+
+
+def target_of(given: str | Path) -> Path:
+    """The target a ``--resume`` path names: ``runs/x``, or its ``runs/.x.partial`` itself."""
+    path = Path(given)
+    name = path.name
+    if (
+        name.startswith(".")
+        and name.endswith(PARTIAL_SUFFIX)
+        and len(name) > len(PARTIAL_SUFFIX) + 1
+    ):
+        return path.with_name(name[1 : -len(PARTIAL_SUFFIX)])
+    return path
 
 
 def resolve_target(
@@ -244,6 +274,75 @@ def output_directory(
         if code is None:
             raise
         raise OSError(code, os.strerror(code), str(out)) from error
+
+
+@contextmanager
+def resumable_directory(
+    out: str | Path,
+    kind: DirectoryKind,
+    *,
+    resume: bool = False,
+    replace: bool = True,
+    worth_keeping: Callable[[Path], bool] = lambda partial: True,
+    option: str = "--out",
+) -> Iterator[Path]:
+    """Like :func:`output_directory`, for work that can be resumed (runs and sweeps): yield the
+    building directory ``.NAME.partial`` beside ``out``, which becomes ``out`` when the block
+    ends without an error.
+
+    An interrupt (Ctrl-C, SIGTERM) keeps it when ``worth_keeping(partial)`` (some work is
+    complete in it), and so does SIGKILL, whatever it interrupts; ``resume=True`` continues in
+    it. A fresh writer refuses to start while one worth keeping is there (it would throw away
+    finished work) and removes one that is not. An error removes a partial directory this call
+    made, and keeps one it resumed (what was finished before is not this call's to lose)."""
+    target = resolve_target(out, kind, replace or resume, option)
+    shown = f"{option} {out}"
+    made = [folder for folder in target.parents if not folder.exists()]  # deepest first
+    try:
+        with _locked(target, shown):
+            resolve_target(out, kind, replace or resume, option)
+            for entry in remove_debris(target):
+                print(f"mjsim: removed {entry}, left by an interrupted run", file=sys.stderr)
+            partial = partial_path(target)
+            _check_partial(partial, out, kind, resume, worth_keeping, shown)
+            partial.mkdir(exist_ok=resume)
+            try:
+                yield partial
+                swap_into_place(partial, target)
+            except BaseException as error:
+                interrupted = isinstance(error, KeyboardInterrupt)
+                if not resume and not (interrupted and worth_keeping(partial)):
+                    shutil.rmtree(partial, ignore_errors=True)
+                raise
+    except BaseException as error:
+        for folder in made:  # the parents this call made, when they are still empty
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        code = os_error_code(error) if isinstance(error, OSError) else None
+        if code is None:
+            raise
+        raise OSError(code, os.strerror(code), str(out)) from error
+
+
+def _check_partial(partial: Path, out, kind, resume: bool, worth_keeping, shown: str) -> None:
+    """Refuse what cannot go on: nothing to resume, or a fresh start over finished work."""
+    command = f"mjsim {kind.name} --resume {out}"
+    if resume:
+        if not partial.is_dir():
+            raise ValueError(
+                f"--resume {out}: no interrupted {kind.name} to resume (no {partial.name} beside "
+                f"it); start it afresh without --resume"
+            )
+        return
+    if partial.exists():
+        if worth_keeping(partial):
+            raise ValueError(
+                f"{shown}: an interrupted {kind.name} is kept in {partial}; finish it with "
+                f"'{command}', or remove that folder to start again"
+            )
+        shutil.rmtree(partial)
 
 
 @contextmanager

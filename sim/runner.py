@@ -5,11 +5,22 @@
 N hands are split into chunks of whole sessions (``run.chunk_hands``). Chunk ``i`` plays on
 seeds spawned from the root seed as child ``i`` (walls, first dealers and the random agent's
 generator each from their own grandchild), so the hands do not depend on how many jobs play
-them: same seed and config, bit-identical tables for any ``jobs``. Chunks run in parallel with
-joblib (processes); each writes its rows to ``parts/`` as soon as it is done, and the main
-process appends the parts, in chunk order, to the final tables while later chunks still play.
-With one job the chunks play in this process, without a pool, each appended as it is done. Either
-way memory stays flat however many hands are played, and the tables are the same bytes.
+them: same seed and config, bit-identical tables for any ``jobs`` or backend. The chunks depend
+only on the number of hands, the hands per session and ``run.chunk_hands``. Chunks run in
+parallel with joblib (local processes, or a Dask cluster: :mod:`sim.backends`); each sends its
+tables back, and the main process keeps them in ``parts/`` (each file written under a temporary
+name, then renamed; ``chunk-NNNNN.json`` last, marking the chunk complete) and appends them, in
+chunk order, to the final tables while later chunks still play. With one job the chunks play in
+this process, without a pool. Either way memory stays flat however many hands are played, and
+the tables are the same bytes.
+
+**Resume.** The run is built in ``.NAME.partial`` beside its folder (:func:`sim.outdir.
+resumable_directory`), whose ``manifest.json`` says ``"complete": false`` until the end. A run
+stopped at any moment (Ctrl-C, SIGTERM, SIGKILL) leaves there only whole chunk files (a ``.tmp``
+at most, removed on resume), and ``run(None, out, resume=True)`` (``mjsim run --resume``) plays
+only the missing chunks, then writes the tables from all the parts: the same bytes as an
+uninterrupted run. The tables are written under temporary names and renamed, then the finished
+manifest, then the parts are removed: a kill between any two of these steps resumes too.
 
 A run directory::
 
@@ -18,10 +29,9 @@ A run directory::
     games.parquet    one row per hand (局): sim.records.hands_frame columns
     wins.parquet     one row per winner: sim.records.wins_frame columns
 
-The directory is made through :func:`sim.outdir.output_directory`: the target is checked and
-locked before anything is written, built under a temporary name beside it and renamed when
-complete, so an error or an interrupt (Ctrl-C, SIGTERM) leaves no partial output and stops the
-workers; a previous run there is replaced only once the new one is in place.
+The target is checked and locked before anything is written and renamed into place when
+complete, so an error or an interrupt (Ctrl-C, SIGTERM) leaves no partial output at the target
+and stops the workers; a previous run there is replaced only once the new one is in place.
 
 pandas and pyarrow are imported where the tables are made, not at the top of this module or of
 any module the first hand needs (``tests/test_lazy_imports.py``): with one job, the main
@@ -34,6 +44,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import threading
@@ -50,9 +61,10 @@ import numpy as np
 
 from . import __version__
 from .agents import agent_ids
+from .backends import Backend
 from .config import RunConfig, build_config
-from .outdir import RUN, output_directory
-from .stopping import start_worker, stop_on_signals
+from .outdir import RUN, is_finished, resumable_directory, target_of
+from .stopping import stop_on_signals
 from .wall import child_seed, shuffled_walls, spawn_seeds
 
 if TYPE_CHECKING:
@@ -66,6 +78,8 @@ COMPILING = (
 )
 GAMES = "games.parquet"
 WINS = "wins.parquet"
+PARTS = "parts"
+TEMPORARY = ".tmp"
 
 
 @dataclass(frozen=True)
@@ -177,25 +191,30 @@ def _said_if_slow(message: str, enabled: bool, after_seconds: float = 2.0):
 def n_workers(jobs: int) -> int:
     """Worker processes for ``jobs`` (-1: one per core); a ValueError for anything else."""
     if type(jobs) is not int or jobs == 0 or jobs < -1:
-        raise ValueError(f"jobs: expected a positive integer or -1, got {jobs!r}")
+        raise ValueError(f"--jobs: expected a positive integer or -1 (one per core), got {jobs!r}")
     return jobs if jobs > 0 else os.cpu_count() or 1
 
 
-def worker_pool(n_jobs: int):
+def worker_pool(n_jobs: int, backend: Backend | None = None):
     """joblib's process pool (a ``joblib.Parallel``), its results as they come: each worker
-    starts with :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent); one
-    job plays in this process."""
-    from joblib import Parallel, parallel_config  # a tenth of a second: only for a pool
-
-    with parallel_config(backend="loky", initializer=start_worker, initargs=(os.getpid(),)):
-        return Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    starts with :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent). With
+    a started Dask ``backend``, a pool over its cluster instead."""
+    return (backend or Backend()).pool(n_jobs)
 
 
 def _write_atomic(table: pa.Table, path: Path) -> None:
+    """Write ``table`` to ``path`` under a temporary name, then rename: a process killed at any
+    moment leaves the whole file or none (and a ``.tmp`` the next writer removes)."""
     import pyarrow.parquet as pq
 
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = path.with_name(path.name + TEMPORARY)
     pq.write_table(table, temporary)
+    os.replace(temporary, path)
+
+
+def _write_json_atomic(document: dict, path: Path) -> None:
+    temporary = path.with_name(path.name + TEMPORARY)
+    temporary.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
     os.replace(temporary, path)
 
 
@@ -219,14 +238,66 @@ def _part(parts: Path, name: str, index: int) -> Path:
     return parts / f"{name}-{index:05d}.parquet"
 
 
-def _play_chunk(config: RunConfig, chunk: Chunk, parts: Path) -> dict:
-    """In a worker: play one chunk into its two part files."""
+def _chunk_done(parts: Path, index: int) -> Path:
+    """The file that says chunk ``index`` is complete: its counts, written after its tables."""
+    return parts / f"chunk-{index:05d}.json"
+
+
+def _play_chunk(config: RunConfig, chunk: Chunk) -> tuple[dict, bytes, bytes]:
+    """In a worker (a local process or a Dask worker): play one chunk; its counts and its two
+    tables as Parquet bytes (encoded here, beside the engine, not in the main process), sent
+    back to the main process, which alone writes files."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     start = time.perf_counter()
     records, engine_seconds, _ = _chunk_records(config, chunk)
     games, wins, result = _arrow_tables(config, chunk, records, engine_seconds)
+    encoded = []
+    for table in (games, wins):
+        buffer = pa.BufferOutputStream()
+        pq.write_table(table, buffer)
+        encoded.append(buffer.getvalue().to_pybytes())
+    return result | {"seconds": time.perf_counter() - start}, *encoded
+
+
+def _keep_chunk(parts: Path, result: dict, games, wins) -> None:
+    """Store a played chunk in ``parts``: its two tables (arrow tables, or Parquet bytes from a
+    worker), then the file that marks it done."""
+    index = result["index"]
     for name, table in (("games", games), ("wins", wins)):
-        _write_atomic(table, _part(parts, name, chunk.index))
-    return result | {"seconds": time.perf_counter() - start}
+        path = _part(parts, name, index)
+        if isinstance(table, bytes):
+            temporary = path.with_name(path.name + TEMPORARY)
+            temporary.write_bytes(table)
+            os.replace(temporary, path)
+        else:
+            _write_atomic(table, path)
+    _write_json_atomic(result, _chunk_done(parts, index))
+
+
+def _as_table(table) -> pa.Table:
+    """An arrow table, from Parquet bytes when a worker sent those."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    return pq.read_table(pa.BufferReader(table)) if isinstance(table, bytes) else table
+
+
+def kept_chunks(parts: Path) -> dict[int, dict]:
+    """Chunk index -> counts of the complete chunks in ``parts`` (a kill leaves only those and
+    ``.tmp`` files, which are removed here)."""
+    kept: dict[int, dict] = {}
+    if not parts.is_dir():
+        return kept
+    for stale in parts.glob(f"*{TEMPORARY}"):
+        stale.unlink()
+    for marker in sorted(parts.glob("chunk-*.json")):
+        result = json.loads(marker.read_text(encoding="utf-8"))
+        index = result["index"]
+        if _part(parts, "games", index).exists() and _part(parts, "wins", index).exists():
+            kept[index] = result
+    return kept
 
 
 def _stored_schema(table: pa.Table) -> pa.Schema:
@@ -248,6 +319,9 @@ class _Tables:
 
     def __init__(self, folder: Path) -> None:
         self.targets = {"games": folder / GAMES, "wins": folder / WINS}
+        self.writing = {
+            name: path.with_name(path.name + TEMPORARY) for name, path in self.targets.items()
+        }
         self.writers: dict[str, pq.ParquetWriter] = {}
 
     def append(self, name: str, table: pa.Table) -> None:
@@ -256,7 +330,7 @@ class _Tables:
         writer = self.writers.get(name)
         if writer is None:
             schema = _stored_schema(table)
-            writer = self.writers[name] = pq.ParquetWriter(self.targets[name], schema)
+            writer = self.writers[name] = pq.ParquetWriter(self.writing[name], schema)
         if table.schema != writer.schema:
             # per-chunk categoricals (e.g. the indicator) may differ in their categories
             table = table.cast(writer.schema)
@@ -265,6 +339,12 @@ class _Tables:
     def close(self) -> None:
         for writer in self.writers.values():
             writer.close()
+
+    def finish(self) -> None:
+        """Close both tables and give them their names (each file whole, or not there)."""
+        self.close()
+        for name, path in self.writing.items():
+            os.replace(path, self.targets[name])
 
 
 def git_commit() -> str | None:
@@ -298,7 +378,7 @@ def progress_bar(total: int, enabled: bool, description: str = "playing"):
 
 
 def run(
-    config: RunConfig,
+    config: RunConfig | None,
     out: str | Path,
     *,
     jobs: int = 1,
@@ -306,110 +386,210 @@ def run(
     replace: bool = True,
     command: str | None = None,
     on_chunk: Callable[[dict], None] | None = None,
+    resume: bool = False,
+    backend: Backend | None = None,
 ) -> Path:
     """Play ``config`` into the run directory ``out`` and return its path.
 
     ``jobs``: worker processes (-1: one per core); results do not depend on it. ``progress``:
     a progress bar with rate and ETA on standard error (default: when it is a terminal).
     ``replace``: whether a previous run directory at ``out`` may be overwritten. ``out`` is
-    checked and locked by :func:`sim.outdir.output_directory` before anything is written.
+    checked and locked by :func:`sim.outdir.resumable_directory` before anything is written.
+    ``resume``: finish the interrupted run of ``out`` (``config`` None: the one it was started
+    with; else it must be that one). ``backend``: where the chunks play (default: processes
+    here); the tables are the same bytes whatever it is.
     """
     n_workers(jobs)  # checked before anything is made
+    backend = backend or Backend()
+    backend.check_installed()
+    if config is None and not resume:
+        raise ValueError("run: a config is needed unless resuming")
     if progress is None:
         progress = sys.stderr.isatty()
-    with stop_on_signals() as stop, output_directory(out, RUN, replace=replace) as building:
-        started = time.perf_counter()
-        with _said_if_slow(COMPILING.format(title=config.spec.title), progress):
-            warm_up(config)  # compiles, or loads numba's cache, here rather than in every worker
-        stop.check()  # an interrupt during the compile may have been swallowed by a finaliser
-        warmup_seconds = time.perf_counter() - started
-        chunks = plan_chunks(config)
-        workers = min(n_workers(jobs), len(chunks))
-        results = _play_chunks(config, chunks, building, workers, progress, on_chunk)
-        stop.check()
-        play_seconds = time.perf_counter() - started - warmup_seconds
-        manifest = _manifest(config, command, workers, chunks, results)
-        manifest["timings"] = {
-            "warmup_seconds": round(warmup_seconds, 3),
-            "play_seconds": round(play_seconds, 3),
-            "chunk_seconds": round(sum(r["seconds"] for r in results), 3),
-            "engine_seconds": round(sum(r["engine_seconds"] for r in results), 3),
-            "total_seconds": round(time.perf_counter() - started, 3),
-        }
-        (building / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
-    return Path(out)
+    target = target_of(out) if resume else Path(out)
+    building = None
+    try:
+        with (
+            stop_on_signals() as stop,
+            resumable_directory(
+                target,
+                RUN,
+                resume=resume,
+                replace=replace,
+                worth_keeping=_worth_keeping,
+                option="--resume" if resume else "--out",
+            ) as building,
+        ):
+            config = _begin(building, config, command, resume)
+            if not is_finished(building, RUN):  # a kill after the manifest: only tidying left
+                _play_run(config, building, stop, jobs, progress, command, on_chunk, backend)
+            shutil.rmtree(building / PARTS, ignore_errors=True)
+    except KeyboardInterrupt as error:
+        if building is not None and building.is_dir():
+            kept = len(kept_chunks(building / PARTS))
+            error.what_next = (
+                f"{kept} finished chunks are kept in {building}; finish the run with: "
+                f"mjsim run --resume {target}"
+            )
+        raise
+    return target
 
 
-def _play_chunks(config, chunks, building, workers, progress, on_chunk) -> list[dict]:
-    """Play every chunk into the two tables of ``building``, in chunk order; the chunk
-    results, in chunk order."""
-    results = []
+def _worth_keeping(partial: Path) -> bool:
+    """An interrupted run is kept when some chunk of it is complete."""
+    return bool(kept_chunks(partial / PARTS)) or is_finished(partial, RUN)
+
+
+def _begin(building: Path, config: RunConfig | None, command, resume: bool) -> RunConfig:
+    """A fresh run: its manifest saying it is incomplete. A resumed one: the config it was
+    started with (the same hands only from the same config and engine), checked."""
+    if not resume:
+        manifest = _manifest(config, command, 0, plan_chunks(config), [])
+        manifest |= {"complete": False, "resume": f"mjsim run --resume {building}"}
+        _write_json_atomic(manifest, building / MANIFEST)
+        return config
+    try:
+        started = read_manifest(building)
+        kept = config_of_run(building)
+    except (ValueError, KeyError) as error:
+        raise ValueError(f"--resume {building}: not an interrupted run ({error})") from None
+    if config is not None and config.hash() != kept.hash():
+        raise ValueError(
+            f"--resume {building}: the run there was started with another config (hash "
+            f"{kept.hash()[:16]}, not {config.hash()[:16]}); resume it with its own"
+        )
+    if started.get("version") != __version__:
+        raise ValueError(
+            f"--resume {building}: started by mjsim {started.get('version')}, this is "
+            f"{__version__}; the hands could differ, so start the run again"
+        )
+    commit = git_commit()
+    if started.get("commit") != commit:
+        print(
+            f"mjsim: warning: {building} was started at commit {started.get('commit')}, this is "
+            f"{commit}; its chunks are kept as they are",
+            file=sys.stderr,
+        )
+    return kept
+
+
+def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend) -> None:
+    """Play every chunk not kept yet, write both tables whole and the finished manifest."""
+    started = time.perf_counter()
+    with _said_if_slow(COMPILING.format(title=config.spec.title), progress):
+        warm_up(config)  # compiles, or loads numba's cache, here rather than in every worker
+    stop.check()  # an interrupt during the compile may have been swallowed by a finaliser
+    warmup_seconds = time.perf_counter() - started
+    chunks = plan_chunks(config)
+    workers = min(n_workers(jobs), len(chunks))
+    with backend.started(workers) as pool:
+        results, resumed = _play_chunks(
+            config, chunks, building, workers, progress, on_chunk, pool, backend.is_local
+        )
+    stop.check()
+    play_seconds = time.perf_counter() - started - warmup_seconds
+    manifest = _manifest(config, command, workers, chunks, results)
+    manifest["backend"] = backend.name
+    if resumed:  # played before an interruption: not in this run's seconds
+        manifest["resumed_chunks"] = len(resumed)
+        manifest["resumed_games"] = sum(result["games"] for result in resumed.values())
+    manifest["timings"] = {
+        "warmup_seconds": round(warmup_seconds, 3),
+        "play_seconds": round(play_seconds, 3),
+        "chunk_seconds": round(sum(r["seconds"] for r in results), 3),
+        "engine_seconds": round(sum(r["engine_seconds"] for r in results), 3),
+        "total_seconds": round(time.perf_counter() - started, 3),
+    }
+    _write_json_atomic(manifest | {"complete": True}, building / MANIFEST)
+
+
+def _play_chunks(config, chunks, building, workers, progress, on_chunk, pool, local):
+    """Play every chunk not yet kept in ``building/parts``, keep each there as it comes, and
+    append all of them, in chunk order, to the two tables of ``building``. The chunk results in
+    chunk order, and those of the chunks kept from before (index -> result)."""
+    parts = building / PARTS
+    parts.mkdir(exist_ok=True)
+    results = kept_chunks(parts)
+    resumed = dict(results)
     tables = _Tables(building)
-    if workers == 1:
-        played = _play_here(config, chunks, tables)
+    appended = 0  # chunks appended so far: chunk indices 0 .. appended - 1
+
+    def append_ready(index: int | None = None, games=None, wins=None) -> None:
+        """Append every chunk whose turn has come: ``index``'s tables from memory, the others
+        from their part files."""
+        import pyarrow.parquet as pq
+
+        nonlocal appended
+        while appended in results:
+            for name, table in (("games", games), ("wins", wins)):
+                if appended != index:
+                    table = pq.read_table(_part(parts, name, appended))
+                tables.append(name, _as_table(table))
+            appended += 1
+
+    to_play = [chunk for chunk in chunks if chunk.index not in results]
+    if not to_play:
+        played = iter(())
+    elif workers == 1 and local:
+        played = _play_here(config, to_play)
     else:
-        played = _play_in_workers(config, chunks, building / "parts", workers, tables)
+        played = _play_in_workers(config, to_play, pool, workers)
     try:
         with progress_bar(config.games, progress) as bar:
-            for result in played:
-                results.append(result)
+            bar.update(sum(result["games"] for result in results.values()))
+            append_ready()
+            for result, games, wins in played:
+                _keep_chunk(parts, result, games, wins)
+                results[result["index"]] = result
+                append_ready(result["index"], games, wins)
                 bar.update(result["games"])
                 if on_chunk is not None:
                     on_chunk(result)
-    finally:
-        played.close()  # stopped early: the workers end now, not when the traceback goes
+    except BaseException:
         tables.close()
-    results.sort(key=lambda result: result["index"])
-    return results
+        raise
+    finally:
+        if hasattr(played, "close"):
+            played.close()  # stopped early: the workers end now, not when the traceback goes
+    tables.finish()
+    return [results[index] for index in sorted(results)], resumed
 
 
-def _play_here(config, chunks, tables):
+def _play_here(config, chunks):
     """One job, in this process: while the engine plays chunk ``i + 1`` in a second thread (its
-    kernels release the GIL), this one turns chunk ``i`` into tables and appends them, so the
-    frames and Parquet cost no time beside the engine's, only a little of the other core. The
-    engine's thread seeds its own generator for each chunk (``play``), so the hands are those
-    of a single thread."""
+    kernels release the GIL), this one turns chunk ``i`` into tables, keeps and appends them, so
+    the frames and Parquet cost no time beside the engine's, only a little of the other core.
+    The engine's thread seeds its own generator for each chunk (``play``), so the hands are
+    those of a single thread."""
     with ThreadPoolExecutor(1, thread_name_prefix="mjsim-engine") as engine:
         playing = engine.submit(_chunk_records, config, chunks[0])
-        for index, chunk in enumerate(chunks):
+        for position, chunk in enumerate(chunks):
             records, engine_seconds, played_seconds = playing.result()
-            if index + 1 < len(chunks):
-                playing = engine.submit(_chunk_records, config, chunks[index + 1])
+            if position + 1 < len(chunks):
+                playing = engine.submit(_chunk_records, config, chunks[position + 1])
             start = time.perf_counter()
             games, wins, result = _arrow_tables(config, chunk, records, engine_seconds)
-            tables.append("games", games)
-            tables.append("wins", wins)
             # the chunk's own work in both threads, as a worker's seconds count it
-            yield result | {"seconds": played_seconds + time.perf_counter() - start}
+            yield result | {"seconds": played_seconds + time.perf_counter() - start}, games, wins
 
 
-def _play_in_workers(config, chunks, parts, workers, tables):
-    """Chunks played by ``workers`` processes into part files in the folder ``parts``; each
-    part is appended as soon as the chunks before it are, then removed."""
-    import pyarrow.parquet as pq
+def _play_in_workers(config, chunks, pool, workers):
+    """Chunks played by ``workers`` worker processes (or a Dask cluster's workers), their
+    results and tables as they come, in any order."""
     from joblib import delayed
 
-    parts.mkdir()
-    done: set[int] = set()
-    appended = 0  # chunks appended so far: chunk indices 0 .. appended - 1
-    results = worker_pool(workers)(delayed(_play_chunk)(config, c, parts) for c in chunks)
+    results = pool(workers)(delayed(_play_chunk)(config, chunk) for chunk in chunks)
     try:
-        for result in results:
-            done.add(result["index"])
-            while appended in done:
-                for name in ("games", "wins"):
-                    part = _part(parts, name, appended)
-                    tables.append(name, pq.read_table(part))
-                    part.unlink()
-                appended += 1
+        # not ``yield from``: that would close ``results`` before the warnings are silenced
+        for result in results:  # noqa: UP028
             yield result
     finally:
         with warnings.catch_warnings():
             # stopped early (an error, Ctrl-C): joblib ends the workers and warns that their
             # tasks were cancelled, which the stop's own line already says
             warnings.simplefilter("ignore", UserWarning)
-            results.close()
-    parts.rmdir()
+            if hasattr(results, "close"):
+                results.close()
 
 
 def _manifest(config: RunConfig, command, workers: int, chunks, results) -> dict:

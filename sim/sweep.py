@@ -35,16 +35,20 @@ plays each cell with :func:`sim.runner.run` and writes the sweep directory that
 Every cell is played on the same seed, so hand *i* of every cell is dealt the same wall (as long
 as no axis changes the seed, the number of hands or the chunking): the luck of the deal cancels
 in cell-to-cell differences and the comparisons are paired (``"paired": true``). Like a run, the
-directory is built under a temporary name and renamed when complete: a failure or an interrupt
-leaves nothing behind.
+directory is built in ``.NAME.partial`` beside its folder and renamed when complete: a failure
+leaves nothing behind, and an interrupt or a kill leaves the finished cells (and the finished
+chunks of the cell it stopped) for ``run_sweep(None, out, resume=True)`` (``mjsim sweep
+--resume``), which plays only what is missing and writes the same tables.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import itertools
 import json
 import math
+import os
 import re
 import sys
 import time
@@ -55,7 +59,8 @@ from typing import Any
 
 from . import __version__
 from .config import RUN_DEFAULTS, RunConfig, apply_overrides, build_config, read_toml
-from .outdir import SWEEP, output_directory, plain_name
+from .options import unknown_name
+from .outdir import RUN, SWEEP, plain_name, resumable_directory
 from .variants import get_variant
 
 SWEEP_JSON = SWEEP.marker  # "sweep.json": a finished sweep has it
@@ -192,7 +197,11 @@ def _axis_key(key: str, option_names: list[str]) -> tuple[str, str]:
         return section, name
     if section == "options" and name in option_names:
         return section, name
-    raise ValueError(f"axes.{key}: not an option or run setting; allowed: {allowed}")
+    close = difflib.get_close_matches(name, [*option_names, *RUN_DEFAULTS], n=2, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    if not key.isprintable():  # a key with a line break: the error stays one line
+        key = key.encode("unicode_escape").decode("ascii")
+    raise ValueError(f"axes.{key}: not an option or run setting; allowed: {allowed}{hint}")
 
 
 def _strip_prefix(error: ValueError, section: str, name: str) -> str:
@@ -227,7 +236,7 @@ def load_sweep_spec(path: str | Path, overrides: Iterable[str] = ()) -> SweepSpe
 def _build_spec(path: Path, document: dict, overrides: tuple[str, ...]) -> SweepSpec:
     for key in document:
         if key not in SWEEP_KEYS:
-            raise ValueError(f"{key}: unknown key; allowed: {', '.join(SWEEP_KEYS)}")
+            raise unknown_name(str(key), "key", key, SWEEP_KEYS)
     label = plain_name(document.get("label", path.stem), "label")  # a folder under runs/
     base_text = document.get("base")
     if base_text is None:
@@ -269,10 +278,10 @@ def _build_spec(path: Path, document: dict, overrides: tuple[str, ...]) -> Sweep
                 raise ValueError(f"{section}.{key}: expected a value, got {value!r}")
     for key in run_changes:
         if key not in RUN_DEFAULTS:
-            raise ValueError(f"run.{key}: unknown setting; allowed: {', '.join(RUN_DEFAULTS)}")
+            raise unknown_name(f"run.{key}", "setting", key, RUN_DEFAULTS)
     for key in option_changes:
         if key not in option_names:
-            raise ValueError(f"options.{key}: unknown option; allowed: {', '.join(option_names)}")
+            raise unknown_name(f"options.{key}", "option", key, option_names)
     # The axes' keys first, so that a clash with an override is named before anything else.
     sections: dict[str, str] = {}
     for key in axes_table:
@@ -641,11 +650,23 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
 # --------------------------------------------------------------------------- running
 
 
-def _play_cell(config: RunConfig, target: Path, command: str | None) -> dict:
-    """Play one cell (in a worker process when cells run in parallel)."""
+def _play_cell(config: RunConfig, target: Path, command: str | None, backend: Any = None) -> dict:
+    """Play one cell (in a worker process when cells run side by side): nothing when it is
+    finished already, the rest of it when it was interrupted, else the whole of it."""
+    from .outdir import is_finished, partial_path
     from .runner import read_manifest, run
 
-    run(config, target, jobs=1, progress=False, command=command)
+    if not is_finished(target, RUN):
+        resume = partial_path(target).is_dir()
+        run(
+            config,
+            target,
+            jobs=1,
+            progress=False,
+            command=command,
+            resume=resume,
+            backend=backend,
+        )
     return read_manifest(target)
 
 
@@ -657,6 +678,7 @@ def _sweep_document(spec: SweepSpec, command: str | None, timings: dict) -> dict
         "label": spec.label,
         "base": _shown(spec.base),
         "sweep_file": _shown(spec.path),
+        "sweep_path": str(spec.path.resolve()),
         "variant": first.variant,
         "axes": spec.axes,
         "cells": [
@@ -688,8 +710,42 @@ def _sweep_document(spec: SweepSpec, command: str | None, timings: dict) -> dict
     }
 
 
+def resumed_spec(directory: str | Path) -> SweepSpec:
+    """The spec of the sweep (interrupted or finished) in ``directory``: its sweep file read
+    again with its overrides; a one-line ValueError when that file is gone or now makes
+    different cells (a resume would not finish the same sweep)."""
+    directory = Path(directory)
+    try:
+        document = json.loads((directory / SWEEP_JSON).read_text(encoding="utf-8"))
+        path, overrides = Path(document["sweep_path"]), document["overrides"]
+        hashes = [cell["config_hash"] for cell in document["cells"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise ValueError(f"--resume {directory}: not an interrupted sweep") from None
+    spec = load_sweep_spec(path, overrides)
+    if [cell.config.hash() for cell in spec.cells] != hashes:
+        raise ValueError(
+            f"--resume {directory}: {path} has changed since the sweep started (its cells' "
+            "configs differ); start the sweep again"
+        )
+    return spec
+
+
+def _sweep_worth_keeping(partial: Path) -> bool:
+    """An interrupted sweep is kept when a cell of it is finished or has finished chunks."""
+    from .outdir import is_finished
+    from .runner import _worth_keeping
+
+    cells = partial / CELLS
+    if not cells.is_dir():
+        return False
+    return any(
+        is_finished(entry, RUN) or (entry.name.endswith(".partial") and _worth_keeping(entry))
+        for entry in cells.iterdir()
+    )
+
+
 def run_sweep(
-    spec: SweepSpec,
+    spec: SweepSpec | None,
     out: str | Path,
     *,
     jobs: int = 1,
@@ -697,74 +753,133 @@ def run_sweep(
     replace: bool = True,
     command: str | None = None,
     figures: bool = True,
+    resume: bool = False,
+    backend: Any = None,
 ) -> Path:
     """Play every cell of ``spec`` and write the sweep directory ``out``; returns its path.
 
     ``jobs``: worker processes (-1: one per core); results do not depend on it. A cell with at
     least ``jobs`` chunks is played with its chunks in parallel, cell after cell; smaller cells
-    are played side by side, one per worker. ``progress``: a bar over all cells' hands on
-    standard error (default: when it is a terminal). ``replace``: whether a previous sweep
-    directory at ``out`` may be overwritten. ``figures``: draw ``figures/*.png``.
+    are played side by side, one per worker (local processes only: on a Dask cluster, cell
+    after cell). ``progress``: a bar over all cells' hands on standard error (default: when it
+    is a terminal). ``replace``: whether a previous sweep directory at ``out`` may be
+    overwritten. ``figures``: draw ``figures/*.png``. ``resume``: finish the interrupted sweep
+    of ``out`` (``spec`` None: the one it was started with); finished cells are kept, and
+    interrupted ones finished. ``backend``: a :class:`sim.backends.Backend`.
     """
-    from joblib import delayed
-
-    from . import analysis
-    from .runner import n_workers, plan_chunks, progress_bar, read_manifest, run, worker_pool
+    from .backends import Backend
+    from .outdir import target_of
+    from .runner import n_workers
     from .stopping import stop_on_signals
 
     workers = n_workers(jobs)
-    chunks = max(len(plan_chunks(cell.config)) for cell in spec.cells)
-    side_by_side = workers > 1 and len(spec.cells) > 1 and chunks < workers
+    backend = backend or Backend()
+    backend.check_installed()
+    if spec is None and not resume:
+        raise ValueError("sweep: a sweep spec is needed unless resuming")
     if progress is None:
         progress = sys.stderr.isatty()
-    with stop_on_signals() as stop, output_directory(out, SWEEP, replace=replace) as building:
-        started = time.perf_counter()
-        (building / CELLS).mkdir()
-        with progress_bar(spec.total_games, progress, "sweep") as bar:
-            if side_by_side:
-                tasks = (
-                    delayed(_play_cell)(
-                        cell.config, building / cell.dir, _cell_command(command, cell)
-                    )
-                    for cell in spec.cells
+    target = target_of(out) if resume else Path(out)
+    building = None
+    try:
+        with (
+            stop_on_signals() as stop,
+            resumable_directory(
+                target,
+                SWEEP,
+                resume=resume,
+                replace=replace,
+                worth_keeping=_sweep_worth_keeping,
+                option="--resume" if resume else "--out",
+            ) as building,
+        ):
+            spec = _begin_sweep(building, spec, command, resume)
+            with backend.started(workers):
+                _play_sweep(spec, building, stop, workers, progress, command, figures, backend)
+    except KeyboardInterrupt as error:
+        if building is not None and building.is_dir():
+            error.what_next = (
+                f"finished cells and chunks are kept in {building}; finish the sweep with: "
+                f"mjsim sweep --resume {target}"
+            )
+        raise
+    return target
+
+
+def _begin_sweep(building: Path, spec, command, resume: bool) -> SweepSpec:
+    """A fresh sweep: its ``sweep.json`` saying it is incomplete. A resumed one: its spec."""
+    if resume:
+        kept = resumed_spec(building)
+        if spec is not None and [c.config.hash() for c in spec.cells] != [
+            c.config.hash() for c in kept.cells
+        ]:
+            raise ValueError(f"--resume {building}: the sweep there has other cells")
+        return kept
+    (building / CELLS).mkdir()
+    document = _sweep_document(spec, command, {}) | {"complete": False}
+    _write_json(building / SWEEP_JSON, document)
+    return spec
+
+
+def _play_sweep(spec, building, stop, workers, progress, command, figures, backend) -> None:
+    from joblib import delayed
+
+    from . import analysis
+    from .outdir import is_finished, partial_path
+    from .runner import plan_chunks, progress_bar, read_manifest, run
+
+    chunks = max(len(plan_chunks(cell.config)) for cell in spec.cells)
+    side_by_side = backend.is_local and workers > 1 and len(spec.cells) > 1 and chunks < workers
+    started = time.perf_counter()
+    with progress_bar(spec.total_games, progress, "sweep") as bar:
+        if side_by_side:
+            tasks = (
+                delayed(_play_cell)(cell.config, building / cell.dir, _cell_command(command, cell))
+                for cell in spec.cells
+            )
+            for manifest in backend.pool(min(workers, len(spec.cells)))(tasks):
+                bar.update(manifest["counts"]["games"])
+        else:
+            for cell in spec.cells:
+                bar.set_postfix_str(cell.name)
+                target = building / cell.dir
+                if is_finished(target, RUN):  # played before an interruption
+                    bar.update(cell.config.games)
+                    continue
+                run(
+                    cell.config,
+                    target,
+                    jobs=workers,
+                    progress=False,
+                    command=_cell_command(command, cell),
+                    on_chunk=lambda result: bar.update(result["games"]),
+                    resume=partial_path(target).is_dir(),
+                    backend=backend,
                 )
-                for manifest in worker_pool(min(workers, len(spec.cells)))(tasks):
-                    bar.update(manifest["counts"]["games"])
-            else:
-                for cell in spec.cells:
-                    bar.set_postfix_str(cell.name)
-                    run(
-                        cell.config,
-                        building / cell.dir,
-                        jobs=workers,
-                        progress=False,
-                        command=_cell_command(command, cell),
-                        on_chunk=lambda result: bar.update(result["games"]),
-                    )
-        stop.check()
-        play_seconds = time.perf_counter() - started
-        cell_seconds = {
-            cell.name: read_manifest(building / cell.dir)["timings"]["total_seconds"]
-            for cell in spec.cells
-        }
-        timings = {
-            "play_seconds": round(play_seconds, 3),
-            "cell_seconds": cell_seconds,
-            "jobs": workers,
-            "cells_side_by_side": side_by_side,
-        }
-        document = _sweep_document(spec, command, timings)
-        _write_json(building / SWEEP_JSON, document)
-        sweep = analysis.load_sweep(building)
-        table = comparison_table(sweep)
-        significance = significance_table(sweep, table, spec.baseline, spec.paired)
-        table.to_csv(building / COMPARISON, index=False)
-        significance.to_csv(building / SIGNIFICANCE, index=False)
-        names = write_figures(sweep, table, significance, building / FIGURES) if figures else []
-        document["files"]["figures"] = [f"{FIGURES}/{name}" for name in names]
-        document["timings"]["total_seconds"] = round(time.perf_counter() - started, 3)
-        _write_json(building / SWEEP_JSON, document)
-    return Path(out)
+    stop.check()
+    play_seconds = time.perf_counter() - started
+    cell_seconds = {
+        cell.name: read_manifest(building / cell.dir)["timings"]["total_seconds"]
+        for cell in spec.cells
+    }
+    timings = {
+        "play_seconds": round(play_seconds, 3),
+        "cell_seconds": cell_seconds,
+        "jobs": workers,
+        "cells_side_by_side": side_by_side,
+        "backend": backend.name,
+    }
+    document = _sweep_document(spec, command, timings)
+    _write_json(building / SWEEP_JSON, document | {"complete": False})
+    sweep = analysis.load_sweep(building)
+    table = comparison_table(sweep)
+    significance = significance_table(sweep, table, spec.baseline, spec.paired)
+    table.to_csv(building / COMPARISON, index=False)
+    significance.to_csv(building / SIGNIFICANCE, index=False)
+    names = write_figures(sweep, table, significance, building / FIGURES) if figures else []
+    document["files"]["figures"] = [f"{FIGURES}/{name}" for name in names]
+    document["timings"]["total_seconds"] = round(time.perf_counter() - started, 3)
+    _write_json(building / SWEEP_JSON, document | {"complete": True})
 
 
 def _cell_command(command: str | None, cell: Cell) -> str | None:
@@ -772,4 +887,7 @@ def _cell_command(command: str | None, cell: Cell) -> str | None:
 
 
 def _write_json(path: Path, document: dict) -> None:
-    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    """Write ``document`` under a temporary name, then rename (whole, or not at all)."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    os.replace(temporary, path)

@@ -170,3 +170,42 @@ def test_a_slow_compile_is_announced_with_the_variant_and_timed(capsys):
     with runner._said_if_slow(message, False, after_seconds=0.0):
         time.sleep(0.05)
     assert capsys.readouterr().err == ""
+
+
+def test_the_chunk_plan_reads_only_the_game_count_and_the_chunk_size():
+    """Determinism (issue 17): the chunks are a function of the number of hands, the hands per
+    session and ``run.chunk_hands`` alone; a stand-in with nothing else (no jobs, no backend)
+    plans the same chunks as the full config."""
+    import inspect
+    from types import SimpleNamespace
+
+    assert list(inspect.signature(runner.plan_chunks).parameters) == ["config"]
+    for games, per_session, chunk_hands in ((1000, 8, 240), (7, 8, 240), (1001, 4, 1), (50, 3, 10)):
+        bare = SimpleNamespace(games=games, hands_per_session=per_session, chunk_hands=chunk_hands)
+        chunks = runner.plan_chunks(bare)
+        assert sum(chunk.n_games for chunk in chunks) == games
+        assert [chunk.index for chunk in chunks] == list(range(len(chunks)))
+        assert all(chunk.first_game % per_session == 0 for chunk in chunks)
+
+
+def test_the_tables_do_not_depend_on_the_order_chunks_finish(config, runs, tmp_path, monkeypatch):
+    """Workers finish chunks in any order: a pool that hands back its results last chunk first
+    still gives the bytes of one job playing them in order."""
+    from sim.backends import Backend
+
+    pools = []
+
+    def reversed_pool(backend, n_jobs):
+        def parallel(tasks):
+            finished = [function(*args, **kwargs) for function, args, kwargs in tasks]
+            assert [result["index"] for result, _, _ in finished] == list(range(5))
+            yield from reversed(finished)
+
+        pools.append(n_jobs)
+        return parallel
+
+    monkeypatch.setattr(Backend, "pool", reversed_pool)
+    out = runner.run(config, tmp_path / "reversed", jobs=2)
+    assert pools == [2]
+    for name in (runner.GAMES, runner.WINS):
+        assert (out / name).read_bytes() == (runs[1] / name).read_bytes()

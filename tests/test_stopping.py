@@ -1,7 +1,8 @@
 """Stopping cleanly (sim.stopping and the runner): Ctrl-C, SIGTERM and SIGKILL leave no worker
-process and nothing half-made (or, after SIGKILL, debris the next run removes); two runs on one
-target: one refuses; a read-only target, a full disk and a file-size limit each give one line
-and exit 2 (issue "Never lose a user's files")."""
+process and nothing half-made at the target (only the finished chunks, kept for a resume in the
+hidden ``.NAME.partial`` beside it: issue 17); two runs on one target: one refuses; a read-only
+target, a full disk and a file-size limit each give one line and exit 2 (issue "Never lose a
+user's files")."""
 
 from __future__ import annotations
 
@@ -146,7 +147,7 @@ def _wait_until_playing(process: subprocess.Popen, out: Path, timeout: float = 2
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert process.poll() is None, process.communicate()
-        parts = list(out.parent.glob(f".{out.name}.building-*/parts/games-*.parquet"))
+        parts = list(out.parent.glob(f".{out.name}.partial/parts/chunk-*.json"))
         if parts:
             workers = {pid for pid in _descendants(process.pid) if _alive(pid)}
             if len(workers) >= 2:
@@ -174,7 +175,7 @@ def folder(tmp_path):
 
 
 @pytest.mark.parametrize(("how", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_sigterm_and_ctrl_c_stop_the_workers_and_leave_nothing(folder, how, status):
+def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_only_finished_chunks(folder, how, status):
     out = folder / "x"
     process = _start(out)
     try:
@@ -187,12 +188,13 @@ def test_sigterm_and_ctrl_c_stop_the_workers_and_leave_nothing(folder, how, stat
     finally:
         process.kill()
     assert process.returncode == status, stderr
-    assert stderr.count("\n") == 1 and "nothing half-made was left behind" in stderr, stderr
+    assert stderr.count("\n") == 1, stderr
+    assert stderr.rstrip().endswith(f"finish the run with: mjsim run --resume {out}"), stderr
     assert _all_gone(workers), "worker processes outlived the run"
-    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
+    assert sorted(p.name for p in folder.iterdir()) == [".x.partial", "notes.txt"]
 
 
-def test_sigkill_leaves_no_worker_and_the_next_run_removes_its_debris(folder):
+def test_sigkill_leaves_no_worker_and_the_next_run_keeps_its_chunks(folder):
     out = folder / "x"
     process = _start(out)
     try:
@@ -203,11 +205,11 @@ def test_sigkill_leaves_no_worker_and_the_next_run_removes_its_debris(folder):
     finally:
         process.kill()
         process.communicate()
-    assert list(folder.glob(".x.building-*"))  # the debris SIGKILL leaves
+    assert (folder / ".x.partial" / "parts").is_dir()  # the chunks SIGKILL left, for a resume
     result = _mjsim_run(out, "--games", "40")
-    assert result.returncode == 0, result.stderr
-    assert "left by an interrupted run" in result.stderr
-    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt", "x"]
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert f"'mjsim run --resume {out}'" in result.stderr
+    assert sorted(p.name for p in folder.iterdir()) == [".x.partial", "notes.txt"]
 
 
 def test_two_runs_on_one_target_one_refuses_naming_the_other(folder):
@@ -223,7 +225,7 @@ def test_two_runs_on_one_target_one_refuses_naming_the_other(folder):
         first.communicate(timeout=60)
     finally:
         first.kill()
-    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
+    assert sorted(p.name for p in folder.iterdir()) == [".x.partial", "notes.txt"]
 
 
 # --------------------------------------------------------------------------- OS errors
@@ -317,7 +319,7 @@ def test_ctrl_c_during_a_real_compile_stops_the_run(tmp_path):
     )
     try:
         deadline = time.monotonic() + 60
-        while not list(runs.glob(".x.building-*")) and time.monotonic() < deadline:
+        while not list(runs.glob(".x.partial")) and time.monotonic() < deadline:
             assert process.poll() is None, process.communicate()
             time.sleep(0.1)
         time.sleep(3)  # well into the compile, which takes minutes on an empty cache

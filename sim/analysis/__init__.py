@@ -63,6 +63,7 @@ from .runs import (
     load_runs,
     load_sweep,
     per_run,
+    read_columns,
     run_variant,
     scored_wins,
 )
@@ -111,6 +112,7 @@ __all__ = [
     "per_run",
     "points_per_hand",
     "points_sources",
+    "read_columns",
     "run_variant",
     "score_distribution",
     "scored_wins",

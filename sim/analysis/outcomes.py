@@ -16,7 +16,7 @@ def draw_rate(run: Run, confidence: float = 0.95) -> pd.DataFrame:
     [{'hands': 4, 'draws': 1, 'rate': 0.25, 'lo': 0.046, 'hi': 0.699}]
     """
     hands = len(run.games)
-    draws = int((run.games["outcome"].astype(str) == "draw").sum())
+    draws = int((run.games["outcome"] == "draw").sum())  # a categorical compares as is
     return pd.DataFrame({"hands": [hands], "draws": [draws]}).assign(
         **_interval_columns([draws], [hands], confidence)
     )
@@ -77,10 +77,21 @@ def win_kinds(run: Run, confidence: float = 0.95) -> pd.DataFrame:
     if isinstance(kinds.dtype, pd.CategoricalDtype):
         counts = counts.reindex(kinds.cat.categories, fill_value=0)
     wins = scored_wins(run)
-    by_kind = wins.assign(win_kind=wins["win_kind"].astype(str)).groupby("win_kind")
+    kind = wins["win_kind"]
+    # a categorical groups by its codes: no string per winner (a long run has millions)
+    keys = kind if isinstance(kind.dtype, pd.CategoricalDtype) else kind.astype(str)
+    by_kind = wins[["points", "score"]].groupby(keys, observed=True)
+    by_name = {
+        name: series.set_axis(series.index.astype(str))
+        for name, series in (
+            ("winners", by_kind.size()),
+            ("mean_points", by_kind["points"].mean()),
+            ("mean_score", by_kind["score"].mean()),
+        )
+    }
     frame = pd.DataFrame({"win_kind": counts.index.astype(str), "hands": counts.to_numpy()})
     frame = frame.assign(**_interval_columns(frame["hands"], len(run.games), confidence))
-    frame["winners"] = frame["win_kind"].map(by_kind.size()).fillna(0).astype(int)
-    frame["mean_points"] = frame["win_kind"].map(by_kind["points"].mean())
-    frame["mean_score"] = frame["win_kind"].map(by_kind["score"].mean())
+    frame["winners"] = frame["win_kind"].map(by_name["winners"]).fillna(0).astype(int)
+    frame["mean_points"] = frame["win_kind"].map(by_name["mean_points"])
+    frame["mean_score"] = frame["win_kind"].map(by_name["mean_score"])
     return frame

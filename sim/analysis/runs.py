@@ -151,25 +151,72 @@ def _read_json(path: Path, what: str) -> dict:
         raise ValueError(f"{path}: invalid JSON ({error})") from None
 
 
-def load_run(path: str | Path) -> Run:
+def load_run(path: str | Path, columns: Mapping[str, Iterable[str]] | None = None) -> Run:
     """Load a run directory (``manifest.json``, ``games.parquet``, ``wins.parquet``).
 
-    Each frame file may also be a directory of parquet parts.
+    ``columns``: frame name (``games``, ``wins``) -> the columns to read, names or prefixes
+    ending in ``*`` (``delta_*``); the columns every :class:`Run` needs are always read, and a
+    frame left out is read whole. Only those columns are read from disk (a pyarrow dataset,
+    column by column), so an analysis that needs a few columns of a long run holds only those
+    in memory: :data:`SUMMARY_COLUMNS` are what ``mjsim run``'s summary reads. Each frame file
+    may also be a directory of parquet parts.
     """
     path = Path(path)
     if not path.is_dir():
         raise FileNotFoundError(f"no run directory at {path}")
     manifest = _read_json(path / "manifest.json", "run")
+    columns = dict(columns or {})
     frames = {}
     for name in ("games", "wins"):
         file = path / f"{name}.parquet"
         if not file.exists():
             raise FileNotFoundError(f"{path} is not a complete run: no {file.name}")
+        wanted = columns.get(name)
+        if wanted is not None:
+            wanted = [*REQUIRED_COLUMNS[name], *wanted]
         try:
-            frames[name] = pd.read_parquet(file)
+            frames[name] = read_columns(file, wanted)
         except Exception as error:  # pyarrow raises several unrelated types for a bad file
             raise ValueError(f"{file}: cannot read parquet ({error})") from None
     return Run(manifest, frames["games"], frames["wins"], path)
+
+
+REQUIRED_COLUMNS = {
+    "games": (*GAME_COLUMNS, "delta_*"),
+    "wins": ("game", "seat", "pattern", "points"),
+}
+"""The columns every :class:`Run` has (its checks read them)."""
+
+SUMMARY_COLUMNS = {
+    "games": ("points_from_*",),
+    "wins": ("win_kind", "tier", "gain"),
+}
+"""The columns ``mjsim run``'s summary (draws, win kinds, seats, dealer advantage, patterns,
+scores) reads besides :data:`REQUIRED_COLUMNS`."""
+
+
+def read_columns(file: Path, wanted: Iterable[str] | None = None) -> pd.DataFrame:
+    """The columns ``wanted`` of a parquet file or folder (names, or prefixes ending in ``*``;
+    those the file lacks are left out), all of them when None, as a pandas frame. The arrow
+    table is released column by column as pandas takes it, so the peak is about one copy."""
+    import pyarrow.dataset as ds
+
+    dataset = ds.dataset(file, format="parquet")
+    names = dataset.schema.names
+    if wanted is not None:
+        chosen = []
+        for pattern in wanted:
+            matches = (
+                [n for n in names if n.startswith(pattern[:-1])]
+                if pattern.endswith("*")
+                else [pattern]
+                if pattern in names
+                else []
+            )
+            chosen += [n for n in matches if n not in chosen]
+        names = [n for n in names if n in chosen]  # the file's order
+    table = dataset.to_table(columns=names)
+    return table.to_pandas(self_destruct=True, split_blocks=True)
 
 
 def _unique_labels(runs: Sequence[Run]) -> list[str]:
@@ -318,6 +365,22 @@ def _deltas(run: Run) -> np.ndarray:
 
 
 def _game_rows(run: Run, games: pd.Series) -> np.ndarray:
+    """The rows of the games frame that hold the hands ``games``. A run's games are numbered
+    0, 1, 2, ... in order: then the row is the number less the first (no index of millions of
+    hands built: memory for long runs); otherwise they are looked up."""
+    played = run.games["game"].to_numpy()
+    wanted = np.asarray(games)
+    consecutive = (
+        len(played) > 0
+        and played.dtype.kind in "iu"
+        and played[-1] - played[0] == len(played) - 1
+        and bool((played[1:] > played[:-1]).all())
+    )
+    if consecutive and wanted.dtype.kind in "iu":
+        rows = (wanted - played[0]).astype(np.intp)
+        if len(rows) and (rows.min() < 0 or rows.max() >= len(played)):
+            raise ValueError("wins frame names games that are not in the games frame")
+        return rows
     rows = pd.Index(run.games["game"]).get_indexer(games)
     if (rows < 0).any():
         raise ValueError("wins frame names games that are not in the games frame")
@@ -329,12 +392,14 @@ def scored_wins(run: Run) -> pd.DataFrame:
     hand's row in the games frame. ``score`` is the wins frame's ``gain``; where that is empty
     (as older records left it when several seats won one hand) the winner's delta, the same
     figure when winners pay nobody."""
-    wins = run.wins.copy()
+    wins = run.wins.copy(deep=False)  # copy-on-write: the new columns stay in this copy
     rows = _game_rows(run, wins["game"])
-    from_deltas = _deltas(run)[rows, wins["seat"].to_numpy(dtype=int)] if len(wins) else []
     gain = wins["gain"] if "gain" in wins else pd.Series(np.nan, index=wins.index)
-    wins["score"] = pd.to_numeric(gain, errors="coerce").fillna(
-        pd.Series(from_deltas, index=wins.index, dtype=float)
-    )
+    score = pd.to_numeric(gain, errors="coerce").to_numpy(dtype=float, copy=True)
+    missing = np.flatnonzero(np.isnan(score))
+    if len(missing):  # only these need the deltas (a long run's deltas are large)
+        seats = wins["seat"].to_numpy(dtype=int)[missing]
+        score[missing] = _deltas(run)[rows[missing], seats]
+    wins["score"] = score
     wins["row"] = rows
     return wins

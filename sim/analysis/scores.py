@@ -14,13 +14,23 @@ from .runs import Run, _as_parts, _deltas, demo_run, per_run  # noqa: F401 (demo
 ROLES = ("all", "dealer", "non_dealer")
 
 
+def _delta_columns(run: Run) -> list[np.ndarray]:
+    """Each seat's score changes, one array per seat (the frame's own columns, not a copy)."""
+    return [run.games[f"delta_{seat}"].to_numpy() for seat in range(run.n_players)]
+
+
 def _per_hand_role_scores(run: Run) -> dict[str, np.ndarray]:
-    """Per hand: the dealer's score, the non-dealers' mean score, every seat's mean score."""
-    deltas = _deltas(run)
+    """Per hand: the dealer's score, the non-dealers' mean score, every seat's mean score.
+    Summed seat by seat (no hands x seats matrix: a long run's would be large); the sums of a
+    few integers are exact, so the figures are those of the matrix."""
     dealer = run.games["dealer"].to_numpy(dtype=int)
-    dealer_score = deltas[np.arange(len(deltas)), dealer]
-    non_dealer = (deltas.sum(axis=1) - dealer_score) / (run.n_players - 1)
-    return {"all": deltas.mean(axis=1), "dealer": dealer_score, "non_dealer": non_dealer}
+    total = np.zeros(len(dealer))
+    dealer_score = np.zeros(len(dealer))
+    for seat, column in enumerate(_delta_columns(run)):
+        total += column
+        np.copyto(dealer_score, column, where=dealer == seat, casting="unsafe")
+    non_dealer = (total - dealer_score) / (run.n_players - 1)
+    return {"all": total / run.n_players, "dealer": dealer_score, "non_dealer": non_dealer}
 
 
 @per_run
@@ -127,10 +137,105 @@ def score_distribution(
     5  <NA>      dealer -0.500000    0.250000
     6  <NA>  non_dealer  0.166667    0.416667
     """
+    columns = _delta_columns(run)
+    per_hand = _per_hand_role_scores(run)
+    if not all(column.dtype.kind in "iu" for column in columns):
+        return _score_distribution_of_values(run, thresholds, confidence, per_hand)
+    # integer scores: every figure from counts of each value (a seat-hands copy of a long run's
+    # scores, and its sorted copy for the quantiles, would not fit in memory)
+    seats = [_histogram(column) for column in columns]
+    everyone = _merged(seats)
+    dealer = _histogram(per_hand["dealer"].astype(np.int64))
+    groups = [(seat, "all", seats[seat], columns[seat]) for seat in range(run.n_players)]
+    groups += [
+        (pd.NA, "all", everyone, per_hand["all"]),
+        (pd.NA, "dealer", dealer, per_hand["dealer"]),
+        (pd.NA, "non_dealer", _merged([everyone], minus=dealer), per_hand["non_dealer"]),
+    ]
+    rows = []
+    for seat, role, (values, counts), hand_values in groups:
+        interval = mean_interval(hand_values, confidence)
+        row = {"seat": seat, "role": role, **_counted_summary(values, counts, thresholds)}
+        row.update(lo=interval.lo, hi=interval.hi)
+        rows.append(row)
+    frame = pd.DataFrame(rows)[_DISTRIBUTION_COLUMNS + [_tail_name(t) for t in thresholds]]
+    frame["seat"] = frame["seat"].astype("Int64")
+    return frame
+
+
+_DISTRIBUTION_COLUMNS = [
+    *("seat", "role", "observations", "mean", "lo", "hi", "std", "variance", "min"),
+    *("q05", "q25", "median", "q75", "q95", "max", "mean_abs"),
+]
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def _histogram(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of an integer array, ascending, and how often each occurs."""
+    if len(values) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    low, high = int(values.min()), int(values.max())
+    if high - low > 10_000_000:  # too wide a range for a count per value
+        return np.unique(values, return_counts=True)
+    counts = np.bincount((values - low).astype(np.intp), minlength=high - low + 1)
+    present = np.flatnonzero(counts)
+    return present.astype(np.int64) + low, counts[present].astype(np.int64)
+
+
+def _merged(histograms, minus=None) -> tuple[np.ndarray, np.ndarray]:
+    """Histograms added together (and ``minus`` taken away), as one."""
+    values = np.concatenate([h[0] for h in histograms] + ([minus[0]] if minus else []))
+    counts = np.concatenate([h[1] for h in histograms] + ([-minus[1]] if minus else []))
+    distinct, where = np.unique(values, return_inverse=True)
+    total = np.bincount(where, weights=counts, minlength=len(distinct)).astype(np.int64)
+    keep = total > 0
+    return distinct[keep], total[keep]
+
+
+def _counted_summary(values: np.ndarray, counts: np.ndarray, thresholds) -> dict:
+    """What :func:`score_distribution` says of one group, from its values' counts: the figures
+    numpy gives on the values themselves (its ``linear`` quantiles, ddof=1 spread)."""
+    n = int(counts.sum())
+    nan = math.nan
+    row = {"observations": n}
+    if n == 0:
+        row.update(dict.fromkeys(("mean", "std", "variance", "min", "max", "mean_abs"), nan))
+        row.update({_tail_name(t): nan for t in thresholds})
+        return row
+    x = values.astype(float)
+    mean = float((x * counts).sum() / n)
+    variance = float((counts * (x - mean) ** 2).sum() / (n - 1)) if n > 1 else nan
+    row.update(mean=mean, variance=variance, std=math.sqrt(variance) if n > 1 else nan)
+    row.update(min=float(x[0]), max=float(x[-1]), mean_abs=float((np.abs(x) * counts).sum() / n))
+    ends = np.cumsum(counts)  # ends[i]: how many values are <= values[i]
+    for name, q in zip(("q05", "q25", "median", "q75", "q95"), QUANTILES, strict=True):
+        row[name] = _linear_quantile(x, ends, n, q)
+    for threshold in thresholds:
+        row[_tail_name(threshold)] = float(counts[np.abs(x) >= threshold].sum() / n)
+    return row
+
+
+def _linear_quantile(x: np.ndarray, ends: np.ndarray, n: int, q: float) -> float:
+    """numpy's ``linear`` quantile of the sorted values that ``x`` and ``ends`` describe,
+    computed as numpy computes it (its virtual index and its two-sided interpolation)."""
+    virtual = n * q + (1 + q * (1 - 1 - 1)) - 1
+    below = math.floor(virtual)
+    gamma = virtual - below
+    below = min(max(below, 0), n - 1)
+    above = min(below + 1, n - 1)
+    a = x[np.searchsorted(ends, below, side="right")]
+    b = x[np.searchsorted(ends, above, side="right")]
+    difference = b - a
+    if gamma >= 0.5:
+        return float(b - difference * (1 - gamma))
+    return float(a + difference * gamma)
+
+
+def _score_distribution_of_values(run: Run, thresholds, confidence, per_hand) -> pd.DataFrame:
+    """:func:`score_distribution` of scores that are not integers, from the values."""
     deltas = _deltas(run)
     dealer_mask = np.zeros(deltas.shape, dtype=bool)
     dealer_mask[np.arange(len(deltas)), run.games["dealer"].to_numpy(dtype=int)] = True
-    per_hand = _per_hand_role_scores(run)
     groups = [(seat, "all", deltas[:, seat], deltas[:, seat]) for seat in range(run.n_players)]
     groups += [
         (pd.NA, "all", deltas.ravel(), per_hand["all"]),

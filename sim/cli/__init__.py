@@ -40,10 +40,34 @@ def run_overrides(args: argparse.Namespace) -> list[str]:
     return overrides
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (the flag, the value, what is allowed, and
+    where the help is) and exit status 2; argparse's own print the usage first."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
+def integer(text: str) -> int:
+    """An integer argument (``--games 5000``), with a message naming what is allowed."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def number(text: str) -> float:
+    """A number argument (``--confidence 0.99``), with a message naming what is allowed."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``mjsim`` parser with every command, or with command ``only`` alone: what its
     arguments need (``mjsim run ...`` then imports none of the other commands' modules)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="mjsim",
         description="Monte Carlo simulation and analysis for Chinese regional mahjong.",
     )
@@ -120,5 +144,6 @@ def _command(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt as error:  # Ctrl-C, or SIGTERM during a run (sim.stopping)
         what = getattr(error, "what", "interrupted (Ctrl-C)")
-        print(f"mjsim: {what}; nothing half-made was left behind", file=sys.stderr)
+        what_next = getattr(error, "what_next", "nothing half-made was left behind")
+        print(f"mjsim: {what}; {what_next}", file=sys.stderr)
         return getattr(error, "exit_status", 130)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .. import bench
+from . import integer
 
 
 def _command_bench(args: argparse.Namespace) -> int:
@@ -37,11 +38,11 @@ def register(commands) -> None:
         epilog="example: mjsim bench --hands 20000",
     )
     parser.add_argument(
-        "--hands", type=int, default=10_000, metavar="N", help="hands per engine measurement"
+        "--hands", type=integer, default=10_000, metavar="N", help="hands per engine measurement"
     )
     parser.add_argument(
         "--evaluations",
-        type=int,
+        type=integer,
         default=200_000,
         metavar="N",
         help="hands per evaluator measurement",

@@ -8,6 +8,7 @@ import time
 import unicodedata
 
 from .. import dealt, exact
+from . import integer, number
 
 _SETTINGS_HELP = "; ".join(
     f"{variant}: " + ", ".join(f"{key}={'|'.join(values)}" for key, values in keys.items())
@@ -138,21 +139,21 @@ def register(commands) -> None:
     _add_common(deal_parser)
     deal_parser.add_argument(
         "--hands",
-        type=int,
+        type=integer,
         required=True,
         metavar="N",
         help="deals to sample per tile set (example: --hands 100000)",
     )
     deal_parser.add_argument(
         "--seed",
-        type=int,
+        type=integer,
         default=0,
         metavar="S",
         help="root seed of the walls, an int >= 0 (default 0; example: --seed 7)",
     )
     deal_parser.add_argument(
         "--confidence",
-        type=float,
+        type=number,
         default=0.95,
         metavar="C",
         help="level of the Wilson intervals (default 0.95; example: --confidence 0.999)",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..run_replay import FORMATS, check_format, replay_lines, replay_run
+from . import integer
 
 
 def _command_replay(args: argparse.Namespace) -> int:
@@ -32,7 +33,7 @@ def register(commands) -> None:
     )
     parser.add_argument("dir", metavar="DIR", help="a run directory written by mjsim run")
     parser.add_argument(
-        "--game", type=int, required=True, metavar="ID", help="hand number (the game column)"
+        "--game", type=integer, required=True, metavar="ID", help="hand number (the game column)"
     )
     parser.add_argument(
         "--format",

@@ -8,10 +8,11 @@ import sys
 import time
 from pathlib import Path
 
+from .. import backends
 from ..config import load_config
-from ..outdir import RUNS_FOLDER
-from ..runner import read_manifest, run
-from . import run_overrides
+from ..outdir import RUNS_FOLDER, target_of
+from ..runner import config_of_run, read_manifest, run
+from . import integer, run_overrides
 
 
 def _percent(rate: float, low: float, high: float) -> str:
@@ -21,8 +22,9 @@ def _percent(rate: float, low: float, high: float) -> str:
 def summary_lines(path: Path) -> list[str]:
     """The summary ``mjsim run`` prints, from the run directory (numbers from sim.analysis)."""
     from .. import analysis
+    from ..analysis.runs import SUMMARY_COLUMNS
 
-    result = analysis.load_run(path)
+    result = analysis.load_run(path, SUMMARY_COLUMNS)  # only the columns read below
     lines = []
     draws = analysis.draw_rate(result).iloc[0]
     lines.append(f"  exhaustive draws (荒庄)  {_percent(draws['rate'], draws['lo'], draws['hi'])}")
@@ -57,20 +59,56 @@ def summary_lines(path: Path) -> list[str]:
     return lines
 
 
+def _checked(args: argparse.Namespace):
+    """The config and the run directory the arguments name, every error before any output."""
+    if args.resume is not None:
+        given = [flag for flag, value in _config_flags(args) if value]
+        if given:
+            raise ValueError(
+                f"--resume {args.resume}: {given[0]} is not allowed with it; a resumed run "
+                "keeps the config, hands and folder it was started with"
+            )
+        return None, target_of(args.resume)
+    if args.config is None:
+        raise ValueError("CONFIG: missing; expected a config file, e.g. configs/NAME.toml")
+    config = load_config(args.config, run_overrides(args))
+    return config, Path(args.out) if args.out else RUNS_FOLDER / config.label
+
+
+def _config_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
+    return [
+        (f"CONFIG {args.config}", args.config),
+        ("--games", args.games is not None),
+        ("--seed", args.seed is not None),
+        ("--set", args.set),
+        ("--out", args.out),
+    ]
+
+
 def _command_run(args: argparse.Namespace) -> int:
-    overrides = run_overrides(args)
-    config = load_config(args.config, overrides)  # every error before any output
-    out = Path(args.out) if args.out else RUNS_FOLDER / config.label
+    config, out = _checked(args)
+    backend = backends.from_arguments(args)
     command = "mjsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
     start = time.perf_counter()
-    run(config, out, jobs=args.jobs, progress=None if not args.quiet else False, command=command)
+    run(
+        config,
+        out,
+        jobs=args.jobs,
+        progress=None if not args.quiet else False,
+        command=command,
+        resume=args.resume is not None,
+        backend=backend,
+    )
     seconds = time.perf_counter() - start
-    timings = read_manifest(out)["timings"]
+    config = config or config_of_run(out)
+    manifest = read_manifest(out)
+    timings = manifest["timings"]
+    played = config.games - manifest.get("resumed_games", 0)  # a resume plays only the rest
     warmup = timings["warmup_seconds"]
     compiled = f", {warmup:.0f} s of it compiling the engine" if warmup > 5 else ""
     print(
         f"{config.label}: {config.games:,} hands in {seconds:.1f} s{compiled} "
-        f"({config.games / timings['play_seconds']:,.0f} hands/s playing, jobs {args.jobs}) "
+        f"({played / max(timings['play_seconds'], 1e-3):,.0f} hands/s playing, jobs {args.jobs}) "
         f"-> {out}"
     )
     agents = ", ".join(config.agents)
@@ -95,18 +133,22 @@ def register(commands) -> None:
             "examples (configs/ holds a config file per rule set, of every variant):\n"
             "  mjsim run configs/NAME.toml\n"
             "  mjsim run configs/NAME.toml --games 100000 --jobs 2 --out runs/big\n"
-            "  mjsim run configs/NAME.toml --set OPTION=VALUE --set run.hands_per_session=4"
+            "  mjsim run configs/NAME.toml --set OPTION=VALUE --set run.hands_per_session=4\n"
+            "  mjsim run --resume runs/big          # finish a run stopped by Ctrl-C or a kill\n"
+            "  mjsim run configs/NAME.toml --backend dask --scheduler tcp://HOST:8786"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("config", metavar="CONFIG", help="a config file, e.g. configs/NAME.toml")
     parser.add_argument(
-        "--games", type=int, metavar="N", help="hands to play (overrides run.games)"
+        "config", metavar="CONFIG", nargs="?", help="a config file, e.g. configs/NAME.toml"
     )
-    parser.add_argument("--seed", type=int, metavar="S", help="root seed (overrides run.seed)")
+    parser.add_argument(
+        "--games", type=integer, metavar="N", help="hands to play (overrides run.games)"
+    )
+    parser.add_argument("--seed", type=integer, metavar="S", help="root seed (overrides run.seed)")
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=integer,
         default=1,
         metavar="J",
         help="worker processes, -1 for one per core (default 1); results do not depend on it",
@@ -123,5 +165,12 @@ def register(commands) -> None:
         help="override an option or run setting, e.g. --set OPTION=VALUE or "
         "--set run.hands_per_session=4 (repeatable)",
     )
+    parser.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="finish the interrupted run of DIR (its finished chunks are kept in .DIR.partial "
+        "beside it); the tables equal those of an uninterrupted run",
+    )
+    backends.add_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=_command_run)

@@ -11,7 +11,8 @@ import time
 import unicodedata
 from pathlib import Path
 
-from ..outdir import RUNS_FOLDER
+from .. import backends
+from ..outdir import RUNS_FOLDER, target_of
 from ..sweep import (
     ALPHA,
     COMPARISON,
@@ -19,10 +20,11 @@ from ..sweep import (
     SIGNIFICANCE,
     SWEEP_JSON,
     load_sweep_spec,
+    resumed_spec,
     run_sweep,
 )
 from ..variants import VARIANT_NAMES, get_variant
-from . import run_overrides
+from . import integer, run_overrides
 
 TABLE_PATTERNS = 3
 """Patterns shown in the printed table (comparison.csv has more)."""
@@ -199,10 +201,36 @@ def table_lines(directory: Path) -> list[str]:
     return lines
 
 
+def _checked(args: argparse.Namespace):
+    """The sweep spec (None when resuming) and the sweep directory the arguments name, every
+    error before any output."""
+    if args.resume is not None:
+        given = [
+            flag
+            for flag, value in (
+                (f"SWEEP.toml {args.sweep}", args.sweep),
+                ("--games", args.games is not None),
+                ("--seed", args.seed is not None),
+                ("--set", args.set),
+                ("--out", args.out),
+            )
+            if value
+        ]
+        if given:
+            raise ValueError(
+                f"--resume {args.resume}: {given[0]} is not allowed with it; a resumed sweep "
+                "keeps the sweep file, cells and folder it was started with"
+            )
+        return None, target_of(args.resume)
+    if args.sweep is None:
+        raise ValueError("SWEEP.toml: missing; expected a sweep file, e.g. configs/sweeps/X.toml")
+    spec = load_sweep_spec(args.sweep, run_overrides(args))  # every cell checked before output
+    return spec, Path(args.out) if args.out else RUNS_FOLDER / spec.label
+
+
 def _command_sweep(args: argparse.Namespace) -> int:
-    overrides = run_overrides(args)
-    spec = load_sweep_spec(args.sweep, overrides)  # every cell checked before any output
-    out = Path(args.out) if args.out else RUNS_FOLDER / spec.label
+    spec, out = _checked(args)
+    backend = backends.from_arguments(args)
     if args.report:
         try:
             from ..report import write_report
@@ -210,8 +238,17 @@ def _command_sweep(args: argparse.Namespace) -> int:
             raise ValueError("--report: sim.report is not available in this version") from None
     command = "mjsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
     start = time.perf_counter()
-    run_sweep(spec, out, jobs=args.jobs, progress=False if args.quiet else None, command=command)
+    run_sweep(
+        spec,
+        out,
+        jobs=args.jobs,
+        progress=False if args.quiet else None,
+        command=command,
+        resume=args.resume is not None,
+        backend=backend,
+    )
     seconds = time.perf_counter() - start
+    spec = spec or resumed_spec(out)
     first = spec.cells[0].config
     document = json.loads((out / SWEEP_JSON).read_text(encoding="utf-8"))
     if all(cell.config.games == first.games for cell in spec.cells):
@@ -287,6 +324,7 @@ examples (configs/sweeps/ holds sweep files of every variant; docs/analysis.md e
   mjsim sweep configs/sweeps/NAME.toml
   mjsim sweep configs/sweeps/NAME.toml --games 5000 --jobs 2 --out runs/small
   mjsim sweep configs/sweeps/NAME.toml --set OPTION=VALUE --report
+  mjsim sweep --resume runs/small       # finish a sweep stopped by Ctrl-C or a kill
 """
 
 
@@ -302,24 +340,25 @@ def register(commands) -> None:
     parser.add_argument(
         "sweep",
         metavar="SWEEP.toml",
+        nargs="?",
         help="a sweep file, e.g. configs/sweeps/NAME.toml",
     )
     parser.add_argument(
         "--games",
-        type=int,
+        type=integer,
         metavar="N",
         help="hands per cell (overrides run.games of the base and the sweep file), "
         "e.g. --games 5000",
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=integer,
         metavar="S",
         help="root seed of every cell (overrides run.seed), e.g. --seed 7",
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=integer,
         default=1,
         metavar="J",
         help="worker processes, -1 for one per core (default 1); results do not depend on it. "
@@ -343,5 +382,12 @@ def register(commands) -> None:
         action="store_true",
         help="also write DIR/report.html (mjsim report DIR), e.g. --report",
     )
+    parser.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="finish the interrupted sweep of DIR (kept in .DIR.partial beside it): finished "
+        "cells are kept, interrupted ones finished, e.g. --resume runs/my-sweep",
+    )
+    backends.add_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar, e.g. --quiet")
     parser.set_defaults(run=_command_sweep)

@@ -1,0 +1,158 @@
+"""Where the chunks of a run play: local worker processes, or a Dask cluster.
+
+    backend = Backend("dask", scheduler="tcp://10.0.0.5:8786")   # or Backend() for processes
+    with backend.started(workers=2) as pool:
+        for result in pool(delayed(play)(chunk) for chunk in chunks): ...
+
+``processes`` (the default) is joblib's loky pool on this machine. ``dask`` runs the same tasks
+through joblib's Dask backend on a ``distributed`` cluster: the one at ``scheduler`` when given,
+else a ``LocalCluster`` of ``workers`` single-threaded worker processes started here and closed
+afterwards. Dask workers need only the installed package (``pip install 'mjsim[dask]'``); they
+send each chunk's tables back to this process, which alone writes files, so they need no shared
+file system. A started backend is reused by everything inside it (a sweep's cells share one
+cluster); results never depend on the backend (same seed, same bytes).
+
+The ``--backend`` and ``--scheduler`` flags come from :func:`add_arguments` and
+:func:`from_arguments`, so every command that plays chunks (``run``, ``sweep``, and later
+``compare`` and ``tune``) takes them the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+BACKENDS = ("processes", "dask")
+DASK_MISSING = (
+    "--backend dask: needs the optional Dask extra (dask[distributed]), which is not installed; "
+    "install it with: pip install 'mjsim[dask]'"
+)
+CONNECT_SECONDS = 10
+
+
+@dataclass
+class Backend:
+    """A way to play chunks in parallel (see the module docstring)."""
+
+    name: str = "processes"
+    scheduler: str | None = None
+    _client: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.name not in BACKENDS:
+            raise ValueError(
+                f"--backend: {self.name!r} is not allowed; allowed: {', '.join(BACKENDS)}"
+            )
+        if self.scheduler is not None and self.name != "dask":
+            raise ValueError(
+                f"--scheduler {self.scheduler}: only with --backend dask (the address of a "
+                "Dask scheduler, e.g. tcp://10.0.0.5:8786)"
+            )
+        if self.scheduler is not None and not self.scheduler.strip():
+            raise ValueError("--scheduler: an empty address; expected e.g. tcp://10.0.0.5:8786")
+
+    @property
+    def is_local(self) -> bool:
+        return self.name == "processes"
+
+    def check_installed(self) -> None:
+        """A one-line ValueError when the backend's packages are missing (before any output)."""
+        if self.name == "dask":
+            try:
+                import distributed  # noqa: F401
+            except ImportError:
+                raise ValueError(DASK_MISSING) from None
+
+    @contextmanager
+    def started(self, workers: int) -> Iterator[Callable[[int], Any]]:
+        """The backend ready to take tasks; yields :meth:`pool`. Reentrant: inside, starting it
+        again reuses what is running (one cluster for all of a sweep's cells)."""
+        if self.name == "processes" or self._client is not None:
+            yield self.pool
+            return
+        client, closers = _dask_client(self.scheduler, workers)
+        self._client = client
+        try:
+            yield self.pool
+        finally:
+            self._client = None
+            for close in closers:
+                close()
+
+    def pool(self, n_jobs: int):
+        """A ``joblib.Parallel`` over ``n_jobs`` workers (every worker of a Dask cluster),
+        yielding results as they come."""
+        from joblib import Parallel, parallel_config
+
+        if self.name == "processes":
+            from .stopping import start_worker
+
+            with parallel_config(backend="loky", initializer=start_worker, initargs=(os.getpid(),)):
+                return Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        if self._client is None:
+            raise RuntimeError("the Dask backend is used outside Backend.started()")
+        with parallel_config(backend="dask", client=self._client):
+            return Parallel(n_jobs=-1, return_as="generator_unordered")
+
+    def workers(self, jobs: int) -> int:
+        """How many chunks play at once: ``jobs`` here, the cluster's workers on a cluster."""
+        if self._client is not None and self.scheduler is not None:
+            return max(1, len(self._client.scheduler_info().get("workers", {})))
+        return jobs
+
+
+def _dask_client(scheduler: str | None, workers: int):
+    """A ``distributed.Client`` to ``scheduler``, or to a new ``LocalCluster`` of ``workers``
+    processes; and the functions that close what was started."""
+    Backend("dask").check_installed()
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as error:
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else "no answer"
+            raise ValueError(
+                f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({reason}); "
+                "expected the address a running scheduler prints, e.g. tcp://10.0.0.5:8786"
+            ) from None
+        return client, [client.close]
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    client = Client(cluster, set_as_default=False)
+    return client, [client.close, cluster.close]
+
+
+def add_arguments(parser) -> None:
+    """``--backend`` and ``--scheduler`` on a command's parser."""
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="processes",
+        help="where chunks play: worker processes here (default), or a Dask cluster; results "
+        "do not depend on it",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --backend dask: a running Dask scheduler (e.g. tcp://10.0.0.5:8786); "
+        "default: a local cluster of --jobs workers",
+    )
+
+
+def from_arguments(args) -> Backend:
+    """The :class:`Backend` the parsed ``--backend`` and ``--scheduler`` name, checked (a
+    one-line ValueError when the Dask extra is missing)."""
+    backend = Backend(args.backend, args.scheduler)
+    backend.check_installed()
+    return backend

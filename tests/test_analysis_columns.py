@@ -1,0 +1,88 @@
+"""Long runs (issue 17): the analysis reads only the columns it needs (pyarrow datasets), and
+gives the figures it gives on the whole tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim import analysis, runner
+from sim.analysis.runs import SUMMARY_COLUMNS, read_columns
+from sim.cli.run import summary_lines
+from sim.config import load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+SUMMARY = (
+    analysis.draw_rate,
+    analysis.win_kinds,
+    analysis.win_rate_by_seat,
+    analysis.dealer_advantage,
+    analysis.pattern_frequency,
+    analysis.score_distribution,
+)
+
+
+@pytest.fixture(scope="module", params=["anhua-seven-kings", "wengan-3p"])
+def run_dir(request, tmp_path_factory):
+    config = load_config(ROOT / "configs" / f"{request.param}.toml", ["run.games=300"])
+    return runner.run(config, tmp_path_factory.mktemp("run") / "run")
+
+
+def test_the_summary_reads_fewer_columns_and_gets_the_same_figures(run_dir):
+    whole = analysis.load_run(run_dir)
+    some = analysis.load_run(run_dir, SUMMARY_COLUMNS)
+    assert len(some.games.columns) < len(whole.games.columns)
+    assert len(some.wins.columns) < len(whole.wins.columns)
+    for function in SUMMARY:
+        pd.testing.assert_frame_equal(function(some), function(whole), obj=function.__name__)
+    assert summary_lines(run_dir)  # the command's own summary runs on the columns it reads
+
+
+def test_columns_are_read_by_name_or_prefix_in_the_files_order(run_dir):
+    games = read_columns(run_dir / runner.GAMES, ["delta_*", "game", "no_such_column"])
+    assert list(games.columns) == ["game", *(c for c in games.columns if c.startswith("delta_"))]
+    whole = pd.read_parquet(run_dir / runner.GAMES)
+    pd.testing.assert_frame_equal(games, whole[list(games.columns)])
+    pd.testing.assert_frame_equal(read_columns(run_dir / runner.GAMES), whole)
+
+
+def test_score_distribution_from_counts_equals_the_one_from_the_values(run_dir):
+    """The integer scores' figures come from counts of each value (a long run's seat-hands do
+    not fit in memory); they equal numpy's on the values themselves (the former code)."""
+    from sim.analysis import scores
+
+    run = analysis.load_run(run_dir, SUMMARY_COLUMNS)
+    per_hand = scores._per_hand_role_scores(run)
+    reference = scores._score_distribution_of_values(run, (8, 16, 32, 64), 0.95, per_hand)
+    pd.testing.assert_frame_equal(analysis.score_distribution(run), reference, rtol=1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(-300, 300) | st.sampled_from([-(10**6), 10**6]), min_size=1, max_size=60)
+)
+def test_counted_figures_equal_numpys_on_random_integers(values):
+    from sim.analysis import scores
+
+    array = np.array(values, dtype=np.int64)
+    row = scores._counted_summary(*scores._histogram(array), thresholds=(8, 64))
+    quantiles = np.quantile(array.astype(float), scores.QUANTILES)
+    expected = {
+        "observations": len(array),
+        "mean": array.mean(),
+        "min": array.min(),
+        "max": array.max(),
+        "mean_abs": np.abs(array).mean(),
+        **dict(zip(("q05", "q25", "median", "q75", "q95"), quantiles, strict=True)),
+        "p_abs_ge_8": (np.abs(array) >= 8).mean(),
+        "p_abs_ge_64": (np.abs(array) >= 64).mean(),
+    }
+    if len(array) > 1:
+        expected |= {"variance": array.var(ddof=1), "std": array.std(ddof=1)}
+    for key, value in expected.items():
+        assert row[key] == pytest.approx(value, rel=1e-12, abs=1e-9), key

@@ -1,0 +1,274 @@
+"""Resume (issue 17): a run killed at any moment, SIGKILL included, leaves only complete chunk
+files and a manifest saying the run is incomplete, in ``.NAME.partial`` beside its folder;
+``mjsim run --resume`` finishes it, and the tables equal those of an uninterrupted run byte for
+byte. Ctrl-C says how to resume; a fresh run refuses to throw the kept chunks away."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from sim import runner
+from sim.cli import main
+from sim.config import load_config
+from sim.outdir import partial_path
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "configs" / "anhua-seven-kings.toml"
+# 100 chunks of 200 hands: long enough (a few seconds) to be killed in the middle
+SETTINGS = ["--games", "20000", "--seed", "3", "--set", "run.chunk_hands=200", "--quiet"]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+TABLES = (runner.GAMES, runner.WINS)
+
+
+def _mjsim(*argv: str, cwd: Path, **kwargs):
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+        **kwargs,
+    )
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("whole")
+    result = _mjsim("run", str(CONFIG), *SETTINGS, "--out", "whole", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return folder / "whole"
+
+
+def _start(folder: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "run", str(CONFIG), *SETTINGS, "--out", "x", *extra],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,
+    )
+
+
+def _wait_for_chunks(process: subprocess.Popen, parts: Path, count: int) -> None:
+    deadline = time.monotonic() + 240
+    while len(list(parts.glob("chunk-*.json"))) < count:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the run never played its chunks"
+        time.sleep(0.01)
+
+
+def _assert_same_tables(a: Path, b: Path) -> None:
+    for name in TABLES:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_sigkilled_run_resumes_to_the_same_bytes(tmp_path, uninterrupted, jobs):
+    process = _start(tmp_path, "--jobs", jobs)
+    partial = partial_path(tmp_path / "x")
+    try:
+        _wait_for_chunks(process, partial / runner.PARTS, 3)
+        process.kill()
+        process.wait(timeout=30)
+    finally:
+        process.kill()
+        process.communicate()
+    # what the kill left: no run folder, an incomplete manifest, only whole chunk files
+    assert not (tmp_path / "x").exists()
+    manifest = json.loads((partial / runner.MANIFEST).read_text())
+    assert manifest["complete"] is False and manifest["chunks"] == 100
+    kept = runner.kept_chunks(partial / runner.PARTS)
+    assert 3 <= len(kept) < 100, "the kill came too late to test a resume"
+    for index in kept:
+        for name in ("games", "wins"):
+            pq.read_table(runner._part(partial / runner.PARTS, name, index))  # whole files
+    assert not list(partial.glob("*.parquet"))  # the tables are written whole, at the end
+
+    # a fresh run refuses to throw the kept chunks away, and says how to go on
+    fresh = _mjsim("run", str(CONFIG), "--games", "40", "--quiet", "--out", "x", cwd=tmp_path)
+    assert fresh.returncode == 2 and fresh.stderr.count("\n") == 1, fresh.stderr
+    assert "mjsim run --resume x" in fresh.stderr and partial.is_dir()
+
+    resumed = _mjsim("run", "--resume", "x", "--jobs", jobs, "--quiet", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    _assert_same_tables(tmp_path / "x", uninterrupted)
+    assert not partial.exists()
+    finished = json.loads((tmp_path / "x" / runner.MANIFEST).read_text())
+    assert finished["complete"] is True and finished["resumed_chunks"] == len(kept)
+    assert finished["counts"] == json.loads((uninterrupted / runner.MANIFEST).read_text())["counts"]
+    assert sorted(p.name for p in (tmp_path / "x").iterdir()) == sorted(
+        [runner.GAMES, runner.WINS, runner.MANIFEST]
+    )
+
+
+def test_ctrl_c_keeps_the_finished_chunks_and_says_how_to_resume(tmp_path, uninterrupted):
+    process = _start(tmp_path, "--jobs", "2")
+    try:
+        _wait_for_chunks(process, partial_path(tmp_path / "x") / runner.PARTS, 2)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    assert stderr.count("\n") == 1, stderr
+    assert stderr.startswith("mjsim: interrupted (Ctrl-C); ")
+    assert stderr.rstrip().endswith("finish the run with: mjsim run --resume x")
+    # the hidden folder's own path is accepted too
+    resumed = _mjsim("run", "--resume", ".x.partial", "--quiet", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    _assert_same_tables(tmp_path / "x", uninterrupted)
+
+
+@pytest.fixture(scope="module")
+def small():
+    return load_config(CONFIG, ["run.games=300", "run.chunk_hands=48", "run.seed=9"])
+
+
+def test_a_kill_after_the_last_manifest_only_needs_the_rename(small, tmp_path):
+    """Killed between the finished manifest and the rename into place: resuming plays nothing
+    and moves the folder into place."""
+    whole = runner.run(small, tmp_path / "whole")
+    os.replace(whole, partial_path(tmp_path / "x"))
+    before = (partial_path(tmp_path / "x") / runner.GAMES).read_bytes()
+    done = runner.run(None, tmp_path / "x", resume=True)
+    assert (done / runner.GAMES).read_bytes() == before
+
+
+def test_a_resume_checks_what_it_resumes(small, tmp_path, capsys):
+    with pytest.raises(ValueError, match="no interrupted run to resume"):
+        runner.run(None, tmp_path / "nothing", resume=True)
+    assert not (tmp_path / "nothing").exists()
+    partial = partial_path(tmp_path / "x")
+    partial.mkdir()
+    runner._write_json_atomic(
+        runner._manifest(small, None, 0, runner.plan_chunks(small), []) | {"complete": False},
+        partial / runner.MANIFEST,
+    )
+    other = small.with_overrides(["run.seed=10"])
+    with pytest.raises(ValueError, match="started with another config"):
+        runner.run(other, tmp_path / "x", resume=True)
+    assert partial.is_dir()  # an error while resuming keeps what was there
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--resume", "x", "--games", "5"], "--resume x: --games is not allowed with it"),
+        (["--resume", "x", "--set", "bird_count=4"], "--resume x: --set is not allowed with it"),
+        ([str(CONFIG), "--resume", "x"], f"--resume x: CONFIG {CONFIG} is not allowed with it"),
+        (["--resume", "x"], "--resume x: no interrupted run to resume"),
+        ([], "CONFIG: missing; expected a config file"),
+    ],
+)
+def test_bad_resume_arguments_are_one_line_and_exit_2(argv, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", *argv, "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and message in error, error
+    assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- sweeps
+
+SWEEP = f"""\
+base = "{CONFIG.as_posix()}"
+[run]
+games = 6000
+chunk_hands = 200
+seed = 4
+[axes]
+king_mode = ["seven_kings", "four_kings"]
+bird_count = [2, 4]
+"""
+SWEEP_CELLS = ["seven_kings-2", "seven_kings-4", "four_kings-2", "four_kings-4"]
+
+
+def _finished_cells(cells: Path) -> list[Path]:
+    return [cell for cell in cells.glob("*") if (cell / runner.MANIFEST).is_file()]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path, jobs):
+    """Killed in the middle: with one job, in the second cell (the first finished, the second
+    with some chunks); with two, cells of one chunk play side by side in workers, killed once
+    one of them is finished."""
+    grid = SWEEP if jobs == "1" else SWEEP.replace("chunk_hands = 200", "chunk_hands = 8000")
+    (tmp_path / "grid.toml").write_text(grid, encoding="utf-8")
+    whole = _mjsim("sweep", "grid.toml", "--out", "whole", "--quiet", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    command = ["sweep", "grid.toml", "--out", "x", "--quiet", "--jobs", jobs]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", *command],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,
+    )
+    partial = partial_path(tmp_path / "x")
+    try:
+        if jobs == "1":
+            _wait_for_chunks(process, partial / "cells" / ".seven_kings-4.partial" / "parts", 2)
+        else:
+            deadline = time.monotonic() + 240
+            while not _finished_cells(partial / "cells"):
+                assert process.poll() is None, process.communicate()
+                assert time.monotonic() < deadline, "no cell ever finished"
+                time.sleep(0.01)
+        process.kill()
+        process.wait(timeout=30)
+    finally:
+        process.kill()
+        process.communicate()
+    assert 1 <= len(_finished_cells(partial / "cells")) < 4
+    assert json.loads((partial / "sweep.json").read_text())["complete"] is False
+    assert not (tmp_path / "x").exists()
+    resumed = _mjsim("sweep", "--resume", "x", "--quiet", "--jobs", jobs, cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith("grid: 4 cells × 6,000 hands")
+    for cell in SWEEP_CELLS:
+        _assert_same_tables(tmp_path / "x" / "cells" / cell, tmp_path / "whole" / "cells" / cell)
+    for name in ("comparison.csv", "significance.csv"):
+        assert (tmp_path / "x" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+    assert json.loads((tmp_path / "x" / "sweep.json").read_text())["complete"] is True
+    assert not partial.exists()
+
+
+def test_ctrl_c_in_a_sweep_says_how_to_resume_it(tmp_path):
+    (tmp_path / "grid.toml").write_text(SWEEP, encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "sweep", "grid.toml", "--out", "x", "--quiet"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,
+    )
+    partial = partial_path(tmp_path / "x")
+    try:
+        _wait_for_chunks(process, partial / "cells" / ".seven_kings-4.partial" / "parts", 1)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    assert stderr.count("\n") == 1, stderr
+    assert stderr.rstrip().endswith("finish the sweep with: mjsim sweep --resume x"), stderr
+    assert (partial / "cells" / "seven_kings-2" / runner.MANIFEST).is_file()
+    resumed = _mjsim("sweep", "--resume", "x", "--quiet", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert sorted(p.name for p in (tmp_path / "x" / "cells").iterdir()) == sorted(SWEEP_CELLS)
