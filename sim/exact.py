@@ -39,6 +39,7 @@ import numpy as np
 
 from .hand import MAX_WILDS, Forms
 from .kernels import exact as _kernels
+from .kernels import tables as builder
 from .tables import load_tables
 from .tiles import N_COPIES, N_KINDS, N_SUITED
 from .variants.anhua import kings_of
@@ -109,7 +110,8 @@ _RADIX = (15, _OVER + 1, _OVER + 1, _OVER + 1, _OVER + 1, _OVER + 1, 16)
 def _signatures(n_ranks: int) -> _Signatures:
     tables = load_tables()
     prefix = "suit" if n_ranks == _SUIT_RANKS else "honour"
-    tiles_of_key = getattr(tables, f"{prefix}_tiles")
+    rows = getattr(tables, f"{prefix}_bytes")  # the one-byte tables, rows BYTES_* (sim.tables)
+    tiles_of_key = rows[builder.BYTES_TILES]
     keys = np.flatnonzero(tiles_of_key <= DEALER_TILES)
     digits = np.empty((keys.size, n_ranks), np.int8)
     rest = keys.copy()
@@ -117,11 +119,11 @@ def _signatures(n_ranks: int) -> _Signatures:
         digits[:, rank] = rest % 5
         rest //= 5
     tiles = tiles_of_key[keys].astype(np.int64)
-    standard_any = getattr(tables, f"{prefix}_standard_any")[keys].astype(np.int64)
-    standard_258 = getattr(tables, f"{prefix}_standard_258")[keys].astype(np.int64)
-    quads = getattr(tables, f"{prefix}_pairs_quads")[keys].astype(np.int64)
-    distinct = getattr(tables, f"{prefix}_pairs_distinct")[keys].astype(np.int64)
-    unrelated = getattr(tables, f"{prefix}_unrelated")[keys].astype(np.int64)
+    standard_any = rows[builder.BYTES_STANDARD_ANY][keys].astype(np.int64)
+    standard_258 = rows[builder.BYTES_STANDARD_258][keys].astype(np.int64)
+    quads = rows[builder.BYTES_PAIRS_QUADS][keys].astype(np.int64)
+    distinct = rows[builder.BYTES_PAIRS_DISTINCT][keys].astype(np.int64)
+    unrelated = rows[builder.BYTES_UNRELATED][keys].astype(np.int64)
     # Seven pairs: a suit is usable when its whole and half slots hold every tile; with quads
     # that is always so, without them a kind held 3 or 4 times leaves tiles over.
     usable_quads = tiles == 2 * (quads & 15) + (quads >> 4)
