@@ -391,6 +391,8 @@ def ready_discards(state, seat, params, tables):
     for kind in range(27):
         counts[kind] = state.hands[seat, kind]
     mask = np.int64(0)
+    if not scoring.within_one_tile(counts, state.n_melds[seat], tables):
+        return mask  # no discard leaves the hand one tile from complete
     que = que_suit(state.status, seat)
     for kind in range(27):
         if counts[kind] == 0:

@@ -31,7 +31,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...kernels._jit import inline_kernel, kernel
-from ...kernels.hand import FORM_STANDARD, KIND_POWER, is_complete
+from ...kernels.hand import (
+    FORM_STANDARD,
+    KIND_POWER,
+    is_complete,
+    seven_pairs_tiles_to_add,
+    standard_tiles_to_add,
+)
 from ...kernels.state import MELD_PONG
 from ...kernels.tables import BYTES_STANDARD_ANY
 from .options import (  # noqa: F401 (read by later kernels as scoring.P_*)
@@ -264,6 +270,21 @@ def best_pattern(counts, melds, n_melds, win, heavenly, que_suit, params, tables
 # Waits, readiness 叫 and 查叫
 
 
+@inline_kernel
+def within_one_tile(counts, n_melds, tables):
+    """Whether the concealed ``counts`` (13 or 14 tiles with ``n_melds`` melds) lie within one
+    tile of a complete hand by the evaluator's tables: the standard form with any pair, or
+    without melds seven pairs counting a quad as two (龙七对). Every Weng'an pattern is one of
+    these (``hand_pattern``), so a 13-tile hand with a wait, and a 14-tile hand with a discard
+    that leaves it ready, pass; the few hands that pass without (a wait on a fifth copy, 定缺)
+    are then checked in full. Four table lookups, where the full check is a pattern per kind.
+    Branch-free, so that numba pairs up the reference counts of the tables it inlines."""
+    key_m, key_p, key_s = suited_keys(counts)
+    standard = standard_tiles_to_add(key_m, key_p, key_s, 0, 4 - n_melds, False, tables)
+    pairs = seven_pairs_tiles_to_add(key_m, key_p, key_s, 0, True, tables)
+    return (standard <= 1) | ((n_melds == 0) & (pairs <= 1))
+
+
 @kernel
 def waits(counts, melds, n_melds, que_suit, params, tables, patterns_out):
     """The kinds a 13-tile hand waits on, as a bit mask (bit k: kind k), and each wait's pattern
@@ -282,6 +303,9 @@ def waits(counts, melds, n_melds, que_suit, params, tables, patterns_out):
     mask = np.int64(0)
     for kind in range(N_SUITED):
         patterns_out[kind] = PATTERN_NONE
+    if not within_one_tile(hand, n_melds, tables):
+        return mask
+    for kind in range(N_SUITED):
         if held[kind] >= 4:
             continue
         hand[kind] += 1
