@@ -74,8 +74,9 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms):
     Counting only near kinds is the usual 'effective tiles' count of players, and is three
     times cheaper to compute. The 14-tile hand decides, the same for every candidate discard.
     """
-    kinds = np.empty(n_kinds, np.int64)
-    unseen = np.empty(n_kinds, np.int64)
+    found = np.empty((2, n_kinds), np.int64)  # one allocation: kinds, unseen copies
+    kinds = found[0]
+    unseen = found[1]
     n_candidates = 0
     everything = (forms & FORM_THIRTEEN) != 0
     for kind in range(n_kinds):
@@ -132,12 +133,19 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     # after[kind]: shanten once a natural ``kind`` is discarded, 1000 where it cannot be (here
     # rather than in a helper: every kernel call that passes the tables tuple costs reference
     # counts)
-    after = np.full(N_KINDS, 1_000, np.int64)
+    # one allocation for the vectors: each costs about as much as a shanten lookup
+    vectors = np.empty((5, N_KINDS), np.int64)
+    after = vectors[0]
+    kinds = vectors[1]
+    tied = vectors[2]
+    for kind in range(N_KINDS):
+        after[kind] = 1_000
     candidates = np.empty((N_KINDS, 4), np.int64)
-    kinds = np.empty(N_KINDS, np.int64)
     n_candidates = _without_each_natural(keys, hand, wild, candidates, kinds, -1, 0)
-    values = np.empty(n_candidates, np.int64)
-    wild_counts = np.full(n_candidates, wilds, np.int64)
+    values = vectors[3][:n_candidates]
+    wild_counts = vectors[4][:n_candidates]
+    for index in range(n_candidates):
+        wild_counts[index] = wilds
     shanten_many(candidates[:n_candidates], wild_counts, forms, tables, values)
     for index in range(n_candidates):
         after[kinds[index]] = values[index]
@@ -151,7 +159,6 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
             if hand[kind] > 0 and allowed[kind]:
                 return kind
         return -1
-    tied = np.empty(N_KINDS, np.int64)
     n_tied = 0
     for kind in range(N_KINDS):
         if after[kind] == best_shanten:

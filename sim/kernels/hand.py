@@ -324,15 +324,19 @@ def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
     n_wilds = np.int64(wilds)
     size = tiles_in_hand(keys[0], keys[1], keys[2], keys[3], tables) + n_wilds
     sets = min(size // 3, MAX_SETS)
-    rows = np.empty((4, MAX_SETS + 1, 2), np.int64)
-    rest = np.empty((4, MAX_SETS + 1, 2), np.int64)
-    folded = np.empty((MAX_SETS + 1, 2), np.int64)
-    new_row = np.empty((MAX_SETS + 1, 2), np.int64)
-    base = np.empty(4, np.int64)
-    pair_bytes = np.empty(4, np.int64)
-    needed = np.zeros(4, np.bool_)  # suits some added kind is in
+    # one allocation for the work rows, one for the small vectors: each costs more than the
+    # arithmetic of a small call
+    work = np.empty((10, MAX_SETS + 1, 2), np.int64)
+    rows = work[0:4]
+    rest = work[4:8]
+    folded = work[8]
+    new_row = work[9]
+    vectors = np.zeros(12, np.int64)
+    base = vectors[0:4]
+    pair_bytes = vectors[4:8]
+    needed = vectors[8:12]  # suits some added kind is in (non-zero)
     for j in range(added.shape[0]):
-        needed[KIND_SUIT[added[j]]] = True
+        needed[KIND_SUIT[added[j]]] = 1
     for i in range(removed.shape[0]):
         for suit in range(4):
             base[suit] = keys[suit]
@@ -346,7 +350,7 @@ def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
                 else suit_bytes[pairs_row, base[suit]]
             )
         for suit in range(4):
-            if not needed[suit]:
+            if needed[suit] == 0:
                 continue
             first = 1 if suit == 0 else 0
             _copy_rows(rows[first], rest[suit])
