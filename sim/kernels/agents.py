@@ -30,6 +30,12 @@ the lowest kind id, which is deterministic), claims a pong or chi only when the 
 and the best discard is no further from ready than before. Offered plans, it takes the one whose
 kinds it holds fewest tiles of (the weakest suit) and then discards those kinds first, while it
 holds any, the most isolated first (``shed_discard``), and never pongs, chis or kongs one.
+
+The value agent (``value_discard``, docs/strategies.md) plays as the efficiency agent but claims
+only when a claim brings its hand nearer to ready, plays for seven pairs from five pairs and for
+a flush with at most one tile off suit; the cautious agent plays as the value agent, makes no
+kongs, and late in the hand prefers a discard already seen when it costs no shanten
+(``cautious_discard``).
 """
 
 from __future__ import annotations
@@ -72,8 +78,8 @@ N_AGENTS = 5
 VALUE_FLUSH_OFF_SUIT = 1
 """The value agent plays for a flush (清一色) once its concealed hand holds at most this many
 natural tiles outside its strongest numbered suit (and at least one inside it)."""
-VALUE_KING_MARGIN = -1
-"""The value agent throws a loose king (one or two held) for a hard hand (硬庄) when the hand
+VALUE_WILD_MARGIN = -1
+"""The value agent throws a loose wild (one or two held) for a hand without wilds when the hand
 without it is at most this many shanten worse than after its best other discard (-1: never)."""
 VALUE_PAIRS = 5
 """The value agent plays for seven pairs (小七对) once its full concealed hand (13 or 14 tiles,
@@ -296,33 +302,34 @@ def _hand_shanten(keys, wilds, forms, tables):
 
 
 @kernel
-def _loose_king(hand, keys, wilds, wild, forms, allowed, tables, natural, king_margin):
-    """The king (wild) the value agent throws to play for a hard hand (硬庄, double, and free to
-    win on discards), or -1. Only loose kings go (one or two held, none tripled: three identical
-    kings are 三王, worth keeping), and only when the hand without the king is at most
-    ``king_margin`` shanten worse than after the efficient discard ``natural`` (-1: never)."""
-    if king_margin < 0 or wilds == 0 or wilds > 2:
+def _loose_wild(hand, keys, wilds, wild, forms, allowed, tables, natural, wild_margin):
+    """The wild the value agent throws to play for a hand without wilds (a variant may pay it
+    double, as a hard hand 硬庄, and let it win on discards), or -1. Only loose wilds go (one or
+    two held, none tripled: three identical wilds may be a pattern, 三王, worth keeping), and
+    only when the hand without the wild is at most ``wild_margin`` shanten worse than after the
+    efficient discard ``natural`` (-1: never)."""
+    if wild_margin < 0 or wilds == 0 or wilds > 2:
         return -1
-    king = -1
+    loose = -1
     for kind in range(N_KINDS):
         if wild[kind] and hand[kind] > 0:
             if hand[kind] >= 3:
                 return -1
             if allowed[kind]:
-                king = kind
-    if king < 0 or natural < 0:
+                loose = kind
+    if loose < 0 or natural < 0:
         return -1
-    without_king = _hand_shanten(keys, wilds - 1, forms, tables)
+    without_wild = _hand_shanten(keys, wilds - 1, forms, tables)
     after = keys.copy()
     after[KIND_SUIT[natural]] -= KIND_POWER[natural]
-    if without_king <= _hand_shanten(after, wilds, forms, tables) + king_margin:
-        return king
+    if without_wild <= _hand_shanten(after, wilds, forms, tables) + wild_margin:
+        return loose
     return -1
 
 
 @kernel
 def value_discard_with(
-    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, flush, pairs, king_margin
+    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, flush, pairs, wild_margin
 ):
     """The discard of the value agent with its parameters (``VALUE_*`` are the defaults):
     efficiency play that goes for what pays double.
@@ -330,7 +337,7 @@ def value_discard_with(
     A flush in sight (``_flush_suit``): the most efficient discard among the kinds outside the
     suit, while it holds any, by shanten with any pair (清一色 is 乱将). Seven pairs in sight
     (``_seven_pairs_worth``): the most efficient discard by the seven-pairs shanten alone.
-    Otherwise the efficiency agent's discard, or a loose king instead (``_loose_king``)."""
+    Otherwise the efficiency agent's discard, or a loose wild instead (``_loose_wild``)."""
     suit = _flush_suit(hand, wild, flush)
     if suit >= 0:
         off_suit = np.zeros(N_KINDS, np.bool_)
@@ -350,8 +357,8 @@ def value_discard_with(
             hand, keys, wilds, wild, visible, n_kinds, pairs_forms, allowed, tables
         )
     natural = efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
-    king = _loose_king(hand, keys, wilds, wild, forms, allowed, tables, natural, king_margin)
-    return king if king >= 0 else natural
+    loose = _loose_wild(hand, keys, wilds, wild, forms, allowed, tables, natural, wild_margin)
+    return loose if loose >= 0 else natural
 
 
 @kernel
@@ -369,7 +376,7 @@ def value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tab
         tables,
         VALUE_FLUSH_OFF_SUIT,
         VALUE_PAIRS,
-        VALUE_KING_MARGIN,
+        VALUE_WILD_MARGIN,
     )
 
 
