@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 RUN_GAMES = 200_000
 SWEEP_GAMES = 50_000
+AGENT_DEALS = 10_000
 
 
 def mjsim(*args: str) -> str:
@@ -78,6 +79,23 @@ def sweep_outputs(jobs: int) -> None:
     (target / "summary.txt").write_text(printed)
 
 
+def agents_outputs(jobs: int) -> None:
+    """The Anhua agents against each other on duplicate deals (docs/strategies.md)."""
+    label = "anhua-agents"
+    compare_dir = ROOT / "runs" / "results" / label
+    printed = mjsim(
+        "compare", "configs/anhua-seven-kings.toml", "--agents",
+        "efficiency,value,cautious,random", "--deals", str(AGENT_DEALS), "--jobs", str(jobs),
+        "--out", str(compare_dir.relative_to(ROOT)), "--quiet",
+    )  # fmt: skip
+    target = RESULTS / label
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for name in ("comparison.csv", "pairs.csv", "comparison.json"):
+        shutil.copy(compare_dir / name, target / name)
+    (target / "summary.txt").write_text(printed)
+
+
 def exact_outputs() -> None:
     for variant in ("generic", "anhua", "wengan", "anqing"):
         (RESULTS / f"exact-{variant}.txt").write_text(mjsim("exact", variant))
@@ -91,6 +109,7 @@ def main() -> None:
     exact_outputs()
     run_outputs(args.jobs)
     sweep_outputs(args.jobs)
+    agents_outputs(args.jobs)
 
 
 if __name__ == "__main__":

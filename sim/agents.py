@@ -8,6 +8,8 @@ AGENTS = {
     "efficiency": _kernels.AGENT_EFFICIENCY,
     "random": _kernels.AGENT_RANDOM,
     "self_draw": _kernels.AGENT_SELF_DRAW,
+    "value": _kernels.AGENT_VALUE,
+    "cautious": _kernels.AGENT_CAUTIOUS,
 }
 """Agent name -> kind id. ``efficiency`` is the default (see sim.kernels.agents)."""
 

@@ -22,7 +22,8 @@ The modules, by topic: :mod:`~sim.analysis.runs` (loading), :mod:`~sim.analysis.
 :mod:`~sim.analysis.significance`, :mod:`~sim.analysis.outcomes` (draws, wins by seat and kind),
 :mod:`~sim.analysis.patterns` (patterns and tiers), :mod:`~sim.analysis.scores` (dealer
 advantage, score distributions), :mod:`~sim.analysis.points` (point sources) and
-:mod:`~sim.analysis.comparisons` (runs against each other, sweep tables). Every public name is
+:mod:`~sim.analysis.comparisons` (runs against each other, sweep tables) and
+:mod:`~sim.analysis.duplicate` (agents on duplicate deals, ``mjsim compare``). Every public name is
 importable from ``sim.analysis``.
 
 >>> run = demo_run()
@@ -41,6 +42,7 @@ from .comparisons import (
     sweep_table,
     unchanged_metrics,
 )
+from .duplicate import duplicate_comparison, load_comparison, paired_differences, seat_hands
 from .intervals import MeanInterval, mean_interval, t_quantile, t_two_sided_p, wilson_interval
 from .outcomes import draw_rate, win_kinds, win_rate_by_seat
 from .patterns import pattern_frequency, tier_summary
@@ -101,12 +103,15 @@ __all__ = [
     "dealer_advantage",
     "demo_run",
     "draw_rate",
+    "duplicate_comparison",
+    "load_comparison",
     "load_run",
     "load_runs",
     "load_sweep",
     "mean_interval",
     "metric_values",
     "option_effects",
+    "paired_differences",
     "paired_test",
     "pattern_frequency",
     "per_run",
@@ -116,6 +121,7 @@ __all__ = [
     "run_variant",
     "score_distribution",
     "scored_wins",
+    "seat_hands",
     "seat_net_sources",
     "seat_scores",
     "seat_source_nets",

@@ -3,6 +3,7 @@
     mjsim run CONFIG                 play a config into a run directory, print a summary
     mjsim report DIR                 an HTML report of a run or a sweep
     mjsim sweep SWEEP.toml           a config over a grid of option values, compared
+    mjsim compare CONFIG --agents A,B  agents against each other on duplicate deals
     mjsim replay DIR --game ID       one hand of a run, move by move
     mjsim bench                      evaluator and engine throughput
     mjsim exact VARIANT              exact probabilities of dealt-hand events
@@ -27,7 +28,7 @@ import sys
 from ..outdir import os_error_code
 
 # In the order ``mjsim --help`` lists them.
-COMMAND_MODULES = ("run", "sweep", "report", "replay", "bench", "hand", "exact")
+COMMAND_MODULES = ("run", "sweep", "compare", "report", "replay", "bench", "hand", "exact")
 
 
 def run_overrides(args: argparse.Namespace) -> list[str]:

@@ -30,6 +30,12 @@ the lowest kind id, which is deterministic), claims a pong or chi only when the 
 and the best discard is no further from ready than before. Offered plans, it takes the one whose
 kinds it holds fewest tiles of (the weakest suit) and then discards those kinds first, while it
 holds any, the most isolated first (``shed_discard``), and never pongs, chis or kongs one.
+
+The value agent (``value_discard``, docs/strategies.md) plays as the efficiency agent but claims
+only when a claim brings its hand nearer to ready, plays for seven pairs from five pairs and for
+a flush with at most one tile off suit; the cautious agent plays as the value agent, makes no
+kongs, and late in the hand prefers a discard already seen when it costs no shanten
+(``cautious_discard``).
 """
 
 from __future__ import annotations
@@ -38,10 +44,13 @@ import numpy as np
 
 from ._jit import inline_kernel, kernel
 from .hand import (
+    FORM_SEVEN_PAIRS,
     FORM_THIRTEEN,
     KIND_POWER,
     KIND_SUIT,
     N_KINDS,
+    OPTION_PAIR_258,
+    OPTION_QUADS,
     shanten_after_swaps,
     shanten_many,
 )
@@ -61,7 +70,33 @@ from .moves import (
 AGENT_EFFICIENCY = 0
 AGENT_RANDOM = 1
 AGENT_SELF_DRAW = 2  # plays like the efficiency agent, wins only by self-draw (自摸)
-N_AGENTS = 3
+AGENT_VALUE = 3  # efficiency plus pursuit of what pays: 清一色, 小七对 (value_discard)
+AGENT_CAUTIOUS = 4  # value play, safe discards late in the hand (cautious_discard)
+N_AGENTS = 5
+
+# The value and cautious agents' defaults (docs/strategies.md says what each does and why).
+VALUE_FLUSH_OFF_SUIT = 1
+"""The value agent plays for a flush (清一色) once its concealed hand holds at most this many
+natural tiles outside its strongest numbered suit (and at least one inside it)."""
+VALUE_WILD_MARGIN = -1
+"""The value agent throws a loose wild (one or two held) for a hand without wilds when the hand
+without it is at most this many shanten worse than after its best other discard (-1: never)."""
+VALUE_PAIRS = 5
+"""The value agent plays for seven pairs (小七对) once its full concealed hand (13 or 14 tiles,
+no melds) holds this many pairs."""
+CAUTIOUS_LATE_VISIBLE = 40
+"""The cautious agent turns careful once this many tiles are visible to all (discards, melds,
+the indicator): a late wall, when opponents are likely ready."""
+CAUTIOUS_SAFE_SEEN = 3
+"""A kind is safe for the cautious agent when this many of its copies are accounted for (seen by
+all, or in its own hand, the discarded copy included): at most one left to wait on."""
+CAUTIOUS_SHANTEN_COST = 0
+"""The shanten the cautious agent gives up for a safe discard (0: only a safe discard as good)."""
+VALUE_CLAIM_GAIN = 1
+"""The value agent pongs or chis only when the claim (with its best discard) brings its hand at
+least this many shanten nearer to ready; the efficiency agent claims at 0 (no further)."""
+"""A kind is safe for the cautious agent when this many of its copies are accounted for (seen by
+all, or in its own hand): a wait on it is then unlikely (at most one copy left)."""
 
 
 @kernel
@@ -225,6 +260,210 @@ def shed_discard(hand, wild, plan, allowed):
     return best_kind
 
 
+@kernel
+def _flush_suit(hand, wild, flush_off_suit):
+    """The numbered suit (0-2) the value agent plays a flush (清一色) in, or -1: the suit with the
+    most natural tiles in ``hand``, when at most ``flush_off_suit`` naturals lie outside it
+    (-1: never). Wilds take any suit, so they never count against a flush."""
+    if flush_off_suit < 0:
+        return -1
+    in_suit = np.zeros(4, np.int64)
+    for kind in range(N_KINDS):
+        if not wild[kind]:
+            in_suit[KIND_SUIT[kind]] += hand[kind]
+    best = 0
+    for suit in range(1, 3):
+        if in_suit[suit] > in_suit[best]:
+            best = suit
+    total = in_suit[0] + in_suit[1] + in_suit[2] + in_suit[3]
+    if in_suit[best] == 0 or total - in_suit[best] > flush_off_suit:
+        return -1
+    return best
+
+
+@kernel
+def _seven_pairs_worth(hand, wild, forms, min_pairs):
+    """Whether the value agent plays for seven pairs (小七对, worth double a plain win): the
+    variant steers by that form, the concealed hand is whole (no melds: 13 tiles or more) and
+    holds ``min_pairs`` natural pairs."""
+    if (forms & FORM_SEVEN_PAIRS) == 0:
+        return False
+    tiles = 0
+    pairs = 0
+    for kind in range(N_KINDS):
+        tiles += hand[kind]
+        if not wild[kind] and hand[kind] >= 2:
+            pairs += 1
+    return tiles >= 13 and pairs >= min_pairs
+
+
+@kernel
+def _hand_shanten(keys, wilds, forms, tables):
+    """Shanten of one hand (suit keys, wild count) over ``forms``."""
+    rows = np.empty((1, 4), np.int64)
+    for suit in range(4):
+        rows[0, suit] = keys[suit]
+    out = np.empty(1, np.int64)
+    shanten_many(rows, np.full(1, wilds, np.int64), forms, tables, out)
+    return out[0]
+
+
+@kernel
+def _loose_wild(hand, keys, wilds, wild, forms, allowed, tables, natural, wild_margin):
+    """The wild the value agent throws to play for a hand without wilds (a variant may pay it
+    double, as a hard hand 硬庄, and let it win on discards), or -1. Only loose wilds go (one or
+    two held, none tripled: three identical wilds may be a pattern, 三王, worth keeping), and
+    only when the hand without the wild is at most ``wild_margin`` shanten worse than after the
+    efficient discard ``natural`` (-1: never)."""
+    if wild_margin < 0 or wilds == 0 or wilds > 2:
+        return -1
+    loose = -1
+    for kind in range(N_KINDS):
+        if wild[kind] and hand[kind] > 0:
+            if hand[kind] >= 3:
+                return -1
+            if allowed[kind]:
+                loose = kind
+    if loose < 0 or natural < 0:
+        return -1
+    without_wild = _hand_shanten(keys, wilds - 1, forms, tables)
+    after = keys.copy()
+    after[KIND_SUIT[natural]] -= KIND_POWER[natural]
+    if without_wild <= _hand_shanten(after, wilds, forms, tables) + wild_margin:
+        return loose
+    return -1
+
+
+@kernel
+def value_discard_with(
+    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, flush, pairs, wild_margin
+):
+    """The discard of the value agent with its parameters (``VALUE_*`` are the defaults):
+    efficiency play that goes for what pays double.
+
+    A flush in sight (``_flush_suit``): the most efficient discard among the kinds outside the
+    suit, while it holds any, by shanten with any pair (清一色 is 乱将). Seven pairs in sight
+    (``_seven_pairs_worth``): the most efficient discard by the seven-pairs shanten alone.
+    Otherwise the efficiency agent's discard, or a loose wild instead (``_loose_wild``)."""
+    suit = _flush_suit(hand, wild, flush)
+    if suit >= 0:
+        off_suit = np.zeros(N_KINDS, np.bool_)
+        any_off = False
+        for kind in range(N_KINDS):
+            if allowed[kind] and hand[kind] > 0 and not wild[kind] and KIND_SUIT[kind] != suit:
+                off_suit[kind] = True
+                any_off = True
+        if any_off:
+            any_pair = forms & ~OPTION_PAIR_258
+            return efficiency_discard(
+                hand, keys, wilds, wild, visible, n_kinds, any_pair, off_suit, tables
+            )
+    if _seven_pairs_worth(hand, wild, forms, pairs):
+        pairs_forms = FORM_SEVEN_PAIRS | (forms & OPTION_QUADS)
+        return efficiency_discard(
+            hand, keys, wilds, wild, visible, n_kinds, pairs_forms, allowed, tables
+        )
+    natural = efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
+    loose = _loose_wild(hand, keys, wilds, wild, forms, allowed, tables, natural, wild_margin)
+    return loose if loose >= 0 else natural
+
+
+@kernel
+def value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables):
+    """The value agent's discard with its default parameters (``value_discard_with``)."""
+    return value_discard_with(
+        hand,
+        keys,
+        wilds,
+        wild,
+        visible,
+        n_kinds,
+        forms,
+        allowed,
+        tables,
+        VALUE_FLUSH_OFF_SUIT,
+        VALUE_PAIRS,
+        VALUE_WILD_MARGIN,
+    )
+
+
+@kernel
+def _late(visible, late_visible):
+    """Whether the wall is late for the cautious agent: ``late_visible`` tiles or more are
+    visible to all (discards, melds, the indicator), when opponents are likely ready."""
+    seen = 0
+    for kind in range(N_KINDS):
+        seen += visible[kind]
+    return seen >= late_visible
+
+
+@kernel
+def cautious_discard_with(
+    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, late, safe_seen, margin
+):
+    """The discard of the cautious agent: the value agent's, but once the wall is late
+    (``_late``: ``late`` tiles visible) the value agent's choice among the safe kinds instead,
+    when it leaves the hand at most ``margin`` shanten further from ready. A kind is safe with
+    ``safe_seen`` copies accounted for (seen by all or held): few left for an opponent to wait
+    on."""
+    choice = value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
+    if choice < 0 or not _late(visible, late):
+        return choice
+    if np.int64(visible[choice]) + np.int64(hand[choice]) >= safe_seen:
+        return choice
+    safe = np.zeros(N_KINDS, np.bool_)
+    any_safe = False
+    for kind in range(N_KINDS):
+        if (
+            allowed[kind]
+            and hand[kind] > 0
+            and not wild[kind]
+            and np.int64(visible[kind]) + np.int64(hand[kind]) >= safe_seen
+        ):
+            safe[kind] = True
+            any_safe = True
+    if not any_safe:
+        return choice
+    careful = value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, safe, tables)
+    after_choice = keys.copy()
+    after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
+    after_careful = keys.copy()
+    after_careful[KIND_SUIT[careful]] -= KIND_POWER[careful]
+    cost = _hand_shanten(after_careful, wilds, forms, tables) - _hand_shanten(
+        after_choice, wilds, forms, tables
+    )
+    return careful if cost <= margin else choice
+
+
+@kernel
+def cautious_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables):
+    """The cautious agent's discard with its default parameters (``cautious_discard_with``)."""
+    return cautious_discard_with(
+        hand,
+        keys,
+        wilds,
+        wild,
+        visible,
+        n_kinds,
+        forms,
+        allowed,
+        tables,
+        CAUTIOUS_LATE_VISIBLE,
+        CAUTIOUS_SAFE_SEEN,
+        CAUTIOUS_SHANTEN_COST,
+    )
+
+
+@kernel
+def value_declines_claim(hand, wild, kind, forms, flush, pairs):
+    """Whether the value agent passes a pong or chi of ``kind`` that the efficiency agent
+    might make: a meld ends seven pairs, and a meld outside the flush's suit ends the flush."""
+    if _seven_pairs_worth(hand, wild, forms, pairs):
+        return True
+    suit = _flush_suit(hand, wild, flush)
+    return suit >= 0 and KIND_SUIT[kind] != suit
+
+
 # ---------------------------------------------------------------------------------------------
 # The six questions
 
@@ -259,6 +498,10 @@ def choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allo
         kind = shed_discard(hand, wild, plan, allowed)
         if kind >= 0:
             return kind
+    if agent == AGENT_VALUE:
+        return value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
+    if agent == AGENT_CAUTIOUS:
+        return cautious_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
     return efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
 
 
@@ -282,6 +525,8 @@ def accepts_kong(agent, kind, plan):
     kind, the random agent half of the time."""
     if agent == AGENT_RANDOM:
         return np.random.random() < 0.5
+    if agent == AGENT_CAUTIOUS:
+        return False  # a kong's revealed tiles may win for others (杠上炮), or it is robbed
     return ((plan >> kind) & 1) == 0
 
 
@@ -354,11 +599,19 @@ def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms
         return -1
     if (not can_pong and n_chi == 0) or ((plan >> kind) & 1) != 0:
         return -1  # nothing to claim, or a kind to be rid of: skip the shanten of the hand
+    if (agent == AGENT_VALUE or agent == AGENT_CAUTIOUS) and value_declines_claim(
+        hand, wild, kind, forms, VALUE_FLUSH_OFF_SUIT, VALUE_PAIRS
+    ):
+        return -1
     now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
-    if can_pong and after[0] <= now:
+    # the shanten a claim must reach: no further from ready (efficiency), or nearer (value)
+    needed = now
+    if agent == AGENT_VALUE or agent == AGENT_CAUTIOUS:
+        needed = now - VALUE_CLAIM_GAIN
+    if can_pong and after[0] <= needed:
         return pong_row
     for index in range(n_chi):
-        if after[1 + index] <= now:
+        if after[1 + index] <= needed:
             return chi_rows[index]
     return -1
 
@@ -384,6 +637,8 @@ def choose_own_turn(agent, actions, n_actions, plan):
         if actions[row, A_TYPE] == ACT_KONG:
             if agent == AGENT_RANDOM:
                 return row if np.random.random() < 0.5 else -1
+            if agent == AGENT_CAUTIOUS:
+                break  # no kong: see accepts_kong
             if ((plan >> actions[row, A_TILE]) & 1) == 0:
                 return row
     row = choose_declaration(agent, actions, n_actions, False)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..analysis.duplicate import COMPARISON_FILE
 from ..outdir import RUN, SWEEP, locked
 from .formatting import (
     Html,
@@ -103,6 +104,10 @@ def write_report(path: str | Path, baseline: str | None = None) -> Path:
     # the lock a run or sweep writing this directory holds: a report is never written into a
     # directory that is being replaced (sim.outdir)
     with locked(directory):
+        if (directory / COMPARISON_FILE).exists():
+            from .compare_report import write_comparison_report
+
+            return write_comparison_report(directory)
         if (directory / SWEEP.marker).exists():
             return write_sweep_report(directory, baseline)
         if not (directory / RUN.marker).exists():

@@ -1,0 +1,137 @@
+"""``mjsim compare``: agents against each other on duplicate deals, the paired comparison."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..config import load_config
+from ..outdir import RUNS_FOLDER
+from . import integer, number, run_overrides
+
+
+def _checked(args: argparse.Namespace):
+    """The config, agents and output directory the arguments name, every error before output."""
+    from ..compare import parse_agents
+
+    if args.deals is not None and args.deals < 1:
+        raise ValueError(f"--deals: {args.deals}; expected a positive number of walls")
+    if args.session_hands is not None and args.session_hands < 1:
+        raise ValueError(f"--session-hands: {args.session_hands}; expected a positive integer")
+    if args.loss <= 0:
+        raise ValueError(f"--loss: {args.loss:g}; expected a positive number of points")
+    overrides = run_overrides(args)
+    if args.deals is not None:
+        overrides.append(f"run.games={args.deals}")
+    config = load_config(args.config, overrides)
+    agents = parse_agents(args.agents, config.n_players)
+    out = Path(args.out) if args.out else RUNS_FOLDER / f"compare-{config.label}"
+    return config, agents, out
+
+
+def comparison_lines(frame, pairs, session_hands: int, loss: float) -> list[str]:
+    """The table ``mjsim compare`` prints (one line per agent, then each pair)."""
+    reference = frame["agent"].iloc[0]
+    lines = [
+        f"  {'agent':<11}{'mean/hand':>10} {'vs ' + reference + ' [95% CI by wall]':<34}"
+        f"{'win':>7}{'deal-in':>8}{'draw':>7}{'turns':>7}{'seat sd':>8}"
+        f"  P(lose {loss:g} in {session_hands})"
+    ]
+    for row in frame.itertuples():
+        versus = f"{row.diff:+.2f} [{row.diff_lo:+.2f}, {row.diff_hi:+.2f}]"
+        lines.append(
+            f"  {row.agent:<11}{row.mean:>+10.2f} {versus:<34}{100 * row.win_rate:>6.1f}%"
+            f"{100 * row.deal_in_rate:>7.1f}%{100 * row.draw_rate:>6.1f}%{row.mean_turns:>7.1f}"
+            f"{row.seat_sd:>8.1f}  {100 * row.p_session_loss:.1f}%"
+        )
+    lines.append("  pairs (first minus second, mean score per hand, 95% CI clustered by wall):")
+    for row in pairs.itertuples():
+        mark = "" if row.excludes_zero else "  (interval includes 0)"
+        lines.append(
+            f"    {row.first} - {row.second}: {row.diff:+.2f} [{row.lo:+.2f}, {row.hi:+.2f}]{mark}"
+        )
+    return lines
+
+
+def _command_compare(args: argparse.Namespace) -> int:
+    from ..analysis.duplicate import duplicate_comparison, load_comparison, paired_differences
+    from ..compare import compare
+
+    config, agents, out = _checked(args)
+    compare(
+        config,
+        agents,
+        out,
+        jobs=args.jobs,
+        progress=None if not args.quiet else False,
+        session_hands=args.session_hands,
+        loss=args.loss,
+    )
+    settings, hands = load_comparison(out)
+    frame = duplicate_comparison(hands, agents, settings["session_hands"], settings["loss"])
+    pairs = paired_differences(hands, agents)
+    frame.to_csv(out / "comparison.csv", index=False)
+    pairs.to_csv(out / "pairs.csv", index=False)
+    print(
+        f"{config.label}: {config.games:,} walls x {len(settings['rotations'])} rotations of "
+        f"{', '.join(agents)} (seed {config.seed}) -> {out}"
+    )
+    print("\n".join(comparison_lines(frame, pairs, settings["session_hands"], settings["loss"])))
+    print(f"  tables: {out}/comparison.csv, {out}/pairs.csv; report: mjsim report {out}")
+    return 0
+
+
+def register(commands) -> None:
+    """Add ``compare`` to the ``mjsim`` sub-parser collection."""
+    parser = commands.add_parser(
+        "compare",
+        help="agents against each other on duplicate deals",
+        description=(
+            "Play the same walls once per rotation of the agents around the table (duplicate\n"
+            "deals: the luck of the deal cancels), then print the paired comparison: mean score\n"
+            "per hand and its difference from the first agent with 95% intervals clustered by\n"
+            "wall, win, deal-in and draw rates, hand length, per-seat spread and the chance of\n"
+            "losing --loss points over a session. Same seed, same results for any --jobs."
+        ),
+        epilog=(
+            "example:\n"
+            "  mjsim compare configs/anhua-seven-kings.toml "
+            "--agents efficiency,value,cautious,random --deals 5000 --jobs 2"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("config", metavar="CONFIG", help="a config file, e.g. configs/NAME.toml")
+    parser.add_argument(
+        "--agents",
+        required=True,
+        metavar="A,B,...",
+        help="the agents compared, comma-separated (2 to one per seat); the first is the reference",
+    )
+    parser.add_argument(
+        "--deals", type=integer, metavar="N", help="walls to play (overrides run.games)"
+    )
+    parser.add_argument("--seed", type=integer, metavar="S", help="root seed (overrides run.seed)")
+    parser.add_argument(
+        "--jobs", type=integer, default=1, metavar="J", help="worker processes (default 1)"
+    )
+    parser.add_argument(
+        "--out", metavar="DIR", help="comparison directory (default runs/compare-<label>)"
+    )
+    parser.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="override an option (repeatable)"
+    )
+    parser.add_argument(
+        "--session-hands",
+        type=integer,
+        metavar="N",
+        help="hands in a session for the chance of a loss (default: run.hands_per_session)",
+    )
+    parser.add_argument(
+        "--loss",
+        type=number,
+        default=100.0,
+        metavar="X",
+        help="points lost over a session whose chance is shown (default 100)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=_command_compare, games=None)

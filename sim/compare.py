@@ -1,0 +1,83 @@
+"""Duplicate deals: play agents against each other on the same walls, seats rotated.
+
+:func:`compare` plays a config once per rotation of the agents under test (rotation ``r`` gives
+seat ``s`` the agent ``agents[(s + r) % len(agents)]``, for ``r`` in ``0 .. n_players - 1``), each
+rotation a normal run through the runner (its chunks and seeds, so the same for any ``--jobs``)
+into ``OUT/rotation-R``. Every rotation has the same root seed, so the same walls and first
+dealers: the walls depend on the seed and the chunk only, never on the agents. Each run has one
+hand per session (``run.hands_per_session = 1``): a session's later dealers depend on who won,
+so only the first hand of a session is dealt alike whatever the agents.
+:mod:`sim.analysis.duplicate` reads the directory back and pairs the results by wall.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .agents import AGENTS
+from .config import RunConfig
+from .options import unknown_name
+from .runner import run
+
+DEFAULT_LOSS = 100.0
+"""The points a seat may lose over a session that the comparison gives the chance of."""
+
+
+def parse_agents(text: str, n_players: int) -> tuple[str, ...]:
+    """The agents of ``--agents a,b,c``: known names, no repeats, 2 to ``n_players`` of them."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    for name in names:
+        if name not in AGENTS:
+            raise unknown_name("--agents", "agent", name, AGENTS, value=True)
+    if len(set(names)) != len(names):
+        raise ValueError(f"--agents: {text!r} names an agent twice; each agent once")
+    if not 2 <= len(names) <= n_players:
+        raise ValueError(
+            f"--agents: {len(names)} agents; expected 2 to {n_players} (one per seat at most)"
+        )
+    return names
+
+
+def rotations(agents: tuple[str, ...], n_players: int) -> list[tuple[str, ...]]:
+    """The seatings played: rotation ``r`` seats ``agents[(s + r) % len(agents)]`` at seat
+    ``s``, for each of the ``n_players`` rotations (each agent in every seat alike when its
+    count divides the seats)."""
+    count = len(agents)
+    return [tuple(agents[(s + r) % count] for s in range(n_players)) for r in range(n_players)]
+
+
+def compare(
+    config: RunConfig,
+    agents: tuple[str, ...],
+    out: str | Path,
+    *,
+    jobs: int = 1,
+    progress: bool | None = None,
+    session_hands: int | None = None,
+    loss: float = DEFAULT_LOSS,
+) -> Path:
+    """Play ``config``'s walls once per rotation of ``agents`` into the comparison directory
+    ``out`` (``comparison.json`` and ``rotation-R/``) and return its path. ``session_hands``
+    (default: the config's ``hands_per_session``) and ``loss`` are kept for the analysis: the
+    chance of losing ``loss`` points over that many hands."""
+    out = Path(out)
+    session_hands = session_hands or config.hands_per_session
+    seatings = rotations(agents, config.n_players)
+    base = config.with_overrides(["run.hands_per_session=1"])
+    out.mkdir(parents=True, exist_ok=True)
+    for index, seats in enumerate(seatings):
+        seated = base.with_overrides([f"run.agents={json.dumps(list(seats))}"])
+        run(seated, out / f"rotation-{index}", jobs=jobs, progress=progress)
+    settings = {
+        "agents": list(agents),
+        "rotations": [list(seats) for seats in seatings],
+        "deals": config.games,
+        "seed": config.seed,
+        "variant": config.variant,
+        "label": config.label,
+        "session_hands": session_hands,
+        "loss": loss,
+    }
+    (out / "comparison.json").write_text(json.dumps(settings, indent=2) + "\n")
+    return out
