@@ -7,6 +7,19 @@ engine hooks come later. The slow reference scorer is ``tests/reference/anqing.p
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from ...kernels import variant_cache_folder
 from .options import ANQING_OPTIONS, N_TILES, OPTION_NAMES, OPTION_TITLES, AnqingOptions
 
-__all__ = ["ANQING_OPTIONS", "N_TILES", "OPTION_NAMES", "OPTION_TITLES", "AnqingOptions"]
+with variant_cache_folder("anqing", Path(__file__).parent):
+    from . import scoring as kernels
+
+__all__ = [
+    "ANQING_OPTIONS",
+    "N_TILES",
+    "OPTION_NAMES",
+    "OPTION_TITLES",
+    "AnqingOptions",
+    "kernels",
+]
