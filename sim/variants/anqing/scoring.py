@@ -78,6 +78,7 @@ from .options import (  # noqa: F401 (read by the hooks as scoring.P_*)
     PAO_FENG_UNIQUE_WAIT,
     ZHI_JIAO_PAO_FENG_WAIT,
 )
+from .scoring_names import ITEM_NAMES
 
 N_KINDS = 34
 EAST, NORTH = 27, 30
@@ -86,28 +87,7 @@ RED, GREEN, WHITE = 31, 32, 33  # 红中 发财 白板
 # ---------------------------------------------------------------------------------- score items
 # Item ids (bits of a win's feature mask; bits never change meaning) and their Chinese names, in
 # the order of C5.1. Points are the kernels'; 屁胡 is a marker worth 0.
-ITEM_NAMES = (
-    "基本胡",
-    "门清",
-    "门清（硬）",
-    "跑风",
-    "四个钻牌",
-    "天胡/地胡",
-    "七对天胡",
-    "七对有钻",
-    "双天胡",
-    "碰碰胡",
-    "大吊车(无钻)",
-    "大吊车(有钻)",
-    "杠开",
-    "七星归位",
-    "铁烂",
-    "硬烂",
-    "软烂",
-    "屁胡",
-    "杠牌",
-    "风",
-)
+
 (
     I_BASE,
     I_MENQING,
