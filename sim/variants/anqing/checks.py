@@ -215,6 +215,9 @@ def _before(books, facts, event, seat, tile, detail, wall, params, tables):
         if detail != HOW_SELF_DRAW and detail != HOW_KONG_BLOOM:
             return ERR_DISCARD_WIN
         form = _win_legal(books, facts, seat, tile, detail, wall, params)
+        held = books[L_HAND + seat, first] + books[L_HAND + seat, second]
+        if held > 0 and form != scoring.FORM_SHISANLAN:
+            return ERR_GANG_HELD
         if form < 0:
             return ERR_ZUAN_CONDITIONS
         facts[F_FORM] = form
