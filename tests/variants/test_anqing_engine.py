@@ -16,7 +16,7 @@ from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.record import R_DEALER, R_DELTA, R_N_WINNERS, R_NEXT_DEALER, R_OUTCOME, R_WINNER
 from sim.tiles import kind_id
-from sim.variants.anqing import N_ANQING_RECORD
+from sim.variants.anqing import N_ANQING_RECORD, AnqingOptions
 from sim.variants.anqing import engine as AE
 from sim.variants.anqing.record_slots import RA_AMOUNT, RA_CARRY
 
@@ -165,7 +165,7 @@ def after_slot():
     return ST_DISCARDED_ZUAN
 
 
-def _aq9_records(cumulative):
+def _aq9_records(options):
     """AQ-9's five hands, each settled by the engine with the dealer's streak k, then the
     session's 累加 carry added by the engine's pass over the records."""
     records = np.zeros((5, N_ANQING_RECORD), np.int64)
@@ -178,7 +178,7 @@ def _aq9_records(cumulative):
     ]
     for index, play in enumerate(plays):
         streak = (0, 1, 2, 3, 4)[index]
-        table = Table({}, dealer=0, streak=streak, lian_zhuang_cumulative=cumulative)
+        table = Table({}, dealer=0, streak=streak)
         if play is None:
             table.exhaust(0)
         else:
@@ -189,8 +189,7 @@ def _aq9_records(cumulative):
             table.self_draw(winner, drawn)
         records[index] = table.record
         records[index, R_DEALER] = 0  # play_hand's slot
-    if cumulative:
-        AE.add_carry(records, np.int64(8), np.int64(0), np.zeros(4, np.int64))
+    AE.session_carry(records, np.int64(8), options.params())
     return records
 
 
@@ -199,9 +198,9 @@ def test_aq9_lian_zhuang_and_its_carry():
     四次15个，黄庄也算连庄"; "二连庄就是9+名堂+牌番+第一庄胡的，三连庄就是1+2+3庄的总和"): each
     pays 9, 9, -, 18, then the dealer pays 22: +86 / -40 / -6 / -40; with the carry 9, 18, -,
     36: +167 / -67 / -33 / -67."""
-    plain = _aq9_records(False)
+    plain = _aq9_records(AnqingOptions())
     assert plain[:, R_DELTA : R_DELTA + 4].sum(axis=0).tolist() == [86, -40, -6, -40]
-    carried = _aq9_records(True)
+    carried = _aq9_records(AnqingOptions(lian_zhuang_cumulative=True))
     assert carried[:, R_DELTA : R_DELTA + 4].sum(axis=0).tolist() == [167, -67, -33, -67]
     assert carried[3, RA_CARRY + 1] == 18 and carried[3, RA_AMOUNT + 1] == 18
 

@@ -27,7 +27,6 @@ from ...kernels.record import (
 )
 from ...kernels.variant_type import HOOK_NAMES, define_variant
 from . import hooks
-from .options import P_LIAN_ZHUANG_CUMULATIVE
 from .record_slots import RA_AMOUNT, RA_CARRY
 
 ANQING = define_variant("anqing", {name: getattr(hooks, name) for name in HOOK_NAMES})
@@ -59,13 +58,19 @@ def add_carry(records, hands_per_session, start, carry):
 
 
 @kernel
+def session_carry(records, hands_per_session, params):
+    """The 累加 carry over a block of records played from a session's start, when
+    ``lian_zhuang_cumulative`` is on (``add_carry``)."""
+    session_carry(records, hands_per_session, params)
+
+
+@kernel
 def play_hands(state, walls, n_players, first_dealers, hands_per_session, params, tables, records):
     """``sim.kernels.engine.play_hands`` under Anqing's rules, with the 累加 carry."""
     generic.play_hands(
         ANQING, state, walls, n_players, first_dealers, hands_per_session, params, tables, records
     )
-    if params[P_LIAN_ZHUANG_CUMULATIVE] != 0:
-        add_carry(records, hands_per_session, np.int64(0), np.zeros(4, np.int64))
+    session_carry(records, hands_per_session, params)
 
 
 @kernel
