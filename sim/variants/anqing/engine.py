@@ -27,6 +27,7 @@ from ...kernels.record import (
 )
 from ...kernels.variant_type import HOOK_NAMES, define_variant
 from . import hooks
+from .options import P_LIAN_ZHUANG_CUMULATIVE
 from .record_slots import RA_AMOUNT, RA_CARRY
 
 ANQING = define_variant("anqing", {name: getattr(hooks, name) for name in HOOK_NAMES})
@@ -61,7 +62,8 @@ def add_carry(records, hands_per_session, start, carry):
 def session_carry(records, hands_per_session, params):
     """The 累加 carry over a block of records played from a session's start, when
     ``lian_zhuang_cumulative`` is on (``add_carry``)."""
-    session_carry(records, hands_per_session, params)
+    if params[P_LIAN_ZHUANG_CUMULATIVE] != 0:
+        add_carry(records, hands_per_session, np.int64(0), np.zeros(4, np.int64))
 
 
 @kernel
