@@ -17,9 +17,10 @@ Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将): 只能自摸胡牌; 钻
 
 from __future__ import annotations
 
+import multiprocessing
+
 import numpy as np
 import pytest
-from joblib import Parallel, delayed
 
 from sim.kernels import record as R
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM
@@ -58,9 +59,11 @@ def test_every_hand_of_every_cell_passes_the_checks(agents, n_games):
     """10,000 hands a cell with the default agent (2,000 with random agents in two seats, who
     pass wins and throw 钻 and 杠牌 where allowed): no hand fails a check, every settlement is
     zero-sum, and the cells saw wins, single-tile kongs and 直叫 kongs."""
-    results = Parallel(n_jobs=N_JOBS)(
-        delayed(_run_cell)(cell, n_games, 700 + index, agents) for index, cell in enumerate(GRID)
-    )
+    jobs = [(cell, n_games, 700 + index, agents) for index, cell in enumerate(GRID)]
+    # forked workers inherit this module: a pool that imports it by name would need the
+    # repository root on its path
+    with multiprocessing.get_context("fork").Pool(N_JOBS) as pool:
+        results = pool.starmap(_run_cell, jobs)
     failures = [f"{r['cell']}: {r['first']}" for r in results if r["failed"]]
     assert not failures, "\n".join(failures[:5])
     for result in results:

@@ -208,7 +208,12 @@ def _before(books, facts, event, seat, tile, detail, wall, params, tables):
             return ERR_SINGLE_KONG
     discardable = params[P_GANG_TILE_DISCARDABLE] != 0
     if event == EVENT_DISCARD and (tile == first or tile == second) and not discardable:
-        return ERR_GANG_DISCARD
+        others = 0
+        for kind in range(scoring.N_KINDS):
+            if kind != first and kind != second:
+                others += books[L_HAND + seat, kind]
+        if others > 0:  # only a hand of nothing but 杠牌 may let one go
+            return ERR_GANG_DISCARD
     if event == EVENT_ROBBED:
         return ERR_DISCARD_WIN
     if event == EVENT_WIN:

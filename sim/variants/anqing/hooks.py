@@ -441,11 +441,18 @@ def claim_actions(
 
 @kernel
 def discard_mask(variant, hand, status, seat, drawn, params, allowed):
-    """杠牌 are never discarded (C3.3; ``gang_tile_discardable`` allows it); anything else may
-    be (a 钻 too: the discarder then has D, C4.4). Never forced."""
+    """杠牌 are never discarded (C3.3; ``gang_tile_discardable`` allows it), unless the hand holds
+    nothing else (its kongs were declined); anything else may be (a 钻 too: the discarder then
+    has D, C4.4). Never forced."""
     if params[scoring.P_GANG_TILE_DISCARDABLE] != 0:
         return -1
     first, second = gang_kinds(status[HAND_ROW, HAND_ZUAN])
+    others = 0
+    for kind in range(scoring.N_KINDS):
+        if kind != first and kind != second:
+            others += hand[kind]
+    if others == 0:  # nothing but 杠牌 left (their kongs declined): one of them must go
+        return -1
     allowed[first] = False
     allowed[second] = False
     return -1
