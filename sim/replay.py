@@ -62,6 +62,7 @@ KONG_TYPES = {
     S.MELD_CONCEALED_KONG: "concealed",
     S.MELD_ADDED_KONG: "added",
     S.MELD_DISCARD_KONG: "discard",
+    S.MELD_SINGLE_KONG: "single",
 }
 """Meld type -> the ``kong_type`` of a JSON kong."""
 

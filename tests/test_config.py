@@ -96,7 +96,7 @@ def test_overrides_and_the_hash():
         (['run.agents=["a","b","c","d"]'], "run.agents[0]: unknown agent 'a'; allowed:"),
         (["just-a-word"], "expected KEY=VALUE"),
         (["other.x=1"], "--set other.x: unknown section 'other'"),
-        (["variant=chess"], "variant: unknown variant 'chess'; allowed: anhua, wengan"),
+        (["variant=chess"], "variant: unknown variant 'chess'; allowed: anhua, anqing, wengan"),
     ],
 )
 def test_bad_values_are_one_line_errors_naming_the_key(overrides, message):

@@ -109,6 +109,7 @@ from .state import (
     MELD_CHI,
     MELD_CONCEALED_KONG,
     MELD_PONG,
+    MELD_SINGLE_KONG,
     N_PLAYERS,
     N_TILES,
     NEXT_STREAK,
@@ -209,10 +210,11 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
     """A kong the variant listed and the agent chose: robbing first (抢杠胡, where the variant
     allows it: the robbed tile goes to each robber, the konger pays), then the kong itself, then
     the variant's kong procedure. kong_type: MELD_CONCEALED_KONG (暗杠), MELD_ADDED_KONG (the
-    fourth tile from the hand onto a pong) or MELD_DISCARD_KONG (three in hand and
-    ``from_seat``'s last discard). Returns KONG_HAND_OVER with ``outcome`` filled, or the kong
-    hook's result: KONG_CONTINUE (the konger's next player draws) or KONG_REPLACEMENT (the konger
-    draws from the tail and plays on)."""
+    fourth tile from the hand onto a pong), MELD_DISCARD_KONG (three in hand and ``from_seat``'s
+    last discard) or MELD_SINGLE_KONG (one held tile by itself, no meld row). Returns
+    KONG_HAND_OVER with ``outcome`` filled, or the kong hook's result: KONG_CONTINUE (the
+    konger's next player draws) or KONG_REPLACEMENT (the konger draws from the tail and plays
+    on)."""
     robbers = variant.max_winners(HOW_ROB_KONG, kong_type, params)
     n_winners = claim_winners(
         variant,
@@ -249,6 +251,9 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
     elif kong_type == MELD_ADDED_KONG:
         take_tile(state, konger, kind)
         state.melds[konger, meld_index(state, konger, MELD_PONG, kind), 0] = MELD_ADDED_KONG
+        state.visible[kind] += 1
+    elif kong_type == MELD_SINGLE_KONG:  # one tile set aside, no meld row
+        take_tile(state, konger, kind)
         state.visible[kind] += 1
     else:
         for _ in range(3):

@@ -91,6 +91,7 @@ from .state import (
     MELD_CONCEALED_KONG,
     MELD_DISCARD_KONG,
     MELD_PONG,
+    MELD_SINGLE_KONG,
     WALL_CAPACITY,
     pile,
 )
@@ -696,6 +697,16 @@ def _discard_kong(books, seat, kind):
 
 
 @inline_kernel
+def _single_kong(books, seat, kind):
+    """One held tile konged by itself on the seat's own turn (no meld row: no set)."""
+    if seat != books[SCALARS, B_HOLDER] or books[SCALARS, B_JUST_CLAIMED] != 0:
+        return ERR_TURN
+    if not move_tile(books, L_HAND + seat, L_MELD + seat, kind):
+        return ERR_TILE_MISSING
+    return OK
+
+
+@inline_kernel
 def _kong(books, seat, kind, kong_type):
     """A kong (``kong_type``: the meld type); the next player draws, or the konger draws a
     replacement from the tail."""
@@ -705,6 +716,8 @@ def _kong(books, seat, kind, kong_type):
         code = _own_kong(books, seat, kind, kong_type)
     elif kong_type == MELD_DISCARD_KONG:
         code = _discard_kong(books, seat, kind)
+    elif kong_type == MELD_SINGLE_KONG:
+        code = _single_kong(books, seat, kind)
     else:
         code = ERR_KONG
     if code != OK:

@@ -146,6 +146,9 @@ MELD_PONG = 1
 MELD_CONCEALED_KONG = 2  # 暗杠
 MELD_ADDED_KONG = 3  # 4th tile added to one's own pong (Anhua 明杠)
 MELD_DISCARD_KONG = 4  # 3 in hand + a discard (Anhua 直杠)
+# one held tile konged by itself on the seat's own turn (Anqing's 杠牌 and 钻 kongs): no meld row
+# (it is no set); the tile is set aside face up and the variant keeps count of them
+MELD_SINGLE_KONG = 5
 
 
 class GameState(NamedTuple):
