@@ -95,6 +95,14 @@ THREE_PLAYERS_COUNT = Setup(
     13,
 )
 
+WENGAN_FOUR = Setup("configs/wengan-4p.toml", (), 21)
+WENGAN_TWO = Setup("configs/wengan-2p.toml", (), 22)
+
+
+def _dou(kind: str) -> Callable[[list[dict]], bool]:
+    return lambda objects: any(obj["dou"] == kind for obj in _events(objects, "dou"))
+
+
 WANTED = {
     "anhua": (
         Wanted(
@@ -142,6 +150,47 @@ WANTED = {
             "荒庄: the wall runs out, nobody pays (seven kings, mixed agents)",
             lambda objects: _result(objects)["outcome"] == "draw",
             SEVEN_KINGS_MIXED,
+        ),
+    ),
+    "wengan": (
+        Wanted(
+            "bao_ting",
+            "报听: a ready hand declared on the first discard, then frozen",
+            lambda objects: bool(_events(objects, "declare")),
+            WENGAN_FOUR,
+        ),
+        Wanted("men_dou", "闷豆: a concealed kong and its dou", _dou("men_dou"), WENGAN_FOUR),
+        Wanted(
+            "dian_dou",
+            "点豆: a kong on a discard, the discarder pays",
+            _dou("dian_dou"),
+            WENGAN_FOUR,
+        ),
+        Wanted(
+            "rob_pa_po_dou",
+            "抢杠: a 爬坡豆 (an added kong of a fresh tile) robbed",
+            _won("rob_kong"),
+            WENGAN_FOUR,
+        ),
+        Wanted(
+            "multi_ron",
+            "一炮多响: two players win on one discard",
+            lambda objects: len(_result(objects)["winners"]) >= 2,
+            WENGAN_FOUR,
+        ),
+        Wanted(
+            "cha_jiao",
+            "荒庄查叫: the wall runs out, unready hands pay the ready ones",
+            lambda objects: (
+                _result(objects)["outcome"] == "draw" and bool(_events(objects, "settlement"))
+            ),
+            WENGAN_FOUR,
+        ),
+        Wanted(
+            "two_players_ding_que",
+            "定缺 with two players: a win without the suit the seat plays without",
+            lambda objects: _result(objects)["outcome"] == "win",
+            WENGAN_TWO,
         ),
     ),
 }
