@@ -99,6 +99,21 @@ WENGAN_FOUR = Setup("configs/wengan-4p.toml", (), 21)
 WENGAN_TWO = Setup("configs/wengan-2p.toml", (), 22)
 
 
+ANQING = Setup("configs/anqing.toml", (), 31)
+
+
+def _kongs(objects: list[dict], zhi_jiao: bool) -> bool:
+    """A single-tile kong (单张杠): of the 钻 under 直叫, or of a 杠牌."""
+    return any(
+        obj.get("kong_name") == "单张杠" and bool(obj.get("zhi_jiao")) == zhi_jiao
+        for obj in _events(objects, "kong")
+    )
+
+
+def _scored(item: str) -> Callable[[list[dict]], bool]:
+    return lambda objects: any(item in obj["items"] for obj in _events(objects, "winner"))
+
+
 def _dou(kind: str) -> Callable[[list[dict]], bool]:
     return lambda objects: any(obj["dou"] == kind for obj in _events(objects, "dou"))
 
@@ -191,6 +206,33 @@ WANTED = {
             "定缺 with two players: a win without the suit the seat plays without",
             lambda objects: _result(objects)["outcome"] == "win",
             WENGAN_TWO,
+        ),
+    ),
+    "anqing": (
+        Wanted(
+            "gang_pai_kong",
+            "杠牌: a kong-only dragon konged alone, a replacement from the tail",
+            lambda objects: _kongs(objects, zhi_jiao=False),
+            ANQING,
+        ),
+        Wanted(
+            "zhi_jiao",
+            "直叫: a ready hand kongs a 钻 alone",
+            lambda objects: _kongs(objects, zhi_jiao=True),
+            ANQING,
+        ),
+        Wanted("pao_feng", "跑风: a win scoring 跑风 (钻 conditions met)", _scored("跑风"), ANQING),
+        Wanted(
+            "bao",
+            "包: one seat fed three melds of the winner, a 包 factor",
+            lambda objects: any(obj["factor"] > 1 for obj in _events(objects, "bao")),
+            ANQING,
+        ),
+        Wanted(
+            "exhaustive_draw",
+            "荒庄: the wall runs out, nobody pays",
+            lambda objects: _result(objects)["outcome"] == "draw",
+            ANQING,
         ),
     ),
 }
