@@ -265,14 +265,21 @@ def output_directory(
                 shutil.rmtree(building, ignore_errors=True)
                 raise
     except BaseException as error:
-        for folder in made:  # the parents this call made, when they are still empty
-            try:
-                folder.rmdir()
-            except OSError:
-                break
-        code = os_error_code(error) if isinstance(error, OSError) else None
-        if code is None:
-            raise
+        _after_failure(made, error, out)
+        raise
+
+
+def _after_failure(made: list[Path], error: BaseException, out: str | Path) -> None:
+    """What a writer that failed undoes: the parents this call made (``made``, deepest first),
+    while they are still empty; an OS error is raised again as one naming ``out``. Other errors
+    go on as they were (the caller re-raises)."""
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:
+            break
+    code = os_error_code(error) if isinstance(error, OSError) else None
+    if code is not None:
         raise OSError(code, os.strerror(code), str(out)) from error
 
 
@@ -315,15 +322,8 @@ def resumable_directory(
                     shutil.rmtree(partial, ignore_errors=True)
                 raise
     except BaseException as error:
-        for folder in made:  # the parents this call made, when they are still empty
-            try:
-                folder.rmdir()
-            except OSError:
-                break
-        code = os_error_code(error) if isinstance(error, OSError) else None
-        if code is None:
-            raise
-        raise OSError(code, os.strerror(code), str(out)) from error
+        _after_failure(made, error, out)
+        raise
 
 
 def _check_partial(partial: Path, out, kind, resume: bool, worth_keeping, shown: str) -> None:
