@@ -65,7 +65,7 @@ def encode_seats(end: R.HandEnd) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     players = end.players
     seats = np.zeros((players, S.N_SEAT), np.int64)
     concealed = np.zeros((players, 27), np.int64)
-    melds = np.zeros((players, 4, 4), np.int64)
+    melds = np.zeros((players, 4, 4), np.int8)
     wins = {win.seat: win for win in end.wins}
     for index, seat in enumerate(end.seats):
         win = wins.get(index)

@@ -675,7 +675,8 @@ def settle_hand(variant, state, hand, winners, n_winners, features, params, tabl
     n_players = state.scalars[N_PLAYERS]
     seats = np.zeros((n_players, accounts.N_SEAT), np.int64)
     concealed = np.zeros((n_players, 27), np.int64)
-    melds = np.zeros((n_players, 4, 4), np.int64)
+    # int8 as the state's melds, so that the scoring kernels compile once for both
+    melds = np.zeros((n_players, 4, 4), np.int8)
     encode_seats(
         state, winners, n_winners, hand[accounts.H_WIN_TILE], features, seats, concealed, melds
     )

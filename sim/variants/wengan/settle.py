@@ -585,7 +585,7 @@ def settle(hand, seats, concealed, melds, discards, n_discards, params, tables, 
     """Every payment of the finished hand (rules-spec B5.12), × 底分 except 原缺, into ``items``
     (``MAX_ITEMS``, 4); each seat's delta into ``deltas``. Returns the item count."""
     players = params[P_PLAYERS]
-    n_items = 0
+    n_items = np.int64(0)  # not a literal 0: one compile of the item kernels, not two
     for seat in range(players):
         if seats[seat, S_WINNER] != 0:
             n_items = win_items(seat, hand, seats, concealed, melds, params, tables, items, n_items)
