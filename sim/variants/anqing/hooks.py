@@ -147,8 +147,8 @@ HAND_ZUAN, HAND_MELDED, HAND_DEALT_LAST = status_slots(HAND_STATUS)
 @kernel
 def setup(variant, state, params, record):
     """钻牌的出现 (C2.2): flip the tile after the deal (out of play); its successor is the 钻,
-    whose four tiles are wild. Every seat may have own-turn actions the engine's pre-checks do
-    not see (single-tile kongs, a 红中 standing for the face), so every seat is flagged."""
+    whose four tiles are wild. A seat dealt a tile that may make an own-turn action the
+    engine's pre-checks do not see (``special_held``) is flagged for the own-turn hook."""
     indicator = flip(variant, state, params)
     zuan = scoring.zuan_of(np.int64(indicator))
     set_wild(state, zuan)
@@ -162,11 +162,31 @@ def setup(variant, state, params, record):
     n_players = state.scalars[N_PLAYERS]
     status[HAND_ROW, HAND_DEALT_LAST] = state.wall[13 * n_players]
     for seat in range(n_players):
-        status[seat, ST_OWN_TURN_EXTRA] = 1
+        status[seat, ST_OWN_TURN_EXTRA] = np.int64(special_held(state.hands[seat], zuan))
         status[seat, ST_FIRST_TURN] = 1
     record[R_INDICATOR] = indicator
     record[RA_ZUAN] = zuan
     record[RA_STREAK] = state.scalars[DEALER_STREAK]
+
+
+@inline_kernel
+def is_special(kind, zuan):
+    """Whether a tile of ``kind`` may make an own-turn action the engine's pre-checks
+    (a plausible win with its natural keys, a kong shape) do not see: a 杠牌 or a 钻 (single-tile
+    kongs, C3.2, C3.3) or a 红中 playing the 钻's face (a win reading it so, C2.3)."""
+    first, second = gang_kinds(zuan)
+    red_plays_face = kind == scoring.RED and zuan < scoring.RED
+    return kind == first or kind == second or kind == zuan or red_plays_face
+
+
+@kernel
+def special_held(hand, zuan):
+    """Whether ``hand`` holds a tile ``is_special`` names."""
+    first, second = gang_kinds(zuan)
+    held = hand[first] + hand[second] + hand[zuan]
+    if zuan < scoring.RED:
+        held += hand[scoring.RED]
+    return held > 0
 
 
 @kernel
@@ -366,6 +386,9 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
     status = state.status
     zuan = status[HAND_ROW, HAND_ZUAN]
     hand = state.hands[seat]
+    # the flag asks the engine for this listing on the seat's next turns: kept while it holds
+    # a special tile (``observe`` sets it again when one is drawn)
+    status[seat, ST_OWN_TURN_EXTRA] = np.int64(special_held(hand, zuan))
     n_actions = 0
     keys = np.empty(4, np.int64)
     identity_keys(hand, zuan, state.keys[seat], keys)
@@ -507,11 +530,14 @@ def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, out
 @kernel
 def observe(variant, status, event, seat, tile, detail, params):
     """Anqing's per-seat state from the events: D (a 钻 discarded), the single-tile kongs of
-    杠牌 and 钻, the chain of kongs this turn (杠开), each seat's first turn and whether anyone
-    made a chi, pong or 4-tile kong (天胡 / 地胡)."""
+    杠牌 and 钻, the chain of kongs this turn (杠开), each seat's first turn, whether anyone
+    made a chi, pong or 4-tile kong (天胡 / 地胡), and the own-turn flag of a seat that draws a
+    special tile (``is_special``)."""
     if event == EVENT_DRAW:
         if detail == DRAW_HEAD:
             status[seat, ST_KONG_CHAIN] = 0
+        if is_special(tile, status[HAND_ROW, HAND_ZUAN]):
+            status[seat, ST_OWN_TURN_EXTRA] = 1
     elif event == EVENT_DISCARD:
         status[seat, ST_KONG_CHAIN] = 0
         status[seat, ST_FIRST_TURN] = 0
