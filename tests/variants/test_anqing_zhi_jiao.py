@@ -47,9 +47,9 @@ def _wall(hand, replacement):
     return np.array(head + rest + [kind_id(replacement)], np.int8)
 
 
-def _play(hand, replacement, requires):
+def _play(hand, replacement, **options):
     wall = _wall(hand, replacement)
-    params = AnqingOptions(zhi_jiao_requires=requires).params()
+    params = AnqingOptions(**options).params()
     state = S.new_state(C.LOG_CAPACITY)
     record = np.zeros(N_ANQING_RECORD, np.int64)
     AE.play_hand(state, wall, 4, 0, 0, params, TABLES, record)
@@ -74,7 +74,7 @@ def test_spec_hand_kongs_the_zuan_under_ready_and_wins_zhi_jiao_without_pao_feng
     """``ready``: the spec's hand (no 跑风 wait) kongs the 钻 at once, draws 9s and wins 杠开
     in his first turn: 基本胡 3, 门清 3, 杠开 3, the single kong 1, 天胡 30 (single kongs first
     keep it, C7 #21); no 跑风 (9s ends 7s 8s 9s), so no 直叫: S = 40, each pays 43 -> +129."""
-    _, _, record, events = _play(SPEC_TEST, "9s", "ready")
+    _, _, record, events = _play(SPEC_TEST, "9s", zhi_jiao_requires="ready")
     assert _first_move(events) == (S.EVENT_KONG, kind_id("5p"))
     assert record[R_WINNER] == 0 and record[R_WIN_KIND] == HOW_KONG_BLOOM
     assert _items(record) == {"基本胡": 3, "门清": 3, "杠开": 3, "杠牌": 1, "天胡/地胡": 30}
@@ -86,7 +86,7 @@ def test_spec_hand_may_not_kong_the_zuan_under_pao_feng_wait():
     """``pao_feng_wait``: the same deal lists no 钻 kong (no wait of the hand is 跑风), and the
     dealt 14 is no win (the 钻 would stand for another tile, C4.4), so the dealer discards
     first; the hand plays on and passes the rule checks."""
-    events = _play(SPEC_TEST, "9s", "pao_feng_wait")[3]
+    events = _play(SPEC_TEST, "9s", zhi_jiao_requires="pao_feng_wait")[3]
     assert _first_move(events)[0] == S.EVENT_DISCARD
 
 
@@ -95,7 +95,7 @@ def test_aq6_hand_kongs_the_zuan_under_both_and_wins_zhi_jiao(requires):
     """AQ-6's hand waits on 9p (the pair: 跑风) and kongs the 钻 under both settings, draws 9p:
     直叫 (杠开 + 跑风). 基本胡 3, 门清 3, 跑风 6, 杠开 3, the single kong 1, 天胡 30: S = 46,
     each pays 49 -> +147."""
-    _, _, record, events = _play(AQ6, "9p", requires)
+    _, _, record, events = _play(AQ6, "9p", zhi_jiao_requires=requires)
     assert _first_move(events) == (S.EVENT_KONG, kind_id("5p"))
     assert _items(record) == {
         "基本胡": 3, "门清": 3, "跑风": 6, "杠开": 3, "杠牌": 1, "天胡/地胡": 30,
@@ -108,7 +108,7 @@ def test_the_checks_reject_the_spec_hands_kong_under_pao_feng_wait():
     ``pao_feng_wait`` had been played, fails at the 钻 kong (ERR_SINGLE_KONG); AQ-6's passes."""
     params = AnqingOptions(zhi_jiao_requires="pao_feng_wait").params()
     for hand, replacement, expected in ((SPEC_TEST, "9s", C.ERR_SINGLE_KONG), (AQ6, "9p", 0)):
-        wall, state, record, events = _play(hand, replacement, "ready")
+        wall, state, record, events = _play(hand, replacement)
         kong = int(np.flatnonzero(events[:, 0] == S.EVENT_KONG)[0])
         code, at = C.check_hand(state, state.log, len(events), wall, 4, 0, params, TABLES, record)
         assert (int(code), int(at)) == ((expected, kong) if expected else (0, len(events)))
