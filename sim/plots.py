@@ -607,3 +607,40 @@ def plot_option_effects(
     grid[0, 0].set_ylim(-0.6, len(rows) - 0.4)
     figure.suptitle(title or f"Effect of each option 规则选项 ({_ci_label()})")
     return figure
+
+
+def plot_counted_rows(
+    frame: pd.DataFrame, per: str, value_name: str, title: str | None = None
+) -> Figure:
+    """A variant's counted rows (:func:`sim.analysis.counted_rows`): how often each is set
+    among the ``per`` (winners, hands) with its interval (left, log scale; a row never set is
+    drawn at its upper bound, ◁), and the mean of its value where set (right)."""
+    labels = list(frame["label"])
+    y = np.arange(len(labels))[::-1]
+    figure, axes = _figure(12.5, max(3.0, 1.4 + 0.34 * len(labels)), 1, 2, sharey=True)
+    left: Axes = axes[0, 0]
+    seen = frame["count"].to_numpy() > 0
+    errors = _errors(frame["rate"], frame["lo"], frame["hi"])
+    left.errorbar(frame["rate"][seen], y[seen], xerr=errors[:, seen], fmt="o", color=PALETTE[0],
+                  ecolor=PALETTE[0], capsize=3, ms=5)  # fmt: skip
+    if (~seen).any():
+        left.scatter(frame["hi"][~seen], y[~seen], marker="<", facecolors="none",
+                     edgecolors=PALETTE[0], s=36)  # fmt: skip
+    left.set_xscale("log")
+    left.set_yticks(y, labels)
+    left.set_xlabel(f"share of {per} ({_ci_label()})")
+    left.set_title(f"how often, per {per.rstrip('s')}")
+    left.grid(axis="x", alpha=0.3)
+    right: Axes = axes[0, 1]
+    right.barh(y, frame["mean"].fillna(0), color=PALETTE[1], alpha=0.85)
+    for y_row, mean in zip(y, frame["mean"], strict=True):
+        text = "–" if pd.isna(mean) else f"{mean:.3g}"
+        right.annotate(text, (0 if pd.isna(mean) else mean, y_row), xytext=(4, 0),
+                       textcoords="offset points", va="center", fontsize=8)  # fmt: skip
+    right.set_xlabel(f"mean {value_name} where set")
+    right.set_title(f"mean {value_name}")
+    right.grid(axis="x", alpha=0.3)
+    right.margins(x=0.15)
+    if title:
+        figure.suptitle(title)
+    return figure

@@ -158,7 +158,9 @@ def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, w
     if event == S.EVENT_DISCARD:
         return f"seat {seat} discards {name}"
     if event == S.EVENT_CHI:
-        return f"seat {seat} chi {format_tiles([tile, tile + 1, tile + 2])} from seat {detail}"
+        code, source = divmod(detail, S.MAX_SEATS)
+        played = format_tiles([tile, tile + 1, tile + 2])
+        return f"seat {seat} chi {played}{_stand_in_text(tile, code)} from seat {source}"
     if event == S.EVENT_PONG:
         return f"seat {seat} pong {name} from seat {detail}"
     if event == S.EVENT_KONG:
@@ -225,8 +227,10 @@ def dealt_tiles(events: np.ndarray, wall: np.ndarray) -> dict[int, list[int]]:
 def _engine_fields(event: int, seat: int, tile: int, detail: int, moves: _Moves, words):
     """(the tile shown, the event's own JSON fields) for an event the engine logs."""
     if event == S.EVENT_CHI:  # the tile is the discard claimed, not the sequence's first
+        code, source = divmod(detail, S.MAX_SEATS)
         sequence = format_tiles([tile, tile + 1, tile + 2])
-        return moves.last_discard[1], {"from_seat": detail, "sequence": sequence}
+        fields = {"from_seat": source, "sequence": sequence}
+        return moves.last_discard[1], fields | _stand_in_fields(tile, code)
     if event == S.EVENT_PONG:
         return tile, {"from_seat": detail}
     if event == S.EVENT_KONG:
@@ -297,15 +301,35 @@ def _tiles_of(counts: np.ndarray) -> str:
     return format_tiles([kind for kind in range(34) for _ in range(int(counts[kind]))]) or "-"
 
 
+def _stand_in(first: int, code: int) -> tuple[int, int] | None:
+    """(the stand-in's kind, the kind it plays) of a chi from ``first`` with stand-in ``code``
+    (``state.stand_in_code``), or None for a chi of its own tiles."""
+    if code <= 0:
+        return None
+    kind, offset = divmod(code - 1, 3)
+    return kind, first + offset
+
+
+def _stand_in_text(first: int, code: int) -> str:
+    pair = _stand_in(first, code)
+    return "" if pair is None else f" ({kind_name(pair[0])} as {kind_name(pair[1])})"
+
+
+def _stand_in_fields(first: int, code: int) -> dict[str, str]:
+    """A stand-in chi's JSON fields (none for a chi of its own tiles)."""
+    pair = _stand_in(first, code)
+    return {} if pair is None else {"stand_in": kind_name(pair[0]), "plays": kind_name(pair[1])}
+
+
 def _meld_tiles(meld_type: int, first: int) -> list[int]:
     if meld_type == S.MELD_CHI:
         return [first, first + 1, first + 2]
     return [first] * (3 if meld_type == S.MELD_PONG else 4)
 
 
-def _meld_text(meld_type: int, first: int, kong_names: Mapping[int, str]) -> str:
+def _meld_text(meld_type: int, first: int, kong_names: Mapping[int, str], code: int = 0) -> str:
     if meld_type == S.MELD_CHI:
-        return f"chi {format_tiles(_meld_tiles(meld_type, first))}"
+        return f"chi {format_tiles(_meld_tiles(meld_type, first))}{_stand_in_text(first, code)}"
     if meld_type == S.MELD_PONG:
         return f"pong {kind_name(first)}"
     return f"{kong_names.get(meld_type, 'kong').split()[0]} {kind_name(first)}"
@@ -313,8 +337,8 @@ def _meld_text(meld_type: int, first: int, kong_names: Mapping[int, str]) -> str
 
 def _melds(final: S.FinalPosition, seat: int):
     for m in range(int(final.n_melds[seat])):
-        meld_type, first, from_seat = (int(x) for x in final.melds[seat, m])
-        yield meld_type, first, from_seat
+        meld_type, first, from_seat, code = (int(x) for x in final.melds[seat, m])
+        yield meld_type, first, from_seat, code
 
 
 def status_value(column: StatusColumn, value: int) -> Any:
@@ -365,7 +389,10 @@ def final_lines(final: S.FinalPosition, words: ReplayWords) -> list[str]:
     lines = []
     seat_columns = words.status_columns("seat")
     for seat in range(final.hands.shape[0]):
-        melds = [_meld_text(t, first, words.kong_names) for t, first, _ in _melds(final, seat)]
+        melds = [
+            _meld_text(t, first, words.kong_names, code)
+            for t, first, _, code in _melds(final, seat)
+        ]
         shown = f"; melds {', '.join(melds)}" if melds else ""
         phrases = status_phrases(final.status[seat], seat_columns)
         shown += f"; status: {', '.join(phrases)}" if phrases else ""
@@ -381,13 +408,13 @@ def wild_kinds(events: np.ndarray) -> list[int]:
     return [tile for event, _, tile, _ in _rows(events) if event == S.EVENT_WILD]
 
 
-def _meld_object(meld_type: int, first: int, from_seat: int) -> dict[str, Any]:
+def _meld_object(meld_type: int, first: int, from_seat: int, code: int) -> dict[str, Any]:
     kind = {S.MELD_CHI: "chi", S.MELD_PONG: "pong"}.get(meld_type, "kong")
     meld = {
         "meld": kind,
         "tiles": format_tiles(_meld_tiles(meld_type, first)),
         "from_seat": from_seat,
-    }
+    } | _stand_in_fields(first, code)
     if meld_type in KONG_TYPES:
         meld["kong_type"] = KONG_TYPES[meld_type]
     return meld
@@ -410,8 +437,8 @@ def final_objects(
         naturals = counts - wild_faces
         concealed = format_hand(naturals, wild_faces) if counts.any() else ""
         melds = [
-            _meld_object(meld_type, first, from_seat)
-            for meld_type, first, from_seat in _melds(final, seat)
+            _meld_object(meld_type, first, from_seat, code)
+            for meld_type, first, from_seat, code in _melds(final, seat)
         ]
         status = status_object(final.status[seat], seat_columns)
         fields = {"concealed": concealed, "melds": melds, "status": status}

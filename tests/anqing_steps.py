@@ -37,6 +37,9 @@ class Table:
         self.zuan = int(K.zuan_of(np.int64(kind_id(indicator))))
         S.set_wild(self.state, self.zuan)
         self.status[S.HAND_ROW, H.HAND_ZUAN] = self.zuan
+        if self.zuan < kind_id("RD"):  # 红中 plays the 钻's face (the setup hook's slots)
+            self.status[S.HAND_ROW, S.HAND_STAND_IN] = kind_id("RD") + 1
+            self.status[S.HAND_ROW, S.HAND_STAND_IN_FACE] = self.zuan
         self.status[S.HAND_ROW, H.HAND_MELDED] = 1  # mid-hand: 天胡 / 地胡 are over
         for seat in range(4):
             self.status[seat, S.ST_ACTED] = 1
@@ -50,10 +53,14 @@ class Table:
     def status(self):
         return self.state.status
 
-    def meld(self, seat, meld_type, tile, from_seat=None):
-        """A meld made earlier (``tile``: a chi's lowest), from ``from_seat``'s discard."""
+    def meld(self, seat, meld_type, tile, from_seat=None, red_at=None):
+        """A meld made earlier (``tile``: a chi's lowest), from ``from_seat``'s discard; a chi
+        with a 红中 playing its member ``red_at`` (0-2) when given."""
         source = seat if from_seat is None else from_seat
         S.add_meld(self.state, seat, meld_type, kind_id(tile), source)
+        if red_at is not None:
+            index = self.state.n_melds[seat] - 1
+            self.state.melds[seat, index, 3] = S.stand_in_code.py_func(red_at, kind_id("RD"))
 
     def tell(self, event, seat, tile=-1, detail=0):
         AE.observe(self.state, event, seat, tile, detail, self.params)

@@ -48,6 +48,7 @@ from .outcomes import draw_rate, win_kinds, win_rate_by_seat
 from .patterns import pattern_frequency, tier_summary
 from .points import (
     POINTS_FROM,
+    counted_rows,
     points_per_hand,
     points_sources,
     seat_net_sources,
@@ -100,6 +101,7 @@ __all__ = [
     "adjust_p_values",
     "combine",
     "compare_runs",
+    "counted_rows",
     "dealer_advantage",
     "demo_run",
     "draw_rate",

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .intervals import mean_interval
+from .intervals import _interval_columns, mean_interval
 from .runs import Run, _as_parts, _game_rows, demo_run, per_run, run_variant  # noqa: F401
 
 POINTS_FROM = "points_from_"
@@ -166,3 +166,48 @@ def source_net_summary(run: Run, confidence: float = 0.95) -> pd.DataFrame:
         )
     columns = ["source", "seat_hands", "mean_abs", "lo", "hi", "std", "nonzero", "q05", "q95"]
     return pd.DataFrame(rows, columns=[*columns, "min", "max"])
+
+
+def counted_rows(run: Run, section, confidence: float = 0.95) -> pd.DataFrame:
+    """How often each row of a variant's ``section`` (:class:`sim.variants.CountedSection`:
+    things that happen in some rows of the wins or games frame, as its columns record them)
+    is set, and its values where set.
+
+    Columns ``label, count`` (frame rows where set), ``rows`` (all rows of the frame: winners
+    or hands), ``rate, lo, hi`` (count / rows, Wilson interval), ``mean`` (of the value where
+    set), ``per_hand`` (the value summed over the run / hands), ``second`` (mean of the second
+    value where set; NaN without one). A row whose columns the frame lacks is left out."""
+    frame = run.wins if section.frame == "wins" else run.games
+    hands = len(run.games)
+    rows = []
+    for row in section.rows:
+        flag_column = row.flag[0] if row.flag else None
+        needed = [c for c in (row.value, flag_column, row.second) if c]
+        if any(column not in frame for column in needed):
+            continue
+        values = frame[row.value].to_numpy(dtype=float)
+        if row.flag:
+            set_rows = (frame[row.flag[0]].to_numpy(dtype=np.int64) >> row.flag[1]) & 1 == 1
+        else:
+            set_rows = values != 0
+        count = int(set_rows.sum())
+        second = math.nan
+        if row.second and count:
+            second = float(frame[row.second].to_numpy(dtype=float)[set_rows].mean())
+        rows.append(
+            {
+                "label": row.label,
+                "count": count,
+                "rows": len(frame),
+                "mean": float(values[set_rows].mean()) if count else math.nan,
+                "per_hand": float(values.sum()) / hands if hands else math.nan,
+                "second": second,
+            }
+        )
+    columns = ["label", "count", "rows", "mean", "per_hand", "second"]
+    result = pd.DataFrame(rows, columns=columns)
+    intervals = _interval_columns(result["count"], result["rows"], confidence)
+    result.insert(3, "rate", intervals["rate"])
+    result.insert(4, "lo", intervals["lo"])
+    result.insert(5, "hi", intervals["hi"])
+    return result

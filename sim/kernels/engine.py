@@ -30,7 +30,7 @@ from .agents import (
     choose_own_turn,
     choose_plan,
 )
-from .hand import N_KINDS
+from .hand import KIND_POWER, KIND_SUIT, N_KINDS
 from .moves import (
     A_DETAIL,
     A_FEATURES,
@@ -103,6 +103,8 @@ from .state import (
     EVENT_ROBBED,
     EVENT_WIN,
     HAND_ROW,
+    HAND_STAND_IN,
+    HAND_STAND_IN_FACE,
     HAND_STEER_FORMS,
     MAX_SEATS,
     MELD_ADDED_KONG,
@@ -119,6 +121,8 @@ from .state import (
     TURNS,
     add_discard,
     add_meld,
+    chi_detail,
+    chi_member_tile,
     deal,
     give_tile,
     mark_claimed,
@@ -281,7 +285,7 @@ def settle_exhausted(variant, state, last_drawer, params, tables, record):
 @generic_inline_kernel
 def claim_discard(
     agents, hands, keys, wild_count, wild, steer_forms, plans, n_players, seat, kind, claims,
-    n_claims, tables, declined,
+    n_claims, tables, declined, stand_in, face, view_hand, view_keys,
 ):  # fmt: skip
     """The kong (直杠) or pong by any seat, else the chi, that takes ``seat``'s discard ``kind``
     once no win did: (claimer, the chosen row of ``claims[claimer]``), or (-1, -1). A listed
@@ -289,8 +293,11 @@ def claim_discard(
     with a listed pong or chi chooses, in turn order, and a pong takes precedence over a chi
     chosen before it; ``plans[s]`` is seat s's plan (``agents.choose_plan``). ``declined[s]``
     is set to ACT_PONG for each seat asked that declined a listed pong (ACT_KONG: a listed kong
-    and no pong), else left 0 (the caller clears it). Takes the state's arrays, not the state:
-    it runs on most discards."""
+    and no pong), else left 0 (the caller clears it). With a stand-in kind (``stand_in`` >= 0,
+    ``HAND_STAND_IN``) a seat holding one, or offered one, is shown to its agent with its
+    stand-ins at ``face`` (``view_hand``, ``view_keys``: scratch) and a discarded stand-in as
+    ``face``: the agent then weighs a chi or pong holding them by the tiles it takes. Takes the
+    state's arrays, not the state: it runs on most discards."""
     for offset in range(1, n_players):
         other = (seat + offset) % n_players
         row = find_action(claims[other], n_claims[other], ACT_KONG)
@@ -304,13 +311,27 @@ def claim_discard(
         other = (seat + offset) % n_players
         if n_claims[other] == 0:
             continue
+        seen_hand = hands[other]
+        seen_keys = keys[other]
+        seen_kind = kind
+        if stand_in >= 0 and (kind == stand_in or hands[other, stand_in] > 0):
+            moved = hands[other, stand_in]
+            view_hand[:] = hands[other]
+            view_hand[stand_in] = 0
+            view_hand[face] += moved
+            view_keys[:] = keys[other]
+            view_keys[KIND_SUIT[stand_in]] -= moved * KIND_POWER[stand_in]
+            view_keys[KIND_SUIT[face]] += moved * KIND_POWER[face]
+            seen_hand = view_hand
+            seen_keys = view_keys
+            seen_kind = face if kind == stand_in else kind
         row = choose_claim(
             agents[other],
-            hands[other],
-            keys[other],
+            seen_hand,
+            seen_keys,
             wild_count[other],
             wild,
-            kind,
+            seen_kind,
             claims[other],
             n_claims[other],
             steer_forms,
@@ -374,6 +395,11 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             plans[seat] = choose_plan(agents[seat], hands[seat], own_actions, n_plans)
     win_forms = variant.win_forms()
     steer_forms = status[HAND_ROW, HAND_STEER_FORMS]
+    # a tile kind playing another kind's face in chis (-1: none), and that face
+    stand_in = status[HAND_ROW, HAND_STAND_IN] - 1
+    face = status[HAND_ROW, HAND_STAND_IN_FACE]
+    view_hand = np.zeros(N_KINDS, np.uint8)
+    view_keys = np.zeros(4, np.int64)
     n_kinds = N_KINDS if state.scalars[N_TILES] == 136 else 27
     discard_winners = variant.max_winners(HOW_DISCARD, -1, params)
     allowed = np.ones(N_KINDS, np.bool_)
@@ -483,8 +509,9 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
         # claims on the discard: the variant lists each seat's (asked only when some seat holds
         # a claim's shape); wins first
         if not claim_shape_held(
-            hands, keys, wild_count, wild, win_forms, n_players, seat, kind, tables
-        ):
+            hands, keys, wild_count, wild, win_forms, n_players, seat, kind, stand_in, face,
+            tables,
+        ):  # fmt: skip
             seat = (seat + 1) % n_players
             must_draw = True
             continue
@@ -527,7 +554,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             declined[other] = 0
         claimer, row = claim_discard(
             agents, hands, keys, wild_count, wild, steer_forms, plans, n_players, seat, kind,
-            claims, n_claims, tables, declined,
+            claims, n_claims, tables, declined, stand_in, face, view_hand, view_keys,
         )  # fmt: skip
         # told before the claim is made (过碰: a declined pong, not one another claim outranked)
         for other in range(n_players):
@@ -569,12 +596,20 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
             visible[kind] += 3
         else:
             first = claims[claimer, row, A_TILE]
-            for member in range(first, first + 3):
-                if member != kind:
-                    take_tile(state, claimer, member)
-                visible[member] += 1
+            # A_DETAIL: the stand-in code (0, or a stand-in tile playing one member)
+            code = claims[claimer, row, A_DETAIL]
+            claimed = -1  # the member the discard plays
+            for offset in range(3):
+                if chi_member_tile(first, offset, code) == kind and claimed < 0:
+                    claimed = offset
+            for offset in range(3):
+                member_tile = chi_member_tile(first, offset, code)
+                if offset != claimed:
+                    take_tile(state, claimer, member_tile)
+                visible[member_tile] += 1
             add_meld(state, claimer, MELD_CHI, first, seat)
-            emit(variant, state, EVENT_CHI, claimer, first, seat, params)
+            state.melds[claimer, n_melds[claimer] - 1, 3] = code
+            emit(variant, state, EVENT_CHI, claimer, first, chi_detail(seat, code), params)
         seat = claimer
         must_draw = False
         just_claimed = True

@@ -86,6 +86,7 @@ from .state import (
     FLIP_TAIL,
     MAX_DISCARDS,
     MAX_MELDS,
+    MAX_SEATS,
     MELD_ADDED_KONG,
     MELD_CHI,
     MELD_CONCEALED_KONG,
@@ -619,17 +620,35 @@ def _declare(books, seat):
 
 
 @inline_kernel
-def _chi_or_pong(books, event, seat, first, source):
-    """A chi (three consecutive tiles of one suit) or pong (three of a kind) of the last
-    discard, by another seat, with tiles of its hand; it must then discard."""
+def _chi_tile(first, offset, code):
+    """The physical kind of member ``offset`` of a chi from ``first`` whose stand-in code is
+    ``code`` (0: its own tiles; else 1 + the member played + 3 x the stand-in's kind, as the
+    engine logs it). Written here again: the ledger shares no code with the loop."""
+    if code > 0 and (code - 1) % 3 == offset:
+        return (code - 1) // 3
+    return first + offset
+
+
+@inline_kernel
+def _chi_or_pong(books, event, seat, first, detail):
+    """A chi (three consecutive tiles of one suit; a stand-in tile may play one member, its
+    code in ``detail``, ``state.chi_detail``) or pong (three of a kind) of the last discard, by
+    another seat, with tiles of its hand; it must then discard."""
     chi = event == EVENT_CHI
-    if first < 0 or first + (3 if chi else 1) > 34:
+    source = detail % MAX_SEATS if chi else detail
+    code = detail // MAX_SEATS if chi else 0
+    if first < 0 or first + (3 if chi else 1) > 34 or code < 0 or code > 3 * 34:
         return ERR_CLAIM
     last_seat = books[SCALARS, B_LAST_SEAT]
     last_tile = books[SCALARS, B_LAST_TILE]
     if last_seat < 0 or source != last_seat or seat == source:
         return ERR_CLAIM
-    if chi and (first >= 27 or first % 9 > 6 or last_tile < first or last_tile > first + 2):
+    claimed = -1  # the member the discard plays
+    if chi:
+        for offset in range(3):
+            if _chi_tile(first, offset, code) == last_tile and claimed < 0:
+                claimed = offset
+    if chi and (first >= 27 or first % 9 > 6 or claimed < 0):
         return ERR_CLAIM
     if not chi and last_tile != first:
         return ERR_CLAIM
@@ -639,10 +658,10 @@ def _chi_or_pong(books, event, seat, first, source):
         return ERR_CAPACITY
     if not _take_last_discard(books, source, last_tile, L_MELD + seat):
         return ERR_CONSERVATION
-    for member in range(first, first + 3):
+    for offset in range(3):
         # a chi's two other tiles, a pong's two more of the kind
-        kind = member if chi else first
-        skip = member == last_tile if chi else member == first + 2
+        kind = _chi_tile(first, offset, code) if chi else first
+        skip = offset == claimed if chi else offset == 2
         if not skip and not move_tile(books, L_HAND + seat, L_MELD + seat, kind):
             return ERR_TILE_MISSING
     _append_meld(books, seat, MELD_CHI if chi else MELD_PONG, first, source)

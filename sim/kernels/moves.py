@@ -208,11 +208,14 @@ def holds_kong_shape(hand, melds, n_melds):
 
 
 @inline_kernel
-def claim_shape_held(hands, keys, wild_count, wild, forms, n_players, offerer, tile, tables):
+def claim_shape_held(
+    hands, keys, wild_count, wild, forms, n_players, offerer, tile, stand_in, face, tables
+):
     """Whether any other seat holds the shape of a claim on ``tile`` discarded by ``offerer``:
     a win the pre-check finds plausible (``forms``), two or more of the tile (a pong or a kong on
     the discard), or, for the offerer's next seat, the two other tiles of a sequence through it
-    (a chi, natural or wild).
+    (a chi, natural or wild), a tile of kind ``stand_in`` (-1: none) playing ``face`` there or
+    being the discard (``HAND_STAND_IN``).
     The engine asks the variant for its claims on a discard only when this holds: most discards
     fit no claim, and the listing passes the state (docs/engine.md, ``claim_actions``)."""
     for offset in range(1, n_players):
@@ -221,15 +224,17 @@ def claim_shape_held(hands, keys, wild_count, wild, forms, n_players, offerer, t
             return True
         if plausible_win(keys[other], wild_count[other], tile, wild, forms, tables):
             return True
-    if tile >= 27:
+    played = face if tile == stand_in and stand_in >= 0 else tile
+    if played >= 27:
         return False
     # a chi: the next seat holds the two other tiles of some sequence through the tile
     hand = hands[(offerer + 1) % n_players]
-    rank = tile % 9
-    below_1 = rank >= 1 and hand[tile - 1] > 0
-    below_2 = rank >= 2 and hand[tile - 2] > 0
-    above_1 = rank <= 7 and hand[tile + 1] > 0
-    above_2 = rank <= 6 and hand[tile + 2] > 0
+    rank = played % 9
+    stand_ins = hand[stand_in] if stand_in >= 0 and tile != stand_in else 0
+    below_1 = rank >= 1 and (hand[played - 1] > 0 or (played - 1 == face and stand_ins > 0))
+    below_2 = rank >= 2 and (hand[played - 2] > 0 or (played - 2 == face and stand_ins > 0))
+    above_1 = rank <= 7 and (hand[played + 1] > 0 or (played + 1 == face and stand_ins > 0))
+    above_2 = rank <= 6 and (hand[played + 2] > 0 or (played + 2 == face and stand_ins > 0))
     return (below_2 and below_1) or (below_1 and above_1) or (above_1 and above_2)
 
 

@@ -8,7 +8,9 @@ Layout (docs/engine.md):
   (Anhua's flipped indicator is out of play, so its remaining copies are all kings).
 * ``keys`` int64 (4, 4): evaluator suit keys of each seat's concealed *natural* tiles.
 * ``wild_count`` int64 (4,): wild tiles in each concealed hand.
-* ``melds`` int8 (4, 4, 3): per seat up to four melds ``(type, first tile, from seat)``.
+* ``melds`` int8 (4, 4, 4): per seat up to four melds ``(type, first tile, from seat, stand-in)``;
+  the stand-in code (``stand_in_code``) is 0 but for a chi in which a stand-in tile (Anqing's
+  红中) plays one member.
 * ``n_melds`` int64 (4,).
 * ``visible`` uint8 (34,): tiles every player can see (discards, melds, flipped tiles).
 * ``scalars`` int64 (16,): named slots ``N_TILES``, ``HEAD``, ``TAIL``, ``N_PLAYERS``, ...
@@ -114,8 +116,19 @@ ENGINE_HAND_STATUS = (
         "hidden",  # the agents' business, not the game's
         row="hand",
     ),
+    # a tile kind that plays another kind's face this hand (Anqing's 红中 for the 钻's face):
+    # chis may hold it for that face (``stand_in_code``); set by a variant's setup hook
+    StatusColumn(
+        "stand_in",
+        "1 + the kind of the tile standing for another kind's face in chis (0: none)",
+        "hidden",
+        row="hand",
+    ),
+    StatusColumn("stand_in_face", "the kind the stand-in tile plays", "hidden", row="hand"),
 )
-(HAND_STEER_FORMS,) = status_slots(ENGINE_HAND_STATUS, first=0, end=FIRST_VARIANT_SLOT)
+HAND_STEER_FORMS, HAND_STAND_IN, HAND_STAND_IN_FACE = status_slots(
+    ENGINE_HAND_STATUS, first=0, end=FIRST_VARIANT_SLOT
+)
 
 # Events of the replay log: (event, seat, tile, detail)
 EVENT_DEAL = 0  # seat was dealt ``detail`` tiles
@@ -123,7 +136,7 @@ EVENT_INDICATOR = 1  # a tile the variant flipped (moves.flip): wilds, chickens,
 EVENT_WILD = 2  # tile kind is wild this hand
 EVENT_DRAW = 3  # detail = DRAW_HEAD, or DRAW_REPLACEMENT for a kong's replacement from the tail
 EVENT_DISCARD = 4
-EVENT_CHI = 5  # tile = first of the sequence, detail = from seat
+EVENT_CHI = 5  # tile = first of the sequence, detail = from seat + MAX_SEATS x stand-in code
 EVENT_PONG = 6  # detail = from seat
 EVENT_KONG = 7  # detail = meld type
 EVENT_DECLARE = 8  # seat declares (moves.ACT_DECLARE): detail = what (the variant's), tile a value
@@ -172,7 +185,7 @@ class FinalPosition(NamedTuple):
     the winning tile), and the hand's status: what a replay shows after the events."""
 
     hands: np.ndarray  # (n_players, 34) concealed counts, wilds at their face
-    melds: np.ndarray  # (n_players, MAX_MELDS, 3): meld type, first tile, from seat
+    melds: np.ndarray  # (n_players, MAX_MELDS, 4): type, first tile, from seat, stand-in code
     n_melds: np.ndarray  # (n_players,)
     status: np.ndarray  # (n_players, N_STATUS): each seat's row of ``status``
     hand_status: np.ndarray  # (N_STATUS,): the ``HAND_ROW`` of ``status``
@@ -202,7 +215,7 @@ def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
         wild=np.zeros(N_KINDS, np.bool_),
         keys=np.zeros((MAX_SEATS, 4), np.int64),
         wild_count=np.zeros(MAX_SEATS, np.int64),
-        melds=np.zeros((MAX_SEATS, MAX_MELDS, 3), np.int8),
+        melds=np.zeros((MAX_SEATS, MAX_MELDS, 4), np.int8),
         n_melds=np.zeros(MAX_SEATS, np.int64),
         visible=np.zeros(N_KINDS, np.uint8),
         scalars=np.zeros(N_SCALARS, np.int64),
@@ -372,6 +385,29 @@ def pile(state, seat, out):
 
 
 @inline_kernel
+def stand_in_code(offset, kind):
+    """The code of a chi whose member ``offset`` (0-2 from its first tile) is played by a tile
+    of ``kind`` (a stand-in, ``HAND_STAND_IN``): the melds' fourth column, and the multiple of
+    MAX_SEATS in EVENT_CHI's detail. 0 is a chi of its own tiles."""
+    return 1 + offset + 3 * kind
+
+
+@inline_kernel
+def chi_member_tile(first, offset, code):
+    """The physical kind of member ``offset`` of a chi starting at ``first`` with stand-in
+    ``code``."""
+    if code > 0 and (code - 1) % 3 == offset:
+        return (code - 1) // 3
+    return first + offset
+
+
+@inline_kernel
+def chi_detail(from_seat, code):
+    """EVENT_CHI's detail: the seat fed and the stand-in code."""
+    return from_seat + MAX_SEATS * code
+
+
+@inline_kernel
 def add_meld(state, seat, meld_type, first, from_seat):
     state.melds[seat, state.n_melds[seat], 0] = meld_type
     state.melds[seat, state.n_melds[seat], 1] = first
@@ -399,8 +435,9 @@ def tiles_accounted(state):
             meld_type = state.melds[seat, index, 0]
             first = state.melds[seat, index, 1]
             if meld_type == MELD_CHI:
+                code = state.melds[seat, index, 3]
                 for offset in range(3):
-                    counts[first + offset] += 1
+                    counts[chi_member_tile(first, offset, code)] += 1
             elif meld_type == MELD_PONG:
                 counts[first] += 3
             else:

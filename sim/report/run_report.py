@@ -519,6 +519,41 @@ def _net_table(run: analysis.Run, labels: VariantLabels) -> list:
     ]
 
 
+def _counted_section(run: analysis.Run, section) -> tuple[list, Figure | None]:
+    """A section the variant declares (``ReportText.sections``): its rows' counts, shares,
+    intervals and means, as a table and a figure."""
+    frame = analysis.counted_rows(run, section, CONFIDENCE)
+    per = "winners" if section.frame == "wins" else "hands"
+    value = section.value_name
+    columns = ["", per, f"share of {per}", "95% interval", f"mean {value} where set",
+               f"{value} per hand"]  # fmt: skip
+    second = section.second_name and frame["second"].notna().any()
+    if second:
+        columns.append(f"mean {section.second_name} where set")
+    rows = [
+        [
+            row["label"],
+            fmt_count(row["count"]),
+            fmt_pct(row["rate"]),
+            fmt_interval(row["lo"], row["hi"], fmt_pct),
+            "–" if missing(row["mean"]) else fmt_num(row["mean"]),
+            fmt_num(row["per_hand"], 3),
+            *(["–" if missing(row["second"]) else fmt_num(row["second"])] if second else []),
+        ]
+        for _, row in frame.iterrows()
+    ]
+    figure = None
+    if len(frame) and frame["rows"].iloc[0] > 0:
+        figure = render(
+            plots().plot_counted_rows(frame, per, value, section.title),
+            f"{section.key}.png",
+            f"{section.title}: share of {per} with each (log scale) with its 95% Wilson "
+            f"interval, and the mean {value} where it applies.",
+        )
+    table_html = table(columns, rows, "l" + "r" * (len(columns) - 1), section.key)
+    return [section.intro, table_html, *([figure.html()] if figure else [])], figure
+
+
 # --------------------------------------------------------------------------- the page
 
 
@@ -566,10 +601,14 @@ def build_run_report(
         ("tiers", "Tiers 档次", _tiers(run, labels)),
         ("scores", "Scores 得分", scores),
         ("points", "Points sources 分数来源", points),
-        ("how-to-read", "How to read this", how_to_read()),
     ]
-    document = page(f"{run.label} — mjsim report", Html(heading), sections)
     figures = [dealer_figure, pattern_figure, score_figure, points_figure]
+    for declared in labels.text.sections:  # the variant's own sections
+        parts, figure = _counted_section(run, declared)
+        sections.append((declared.key, declared.title, parts))
+        figures.append(figure)
+    sections.append(("how-to-read", "How to read this", how_to_read()))
+    document = page(f"{run.label} — mjsim report", Html(heading), sections)
     return document, [figure for figure in figures if figure is not None]
 
 

@@ -56,7 +56,7 @@ def test_every_listed_claim_is_seen_by_the_precheck(seed, sizes, indicator):
             listed = int(n_claims.sum())
             held = M.claim_shape_held(
                 state.hands, state.keys, state.wild_count, state.wild, forms, 4, offerer, tile,
-                TABLES,
+                -1, -1, TABLES,
             )  # fmt: skip
             assert held or listed == 0, (offerer, tile, listed)
             held_anything += held
@@ -89,12 +89,12 @@ def test_a_chi_shape_is_seen_at_every_rank_and_a_lone_neighbour_is_not():
                 state = _lone_hand_state([tile + low, tile + high])
                 assert M.claim_shape_held(
                     state.hands, state.keys, state.wild_count, state.wild, H.WIN_FORMS, 4, 0,
-                    tile, TABLES,
+                    tile, -1, -1, TABLES,
                 ), (tile, low, high)  # fmt: skip
             for step in (-2, -1, 1, 2):
                 if 0 <= rank + step <= 8:
                     state = _lone_hand_state([tile + step])
                     assert not M.claim_shape_held(
                         state.hands, state.keys, state.wild_count, state.wild, H.WIN_FORMS, 4,
-                        0, tile, TABLES,
+                        0, tile, -1, -1, TABLES,
                     ), (tile, step)  # fmt: skip

@@ -39,8 +39,8 @@ def test_the_engine_constants_are_the_declared_slots():
         "own_turn_extra",
     ]
     assert _constants(S, seat) == [0, 1, 2, 3]
-    assert [c.name for c in S.ENGINE_HAND_STATUS] == ["steer_forms"]
-    assert S.HAND_STEER_FORMS == 0
+    assert [c.name for c in S.ENGINE_HAND_STATUS] == ["steer_forms", "stand_in", "stand_in_face"]
+    assert (S.HAND_STEER_FORMS, S.HAND_STAND_IN, S.HAND_STAND_IN_FACE) == (0, 1, 2)
     assert S.HAND_ROW == S.MAX_SEATS  # the row after the seats'
     assert S.N_STATUS == N_STATUS == S.new_state().status.shape[1]
     assert S.FIRST_VARIANT_SLOT == FIRST_VARIANT_SLOT

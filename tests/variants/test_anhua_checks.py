@@ -100,7 +100,7 @@ def test_no_claim_of_a_king_in_the_logs(king_mode):
             elif event == S.EVENT_WIN and detail in (A.HOW_DISCARD, A.HOW_KONG_CANNON):
                 assert tile not in kings
         for seat in range(4):
-            for meld_type, first, _from in state.melds[seat, : state.n_melds[seat]].tolist():
+            for meld_type, first, _from, _code in state.melds[seat, : state.n_melds[seat]].tolist():
                 size = 3 if meld_type == S.MELD_CHI else 1
                 assert not kings & set(range(first, first + size))
     assert claims > 300 and king_discards > 20

@@ -21,7 +21,7 @@ from sim.variants.anqing import AnqingOptions
 from sim.variants.anqing import checks as C
 from sim.variants.anqing import engine as AE
 from sim.variants.anqing import kernels as K
-from sim.variants.anqing.hooks import EVENT_ITEM, HAND_ZUAN, gang_kinds
+from sim.variants.anqing.hooks import EVENT_BAO, EVENT_ITEM, HAND_ZUAN, gang_kinds
 from sim.variants.anqing.options import JIAN_ZI_HU_ZUAN_DIAO, P_JIAN_ZI_HU_DEFINITION
 from sim.variants.anqing.record_slots import N_ANQING_RECORD
 from sim.wall import shuffled_walls
@@ -161,13 +161,37 @@ def _single_kong_of_a_plain_tile(events, record, state, params, wall):
 
 
 def _item_changed(events, record, state, params, wall):
+    """An item's points changed: S no longer gives the first payment (derived from the items
+    logged before it)."""
     events[_first(events, EVENT_ITEM), 3] += 1
-    return len(events)
+    return _first(events, S.EVENT_PAY)
 
 
 def _payment_changed(events, record, state, params, wall):
-    events[_first(events, S.EVENT_PAY), 3] += 1
-    return len(events)
+    """A payment other than (S + 庄家额外 + 连庄) x the 包 factor (C5.2): caught at the
+    payment, derived again from the books."""
+    at = _first(events, S.EVENT_PAY)
+    events[at, 3] += 1
+    return at
+
+
+def _bao_factor_changed(events, record, state, params, wall):
+    """A 包 factor the melds do not give (C5.4: 1 without three 口)."""
+    at = _first(events, EVENT_BAO)
+    events[at, 3] += 3
+    return at
+
+
+def _red_chi_without_the_red(events, record, state, params, wall):
+    """A chi through the 钻's face logged without its 红中: the face is then a 钻, which no chi
+    holds (钻不可以吃碰)."""
+    at = int(np.flatnonzero((events[:, 0] == S.EVENT_CHI) & (events[:, 3] >= S.MAX_SEATS))[0])
+    events[at, 3] %= S.MAX_SEATS
+    return at
+
+
+def _red_chi(events, record, state):
+    return bool(((events[:, 0] == S.EVENT_CHI) & (events[:, 3] >= S.MAX_SEATS)).any())
 
 
 MUTATIONS = [
@@ -184,7 +208,9 @@ MUTATIONS = [
     ("single kong of a plain tile", _has(S.EVENT_KONG, S.MELD_SINGLE_KONG),
      _single_kong_of_a_plain_tile, C.ERR_SINGLE_KONG),
     ("item points", _has(EVENT_ITEM), _item_changed, C.ERR_SETTLEMENT),
-    ("payment not recorded", _has(S.EVENT_PAY), _payment_changed, C.ERR_SETTLEMENT),
+    ("payment not derived", _has(S.EVENT_PAY), _payment_changed, C.ERR_SETTLEMENT),
+    ("包 factor not derived", _has(EVENT_BAO), _bao_factor_changed, C.ERR_SETTLEMENT),
+    ("chi through the face without 红中", _red_chi, _red_chi_without_the_red, C.ERR_CLAIM),
 ]  # fmt: skip
 
 

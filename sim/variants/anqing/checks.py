@@ -10,8 +10,11 @@ by ``scoring.best_score``: C4.4); no class-1 win while holding an un-konged 杠�
 form must then be 十三烂, C3.3); no 钻 in a chi, pong or kong and no claim of a 钻 or a 杠牌
 (钻不可以吃碰, C3.2); a chi only by the discarder's next player (C3.1); a 杠牌 never discarded
 unless ``gang_tile_discardable``; a single-tile kong only of a 杠牌 or of a 钻, and of a 钻 only
-when the rest is ready (直叫, C3.2); the settlement: the items sum to the winner's S, every
-payment is one seat paying the winner, the score changes are the payments' (so zero-sum).
+when the rest is ready, with a 跑风 wait under ``zhi_jiao_requires = pao_feng_wait`` (直叫,
+C3.2); the settlement: the items sum to the winner's S, every
+payment is one seat paying the winner, each 包 factor and amount is derived again from the books
+(S, the melds and whose discards they took, the dealer, the 连庄 count: C5.2-C5.4), the score
+changes are the payments' (so zero-sum).
 
 ``check_anqing_hands`` plays hands like ``engine.play_hands`` with the log on and checks each;
 ``check_games`` is its Python face, the one the variant contract test
@@ -30,6 +33,7 @@ from ...kernels import ledger as L
 from ...kernels._jit import inline_kernel, kernel
 from ...kernels.hand import keys_from_counts
 from ...kernels.ledger import (
+    B_DEALER,
     B_ENDED,
     B_HOLDER,
     B_INDICATOR,
@@ -65,15 +69,17 @@ from ...kernels.state import (
     EVENT_WILD,
     EVENT_WIN,
     LOG_COUNT,
+    MAX_SEATS,
     MELD_SINGLE_KONG,
+    stand_in_code,
 )
 from .. import session
 from ..session import LOG_CAPACITY, CheckedGames  # noqa: F401 (check_games' result, log size)
 from . import scoring
 from .engine import play_hand
 from .hooks import EVENT_BAO, EVENT_ITEM, gang_kinds, is_ready
-from .options import P_GANG_TILE_DISCARDABLE, P_ZHI_JIAO_REQUIRES, ZHI_JIAO_READY
-from .record_slots import N_ANQING_RECORD, RA_FORM, RA_NEXT_STREAK
+from .options import P_GANG_TILE_DISCARDABLE, P_ZHI_JIAO_REQUIRES, ZHI_JIAO_PAO_FENG_WAIT
+from .record_slots import N_ANQING_RECORD, RA_FORM, RA_NEXT_STREAK, RA_STREAK
 
 ERR_ZUAN_KIND = FIRST_VARIANT_ERROR  # the 钻 told is not the flipped tile's successor
 ERR_DISCARD_WIN = FIRST_VARIANT_ERROR + 1  # a win on a discard or a robbed kong (只能自摸)
@@ -128,7 +134,11 @@ F_FIRST_TURN = 20  # + seat: 1 until the seat's first discard, chi, pong or 4-ti
 F_DELTA = 24  # + seat: the payments' sums
 F_ITEMS = 28  # the items' sum
 F_FORM = 29  # the legal win's best form, recomputed at the win
-N_FACTS = 32
+F_STREAK = 30  # the dealer's 连庄 count k the hand was dealt with
+F_DERIVED = 31  # 1 once the payments were derived from the books (at the first 包 event)
+F_AMOUNT = 32  # + seat: each payer's amount, derived (C5.2-C5.4)
+F_FACTOR = 36  # + seat: each payer's 包 factor, derived (C5.4)
+N_FACTS = 40
 
 
 @inline_kernel
@@ -170,8 +180,11 @@ def _win_legal(books, facts, seat, tile, how, wall, params):
 
 
 @kernel
-def _zhi_jiao_ready(books, facts, seat, params, tables):
-    """直叫 (C3.2): the seat's 13 tiles left after konging a 钻 are ready in shape."""
+def _zhi_jiao_allowed(books, facts, seat, params, tables):
+    """直叫 (C3.2): the seat's 13 tiles left after konging a 钻 are ready in shape, and with
+    ``zhi_jiao_requires = pao_feng_wait`` some natural kind drawn next (the replacement, so
+    杠开) wins with 跑风 in its best reading. Written from the books, apart from the hooks'
+    ``zhi_jiao_allowed``."""
     zuan = facts[F_ZUAN]
     hand = np.zeros(scoring.N_KINDS, np.int64)
     _hand_of(books, seat, hand)
@@ -182,7 +195,26 @@ def _zhi_jiao_ready(books, facts, seat, params, tables):
     naturals[zuan] = 0
     keys = np.zeros(4, np.int64)
     keys_from_counts(naturals, keys)
-    return is_ready(hand, zuan, keys, hand[zuan], params, tables)
+    if not is_ready(hand, zuan, keys, hand[zuan], params, tables):
+        return False
+    if params[P_ZHI_JIAO_REQUIRES] != ZHI_JIAO_PAO_FENG_WAIT:
+        return True
+    melds = np.zeros((4, 3), np.int64)
+    n_melds = _melds_of(books, seat, melds)
+    items = np.zeros(scoring.N_ITEM_SLOTS, np.int64)
+    for kind in range(scoring.N_KINDS):
+        if kind == zuan or hand[kind] >= 4:
+            continue
+        hand[kind] += 1
+        total = scoring.best_score(
+            hand, zuan, np.int64(kind), melds, n_melds, facts[F_GANG_KONGS + seat],
+            facts[F_ZUAN_KONGS + seat] + 1, facts[F_DISCARDED_ZUAN + seat], np.int64(1),
+            np.int64(0), params, items,
+        )  # fmt: skip
+        hand[kind] -= 1
+        if total != scoring.NO_LEGAL_WIN and (items[scoring.S_BITS] >> scoring.I_PAO_FENG) & 1:
+            return True
+    return False
 
 
 @inline_kernel
@@ -194,7 +226,16 @@ def _before(books, facts, event, seat, tile, detail, wall, params, tables):
         last = books[SCALARS, B_LAST_SEAT]
         if last < 0 or seat != (last + 1) % books[SCALARS, B_N_PLAYERS]:
             return ERR_CLAIM
-        if tile <= zuan <= tile + 2:
+        # a chi through the 钻's face holds a 红中 playing it (C2.3), never a 钻 (C3.2)
+        code = detail // MAX_SEATS
+        through_face = tile <= zuan <= tile + 2
+        if code != 0 and (
+            zuan >= scoring.RED
+            or not through_face
+            or code != stand_in_code(zuan - tile, np.int64(scoring.RED))
+        ):
+            return ERR_CLAIM
+        if code == 0 and through_face:
             return ERR_CLAIM
     if event == EVENT_PONG and (tile == zuan or tile == first or tile == second):
         return ERR_CLAIM
@@ -203,8 +244,8 @@ def _before(books, facts, event, seat, tile, detail, wall, params, tables):
         special = tile == zuan or tile == first or tile == second
         if single != special:
             return ERR_SINGLE_KONG if single else ERR_CLAIM
-        zhi_jiao = single and tile == zuan and params[P_ZHI_JIAO_REQUIRES] == ZHI_JIAO_READY
-        if zhi_jiao and not _zhi_jiao_ready(books, facts, seat, params, tables):
+        zhi_jiao = single and tile == zuan
+        if zhi_jiao and not _zhi_jiao_allowed(books, facts, seat, params, tables):
             return ERR_SINGLE_KONG
     discardable = params[P_GANG_TILE_DISCARDABLE] != 0
     if event == EVENT_DISCARD and (tile == first or tile == second) and not discardable:
@@ -259,8 +300,9 @@ def _after(books, facts, event, seat, tile, detail):
 
 
 @inline_kernel
-def _variant_event(books, facts, event, seat, tile, detail):
-    """Anqing's own events (the 钻, the items, the 包 factors, the payments) and 杠开."""
+def _variant_event(books, facts, event, seat, tile, detail, params):
+    """Anqing's own events (the 钻, the items, the 包 factors, the payments: each derived again
+    from the books, ``_derive_payments``) and 杠开."""
     if event == EVENT_WILD:
         if facts[F_ZUAN] >= 0 or tile != scoring.zuan_of(books[SCALARS, B_INDICATOR]):
             return ERR_ZUAN_KIND
@@ -283,11 +325,38 @@ def _variant_event(books, facts, event, seat, tile, detail):
     if event == EVENT_BAO or event == EVENT_PAY:
         if tile != winner or seat == winner or seat < 0 or seat >= 4 or detail < 0:
             return ERR_SETTLEMENT
+        if facts[F_DERIVED] == 0:
+            _derive_payments(books, facts, winner, params)
+        if event == EVENT_BAO and detail != facts[F_FACTOR + seat]:
+            return ERR_SETTLEMENT
         if event == EVENT_PAY:
+            if detail != facts[F_AMOUNT + seat]:
+                return ERR_SETTLEMENT
             facts[F_DELTA + seat] -= detail
             facts[F_DELTA + winner] += detail
         return OK
     return L.ERR_EVENT
+
+
+@kernel
+def _derive_payments(books, facts, winner, params):
+    """Each payer's 包 factor and amount (C5.2-C5.4) from the books: S the items logged so far
+    (the items come first), the melds and whose discards they took as the ledger booked them,
+    the dealer, and the 连庄 count the hand was dealt with."""
+    melds = np.zeros((4, 4, 3), np.int64)
+    n_melds = np.zeros(4, np.int64)
+    for seat in range(books[SCALARS, B_N_PLAYERS]):
+        n_melds[seat] = _melds_of(books, seat, melds[seat])
+    amounts = np.zeros(4, np.int64)
+    factors = np.zeros(4, np.int64)
+    dealer = books[SCALARS, B_DEALER]
+    scoring.payments(
+        facts[F_ITEMS], winner, dealer, facts[F_STREAK], melds, n_melds, params, amounts, factors
+    )
+    for seat in range(4):
+        facts[F_AMOUNT + seat] = amounts[seat]
+        facts[F_FACTOR + seat] = factors[seat]
+    facts[F_DERIVED] = 1
 
 
 @kernel
@@ -323,6 +392,7 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
     books = L.new_books(wall, n_players, dealer)
     facts = np.zeros(N_FACTS, np.int64)
     facts[F_ZUAN] = -1
+    facts[F_STREAK] = record[RA_STREAK]  # an input of the hand (engine.play_hands), not a result
     for seat in range(4):
         facts[F_FIRST_TURN + seat] = 1
     for index in range(n_events):
@@ -335,7 +405,7 @@ def check_hand(state, log, n_events, wall, n_players, dealer, params, tables, re
         if code == OK:
             code = L.ledger_step(books, event, seat, tile, detail)
         if code == VARIANT_EVENT:
-            code = _variant_event(books, facts, event, seat, tile, detail)
+            code = _variant_event(books, facts, event, seat, tile, detail, params)
         elif code == OK:
             code = _after(books, facts, event, seat, tile, detail)
         if code == OK and event == EVENT_DISCARD:

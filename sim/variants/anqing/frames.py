@@ -19,7 +19,9 @@ from ...kernels.record import OUTCOME_WIN, R_DEALER, R_OUTCOME, R_POINTS, R_WINN
 from ...records import categorical
 from ...tiles import kind_name
 from .record_slots import (
+    RA_AMOUNT,
     RA_BAO_FACTOR,
+    RA_BAO_KIND,
     RA_CARRY,
     RA_DISCARDED_ZUAN,
     RA_FORM,
@@ -66,6 +68,8 @@ FEATURE_ZHI_JIAO = 1 << 24
 """hooks.FEATURE_ZHI_JIAO (a pure Python copy: the hooks module compiles kernels on import)."""
 
 FORMS = {0: "standard", 1: "seven_pairs", 2: "shisanlan"}
+BAO_KINDS = (("none", "none"), ("shun", "顺包"), ("fan", "反包"), ("mutual", "互为顺包"))
+"""包 kind code (record slot ``bao_kind``, ``scoring.BAO_*``) -> (column id, Chinese name)."""
 SOURCES = (
     ("dealer_extra", "庄家额外 (the dealer's extra, × the 包 factor)"),
     ("lian_zhuang", "连庄 (the dealer's streak points, × the 包 factor)"),
@@ -93,6 +97,14 @@ GAMES_COLUMNS = (
            "int64", shown_as="number", per_seat=True),
     Column("carry_{seat}", "seat {seat}'s 连庄累加 carry paid to the dealer", "int64",
            shown_as="points", unit="points", per_seat=True),
+    Column("bao_kind_{seat}", "seat {seat}'s 包 as a payer: none, 顺包, 反包 or 互为顺包 (both)",
+           "category", shown_as="name", per_seat=True),
+    *(
+        Column(f"bao_{kind}_{what}", f"points {words} by the payers under {chinese}", "int64",
+               shown_as="points", unit="points")
+        for kind, chinese in BAO_KINDS[1:]
+        for what, words in (("paid", "paid"), ("added", "the 包 factors added"))
+    ),
 )  # fmt: skip
 """Anqing's columns of the games frame."""
 
@@ -103,6 +115,8 @@ WINS_COLUMNS = (
            shown_as="name"),
     Column("zhi_jiao", "the win is a 直叫 (杠开 and 跑风 together)", "bool", shown_as="flag",
            after="points"),
+    Column("items_scored", "bit i: C5.1 item i scored (屁胡 too, worth 0)", "int64",
+           shown_as="number"),
     *(
         Column(f"item_{name}", f"points of {chinese} (C5.1)", "int64", shown_as="points",
                unit="points")
@@ -150,7 +164,31 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
         values[f"discarded_zuan_{seat}"] = (records[:, RA_DISCARDED_ZUAN] >> seat) & 1 == 1
         values[f"bao_factor_{seat}"] = records[:, RA_BAO_FACTOR + seat]
         values[f"carry_{seat}"] = records[:, RA_CARRY + seat]
-    return values
+        values[f"bao_kind_{seat}"] = categorical(
+            records[:, RA_BAO_KIND + seat], lambda code: BAO_KINDS[code][1]
+        )
+    return values | bao_points(records)
+
+
+def bao_points(records: np.ndarray) -> dict[str, np.ndarray]:
+    """Per hand and 包 kind (顺包, 反包, 互为顺包): what the payers under it paid
+    (``bao_<kind>_paid``) and what their factors added above the plain amounts
+    (``bao_<kind>_added``; the three sum to ``points_from_bao``)."""
+    out = {}
+    for code, (kind, _) in enumerate(BAO_KINDS):
+        if code == 0:
+            continue
+        paid = np.zeros(len(records), np.int64)
+        added = np.zeros(len(records), np.int64)
+        for payer in range(4):
+            under = records[:, RA_BAO_KIND + payer] == code
+            amount = records[:, RA_AMOUNT + payer]
+            factor = np.maximum(records[:, RA_BAO_FACTOR + payer], 1)
+            paid += np.where(under, amount, 0)
+            added += np.where(under, amount - amount // factor, 0)
+        out[f"bao_{kind}_paid"] = paid
+        out[f"bao_{kind}_added"] = added
+    return out
 
 
 def pattern_name(form: int, items: np.ndarray) -> str:
@@ -177,5 +215,6 @@ def wins_values(winners: Winners, n_players: int, options) -> dict:
         "pattern": categorical(np.arange(len(patterns)), patterns.__getitem__),
         "form": categorical(forms, lambda f: FORMS.get(f, "")),
         "zhi_jiao": (winners.features & FEATURE_ZHI_JIAO) != 0,
+        "items_scored": winners.features & ((1 << len(ITEM_NAMES)) - 1),
         **{f"item_{name}": items[:, i] for i, name in enumerate(ITEM_IDS)},
     }

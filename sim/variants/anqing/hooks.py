@@ -61,6 +61,8 @@ from ...kernels.state import (
     EVENT_WILD,
     FIRST_VARIANT_EVENT,
     HAND_ROW,
+    HAND_STAND_IN,
+    HAND_STAND_IN_FACE,
     HAND_STEER_FORMS,
     MELD_ADDED_KONG,
     MELD_CONCEALED_KONG,
@@ -71,6 +73,7 @@ from ...kernels.state import (
     ST_OWN_TURN_EXTRA,
     log_event,
     set_wild,
+    stand_in_code,
     tiles_left,
 )
 from ...kernels.status import StatusColumn, status_slots
@@ -79,6 +82,7 @@ from .options import NEXT_DEALER_ROTATE, P_NEXT_DEALER_RULE
 from .record_slots import (
     RA_AMOUNT,
     RA_BAO_FACTOR,
+    RA_BAO_KIND,
     RA_CARRY,
     RA_DISCARDED_ZUAN,
     RA_FORM,
@@ -143,8 +147,8 @@ HAND_ZUAN, HAND_MELDED, HAND_DEALT_LAST = status_slots(HAND_STATUS)
 @kernel
 def setup(variant, state, params, record):
     """钻牌的出现 (C2.2): flip the tile after the deal (out of play); its successor is the 钻,
-    whose four tiles are wild. Every seat may have own-turn actions the engine's pre-checks do
-    not see (single-tile kongs, a 红中 standing for the face), so every seat is flagged."""
+    whose four tiles are wild. A seat dealt a tile that may make an own-turn action the
+    engine's pre-checks do not see (``special_held``) is flagged for the own-turn hook."""
     indicator = flip(variant, state, params)
     zuan = scoring.zuan_of(np.int64(indicator))
     set_wild(state, zuan)
@@ -152,14 +156,37 @@ def setup(variant, state, params, record):
     status = state.status
     status[HAND_ROW, HAND_ZUAN] = zuan
     status[HAND_ROW, HAND_STEER_FORMS] = CLASS_ONE_FORMS
+    if zuan < scoring.RED:  # 红中 plays the 钻's face, in chis too (C2.3)
+        status[HAND_ROW, HAND_STAND_IN] = scoring.RED + 1
+        status[HAND_ROW, HAND_STAND_IN_FACE] = zuan
     n_players = state.scalars[N_PLAYERS]
     status[HAND_ROW, HAND_DEALT_LAST] = state.wall[13 * n_players]
     for seat in range(n_players):
-        status[seat, ST_OWN_TURN_EXTRA] = 1
+        status[seat, ST_OWN_TURN_EXTRA] = np.int64(special_held(state.hands[seat], zuan))
         status[seat, ST_FIRST_TURN] = 1
     record[R_INDICATOR] = indicator
     record[RA_ZUAN] = zuan
     record[RA_STREAK] = state.scalars[DEALER_STREAK]
+
+
+@inline_kernel
+def is_special(kind, zuan):
+    """Whether a tile of ``kind`` may make an own-turn action the engine's pre-checks
+    (a plausible win with its natural keys, a kong shape) do not see: a 杠牌 or a 钻 (single-tile
+    kongs, C3.2, C3.3) or a 红中 playing the 钻's face (a win reading it so, C2.3)."""
+    first, second = gang_kinds(zuan)
+    red_plays_face = kind == scoring.RED and zuan < scoring.RED
+    return kind == first or kind == second or kind == zuan or red_plays_face
+
+
+@kernel
+def special_held(hand, zuan):
+    """Whether ``hand`` holds a tile ``is_special`` names."""
+    first, second = gang_kinds(zuan)
+    held = hand[first] + hand[second] + hand[zuan]
+    if zuan < scoring.RED:
+        held += hand[scoring.RED]
+    return held > 0
 
 
 @kernel
@@ -359,6 +386,9 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
     status = state.status
     zuan = status[HAND_ROW, HAND_ZUAN]
     hand = state.hands[seat]
+    # the flag asks the engine for this listing on the seat's next turns: kept while it holds
+    # a special tile (``observe`` sets it again when one is drawn)
+    status[seat, ST_OWN_TURN_EXTRA] = np.int64(special_held(hand, zuan))
     n_actions = 0
     keys = np.empty(4, np.int64)
     identity_keys(hand, zuan, state.keys[seat], keys)
@@ -400,13 +430,47 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
 
 
 @kernel
+def chi_actions(hand, tile, zuan, actions, n_actions):
+    """The next player's chis of the discarded ``tile`` (C3.1), rows appended to ``actions``
+    (A_TILE the sequence's first tile, A_DETAIL its stand-in code): sequences of natural tiles
+    without the 钻 kind (钻不可以吃碰, C3.2), and, when 红中 plays the 钻's suited face (C2.3
+    "红中…可以吃，可以碰"), sequences through that face in which a 红中 plays it: a held 红中
+    beside a discarded neighbour, or the discarded 红中 itself between held neighbours
+    (docs/rules-anqing.md decision 25)."""
+    red_plays_face = zuan < scoring.RED
+    played = zuan if tile == scoring.RED and red_plays_face else tile
+    if played >= 27:
+        return n_actions
+    rank = played % 9
+    for start in range(max(0, rank - 2), min(rank, 6) + 1):
+        low = played - rank + start
+        fits = True
+        code = 0
+        for member in range(low, low + 3):
+            if member == played:
+                if tile == scoring.RED:
+                    code = stand_in_code(member - low, scoring.RED)
+            elif member == zuan:  # the face: only a 红中 plays it (a natural one is a 钻)
+                if red_plays_face and hand[scoring.RED] > 0:
+                    code = stand_in_code(member - low, scoring.RED)
+                else:
+                    fits = False
+            elif hand[member] == 0:
+                fits = False
+        if fits:
+            n_actions = add_action(actions, n_actions, ACT_CHI, low, code, 0, 0)
+    return n_actions
+
+
+@kernel
 def claim_actions(
     variant, state, offerer, tile, how, kong_type, kong_from, params, tables, claims, n_claims
 ):
     """Each other seat's legal claims on ``tile`` discarded by ``offerer``: no win (C4.1, only
     self-draw) and nothing of a 钻 (C3.2 "钻不可以吃碰") or a 杠牌 (kong-only, C3.3); a 直杠
-    of three held while a tile is left, a pong of two, and for the next player each chi of
-    three natural tiles (C3.1). Nothing when a kong is offered for robbing (no robbing)."""
+    of three held while a tile is left, a pong of two, and for the next player each chi
+    (``chi_actions``: natural tiles, or a 红中 playing the 钻's face). Nothing when a kong is
+    offered for robbing (no robbing)."""
     n_players = state.scalars[N_PLAYERS]
     zuan = state.status[HAND_ROW, HAND_ZUAN]
     first_gang, second_gang = gang_kinds(zuan)
@@ -424,16 +488,8 @@ def claim_actions(
             n_actions = add_action(claims[seat], n_actions, ACT_KONG, tile, MELD_DISCARD_KONG, 0, 0)
         if held >= 2:
             n_actions = add_action(claims[seat], n_actions, ACT_PONG, tile, 0, 0, 0)
-        if offset == 1 and tile < 27:
-            rank = tile % 9
-            for start in range(max(0, rank - 2), min(rank, 6) + 1):
-                low = tile - rank + start
-                fits = True
-                for member in range(low, low + 3):
-                    if member != tile and (hands[seat, member] == 0 or member == zuan):
-                        fits = False
-                if fits:
-                    n_actions = add_action(claims[seat], n_actions, ACT_CHI, low, 0, 0, 0)
+        if offset == 1:
+            n_actions = chi_actions(hands[seat], tile, zuan, claims[seat], n_actions)
         n_claims[seat] = n_actions
         listed += n_actions
     return listed
@@ -474,11 +530,14 @@ def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, out
 @kernel
 def observe(variant, status, event, seat, tile, detail, params):
     """Anqing's per-seat state from the events: D (a 钻 discarded), the single-tile kongs of
-    杠牌 and 钻, the chain of kongs this turn (杠开), each seat's first turn and whether anyone
-    made a chi, pong or 4-tile kong (天胡 / 地胡)."""
+    杠牌 and 钻, the chain of kongs this turn (杠开), each seat's first turn, whether anyone
+    made a chi, pong or 4-tile kong (天胡 / 地胡), and the own-turn flag of a seat that draws a
+    special tile (``is_special``)."""
     if event == EVENT_DRAW:
         if detail == DRAW_HEAD:
             status[seat, ST_KONG_CHAIN] = 0
+        if is_special(tile, status[HAND_ROW, HAND_ZUAN]):
+            status[seat, ST_OWN_TURN_EXTRA] = 1
     elif event == EVENT_DISCARD:
         status[seat, ST_KONG_CHAIN] = 0
         status[seat, ST_FIRST_TURN] = 0
@@ -516,6 +575,7 @@ def fill_seat_slots(state, record):
         record[RA_BAO_FACTOR + seat] = 0
         record[RA_AMOUNT + seat] = 0
         record[RA_CARRY + seat] = 0
+        record[RA_BAO_KIND + seat] = scoring.BAO_NONE
     record[RA_DISCARDED_ZUAN] = discarded
     record[RA_ZUAN_KONGS] = zuan_kongs
 
@@ -557,6 +617,7 @@ def settle_win(variant, state, outcome, params, tables, record, delta):
         log_event(state, EVENT_BAO, payer, winner, factors[payer])
         log_event(state, EVENT_PAY, payer, winner, amounts[payer])
         record[RA_BAO_FACTOR + payer] = factors[payer]
+        record[RA_BAO_KIND + payer] = scoring.bao_kind(payer, winner, melds, n_melds, params)
         record[RA_AMOUNT + payer] = amounts[payer]
         delta[payer] -= amounts[payer]
         delta[winner] += amounts[payer]

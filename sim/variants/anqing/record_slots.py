@@ -24,6 +24,7 @@ RECORD_SLOTS = (
     ("discarded_zuan", 1, "bit s: seat s discarded a 钻 in the hand (D)"),
     ("single_kongs", 4, "single-tile kongs each seat made (杠牌 and 钻)"),
     ("zuan_kongs", 1, "钻 kongs (直叫) made in the hand, all seats"),
+    ("bao_kind", 4, "each payer's 包 (C5.4): 0 none, 1 顺包, 2 反包, 3 both (互为顺包); 0 unpaid"),
 )
 """Every Anqing slot: (name, slots, meaning), in order from ``N_RECORD``."""
 
@@ -46,3 +47,4 @@ RA_ZUAN = SLOT["zuan"]
 RA_DISCARDED_ZUAN = SLOT["discarded_zuan"]
 RA_SINGLE_KONGS = SLOT["single_kongs"]
 RA_ZUAN_KONGS = SLOT["zuan_kongs"]
+RA_BAO_KIND = SLOT["bao_kind"]

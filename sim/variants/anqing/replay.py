@@ -33,7 +33,7 @@ from ...tiles import kind_name
 from . import AnqingOptions
 from .frames import FEATURE_ZHI_JIAO, FORMS, ITEM_IDS, WIN_KINDS
 from .hooks import EVENT_BAO, EVENT_ITEM, HAND_STATUS, SEAT_STATUS
-from .record_slots import RA_CARRY, RA_FORM, RA_ITEMS, RA_ZUAN
+from .record_slots import RA_CARRY, RA_FORM, RA_ITEMS, RA_STREAK, RA_ZUAN
 from .scoring_names import ITEM_NAMES
 
 KONG_NAMES = {
@@ -108,7 +108,8 @@ def describe(
     for seat, features, total in record_winners(record):
         zhi_jiao = ", 直叫" if features & FEATURE_ZHI_JIAO else ""
         form = FORMS.get(int(record[RA_FORM]), "")
-        lines.append(f"seat {seat}: S = {total} ({form}{zhi_jiao})")
+        streak = int(record[RA_STREAK])
+        lines.append(f"seat {seat}: S = {total} ({form}{zhi_jiao}); 连庄 k = {streak}")
     for payer, payee, amount in carries(record):
         lines.append(f"连庄累加: seat {payer} pays seat {payee} {amount} more")
     lines.append(result_line(record, n_players))
@@ -117,7 +118,9 @@ def describe(
 
 def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
     """Each ``winner``: win tile and kind, S (``points``, what each payer pays on before the
-    dealer extra, 连庄 and 包), every item that scored (Chinese name -> points), 直叫, form."""
+    dealer extra, 连庄 and 包), every item that scored (Chinese name -> points), 直叫, form,
+    and ``lian_zhuang``: the dealer's 连庄 count k the hand was dealt with (with S, the dealer,
+    the options and the 包 factors it gives every payment, C5.2)."""
     objects = []
     for seat, features, total in record_winners(record):
         items = {
@@ -130,6 +133,7 @@ def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
             "items": items,
             "zhi_jiao": bool(features & FEATURE_ZHI_JIAO),
             "form": FORMS.get(int(record[RA_FORM]), ""),
+            "lian_zhuang": int(record[RA_STREAK]),
         }
         objects.append(winner_object(record, seat, WORDS, fields))
     return objects

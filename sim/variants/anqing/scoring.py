@@ -122,6 +122,12 @@ FORM_SHISANLAN = 2  # 十三烂
 
 NO_LEGAL_WIN = -1
 
+# 包 between a payer and the winner (C5.4; ``bao_kind``, record slot ``bao_kind``)
+BAO_NONE = 0
+BAO_SHUN = 1  # 顺包: the payer fed the winner three 口 or more
+BAO_FAN = 2  # 反包: the winner fed the payer three 口 or more
+BAO_MUTUAL = 3  # both (互为顺包)
+
 # Where W sits in its group, best first for 跑风 (C4.4 cases 1-3)
 _AT_PAIR = 2
 _AT_MIDDLE_OR_EDGE = 1
@@ -866,6 +872,15 @@ def bao_factor(payer, winner, melds, n_melds, params):
     if params[P_MUTUAL_BAO_MODE] == MUTUAL_BAO_SUM:
         return shun + fan
     return max(shun, fan)
+
+
+@kernel
+def bao_kind(payer, winner, melds, n_melds, params):
+    """Which 包 binds ``payer`` to ``winner`` (C5.4): BAO_NONE, BAO_SHUN (the payer fed the
+    winner three 口), BAO_FAN (the winner fed the payer) or BAO_MUTUAL (both)."""
+    shun = _feed(melds, n_melds, winner, payer, params) > 0
+    fan = _feed(melds, n_melds, payer, winner, params) > 0
+    return np.int64(shun) * BAO_SHUN + np.int64(fan) * BAO_FAN
 
 
 @kernel

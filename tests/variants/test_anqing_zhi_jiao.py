@@ -1,0 +1,114 @@
+"""直叫 and its option ``zhi_jiao_requires`` played by the engine on constructed walls, and
+seen by the rule checks (rules-spec C3.2, C6 #19, C7 #9).
+
+Seed rule: ``004_4a131f7ccc7583f8.txt`` (安庆麻将), 直叫: "钻牌在形成直叫时才能用来杠", "拿钻去
+杠，形成直叫" (004:#4), "直叫＝杠开+跑风". The spec's test: with ``pao_feng_wait`` a player whose
+hand without the 钻 is ``1m 2m 3m | 4s 5s 6s | 7m 8m 9m | 2p 2p | 7s 8s`` (waits 3s/6s/9s, none
+跑风) may not kong the 钻; with ``ready`` he may. AQ-6 (a wait on 9p, a pair) is allowed under
+both.
+
+The dealer (seat 0) is dealt the hand and a 钻 as his 14th tile (flip 4p: the 钻 is 5p); the
+wall's last tile, the kong's replacement, is a tile he waits on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from anqing_steps import TABLES
+
+from sim.kernels import state as S
+from sim.kernels.moves import HOW_KONG_BLOOM
+from sim.kernels.record import R_DELTA, R_FEATURES, R_POINTS, R_WIN_KIND, R_WINNER
+from sim.tiles import kind_id, parse_tiles
+from sim.variants.anqing import ITEM_NAMES, N_ANQING_RECORD, AnqingOptions
+from sim.variants.anqing import checks as C
+from sim.variants.anqing import engine as AE
+from sim.variants.anqing.record_slots import RA_ITEMS
+
+SPEC_TEST = "1m 2m 3m 4s 5s 6s 7m 8m 9m 2p 2p 7s 8s"  # waits 3s 6s 9s: none 跑风
+AQ6 = "1m 2m 3m 4s 5s 6s 7m 8m 9m 2p 3p 4p 9p"  # waits 9p: the pair, 跑风
+OTHERS = (
+    "1p 1p 1p 6p 6p 6p 7p 7p 7p 8p 8p 8p E",
+    "1s 1s 1s 2s 2s 2s 3s 3s 3s 4m 4m 4m S",
+    "5m 5m 5m 6m 6m 6m W W W N N N E",
+)
+
+
+def _wall(hand, replacement):
+    """Seat 0 dealt ``hand`` then a 5p (the 钻) as his 14th; the flip 4p; the rest of the tiles
+    after it, ``replacement`` last (the tail, where the kong's replacement comes from)."""
+    head = parse_tiles(" ".join((hand, *OTHERS)) + " 5p 4p")
+    used = Counter(head)
+    used[kind_id(replacement)] += 1
+    rest = [kind for kind in range(34) for _ in range(4 - used[kind])]
+    return np.array(head + rest + [kind_id(replacement)], np.int8)
+
+
+def _play(hand, replacement, **options):
+    wall = _wall(hand, replacement)
+    params = AnqingOptions(**options).params()
+    state = S.new_state(C.LOG_CAPACITY)
+    record = np.zeros(N_ANQING_RECORD, np.int64)
+    AE.play_hand(state, wall, 4, 0, 0, params, TABLES, record)
+    events = state.log[: state.scalars[S.LOG_COUNT]].copy()
+    code, at = C.check_hand(state, state.log, len(events), wall, 4, 0, params, TABLES, record)
+    assert (int(code), int(at)) == (0, len(events)), C.ERROR_NAMES[int(code)]
+    return wall, state, record, events
+
+
+def _items(record):
+    bits = int(record[R_FEATURES])
+    return {name: int(record[RA_ITEMS + i]) for i, name in enumerate(ITEM_NAMES) if bits >> i & 1}
+
+
+def _first_move(events):
+    """The dealer's first move after the flip: (event, tile)."""
+    after_wild = int(np.flatnonzero(events[:, 0] == S.EVENT_WILD)[0]) + 1
+    return int(events[after_wild, 0]), int(events[after_wild, 2])
+
+
+def test_spec_hand_kongs_the_zuan_under_ready_and_wins_zhi_jiao_without_pao_feng():
+    """``ready``: the spec's hand (no 跑风 wait) kongs the 钻 at once, draws 9s and wins 杠开
+    in his first turn: 基本胡 3, 门清 3, 杠开 3, the single kong 1, 天胡 30 (single kongs first
+    keep it, C7 #21); no 跑风 (9s ends 7s 8s 9s), so no 直叫: S = 40, each pays 43 -> +129."""
+    _, _, record, events = _play(SPEC_TEST, "9s", zhi_jiao_requires="ready")
+    assert _first_move(events) == (S.EVENT_KONG, kind_id("5p"))
+    assert record[R_WINNER] == 0 and record[R_WIN_KIND] == HOW_KONG_BLOOM
+    assert _items(record) == {"基本胡": 3, "门清": 3, "杠开": 3, "杠牌": 1, "天胡/地胡": 30}
+    assert record[R_POINTS] == 40
+    assert record[R_DELTA : R_DELTA + 4].tolist() == [129, -43, -43, -43]
+
+
+def test_spec_hand_may_not_kong_the_zuan_under_pao_feng_wait():
+    """``pao_feng_wait``: the same deal lists no 钻 kong (no wait of the hand is 跑风), and the
+    dealt 14 is no win (the 钻 would stand for another tile, C4.4), so the dealer discards
+    first; the hand plays on and passes the rule checks."""
+    events = _play(SPEC_TEST, "9s", zhi_jiao_requires="pao_feng_wait")[3]
+    assert _first_move(events)[0] == S.EVENT_DISCARD
+
+
+@pytest.mark.parametrize("requires", ["ready", "pao_feng_wait"])
+def test_aq6_hand_kongs_the_zuan_under_both_and_wins_zhi_jiao(requires):
+    """AQ-6's hand waits on 9p (the pair: 跑风) and kongs the 钻 under both settings, draws 9p:
+    直叫 (杠开 + 跑风). 基本胡 3, 门清 3, 跑风 6, 杠开 3, the single kong 1, 天胡 30: S = 46,
+    each pays 49 -> +147."""
+    _, _, record, events = _play(AQ6, "9p", zhi_jiao_requires=requires)
+    assert _first_move(events) == (S.EVENT_KONG, kind_id("5p"))
+    assert _items(record) == {
+        "基本胡": 3, "门清": 3, "跑风": 6, "杠开": 3, "杠牌": 1, "天胡/地胡": 30,
+    }  # fmt: skip
+    assert record[R_DELTA : R_DELTA + 4].tolist() == [147, -49, -49, -49]
+
+
+def test_the_checks_reject_the_spec_hands_kong_under_pao_feng_wait():
+    """The rule checks judge 直叫 by the option: the ``ready`` hand's log, checked as if
+    ``pao_feng_wait`` had been played, fails at the 钻 kong (ERR_SINGLE_KONG); AQ-6's passes."""
+    params = AnqingOptions(zhi_jiao_requires="pao_feng_wait").params()
+    for hand, replacement, expected in ((SPEC_TEST, "9s", C.ERR_SINGLE_KONG), (AQ6, "9p", 0)):
+        wall, state, record, events = _play(hand, replacement)
+        kong = int(np.flatnonzero(events[:, 0] == S.EVENT_KONG)[0])
+        code, at = C.check_hand(state, state.log, len(events), wall, 4, 0, params, TABLES, record)
+        assert (int(code), int(at)) == ((expected, kong) if expected else (0, len(events)))
