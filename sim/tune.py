@@ -336,7 +336,9 @@ def plot_study(frame: pd.DataFrame, weights: Mapping[str, float], title: str):
     history, bars = axes[0]
     if len(frame):
         history.plot(frame["trial"], frame["value"], "o", color="#4C72B0", label="trial")
-        history.plot(frame["trial"], frame["value"].cummax(), "-", color="#C44E52", label="best")
+        best = frame["value"].cummax()
+        history.plot(frame["trial"], best, drawstyle="steps-post", color="#C44E52", label="best")
+        history.xaxis.get_major_locator().set_params(integer=True)
         history.legend(loc="lower right")
     history.set_xlabel("trial")
     history.set_ylabel("mean score per hand")
