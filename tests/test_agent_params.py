@@ -95,6 +95,9 @@ def _value_at_2() -> list[str]:
         ([*_value_at_2(), "seats.2.claim_gain=9"], r"out of range; allowed: integer from 0 to 3"),
         ([*_value_at_2(), "seats.2.claim_gain=1.5"], "not an integer"),
         ([*_value_at_2(), "seats.2.claim_gain=true"], "expected an integer"),
+        ([*_value_at_2(), "seats.2.claim_gain=nan"], "out of range"),
+        ([*_value_at_2(), "seats.2.claim_gain=inf"], "out of range"),
+        ([*_value_at_2(), 'seats.2.claim_gain="2"'], "expected an integer"),
         ([*_value_at_2(), "seats.2.late_visible=30"], "not a parameter of the value agent"),
         (["seats.4.agent=value"], r"seats\.4: unknown seat '4'; allowed: 0, 1, 2, 3"),
         (["seats.1.agent=valeu"], r"seats\.1\.agent: unknown agent 'valeu'.*did you mean value"),
@@ -166,3 +169,38 @@ def test_parameters_reach_the_worker_processes(tmp_path):
     assert re.search(r'"seats":\s*\{\s*"1":\s*\{\s*"claim_gain":\s*0', manifest)
     plain = run(config.with_overrides(["seats.1.claim_gain=1"]), tmp_path / "d", progress=False)
     assert not first.equals(pd.read_parquet(Path(plain) / "games.parquet"))
+
+
+@pytest.mark.parametrize("name", ["anhua", "wengan", "anqing"])
+def test_agents_play_legally_at_any_parameters(name):
+    """Every variant's rule checks (the ledger, legal moves, payments: its ``check_hand``) pass
+    with the value and cautious agents at every seat, each seat's parameters drawn at random
+    from their declared ranges (integers as integers): a parameter changes choices among the
+    legal actions, never what is legal."""
+    import importlib
+
+    from sim.agents import agent_ids
+    from sim.variants import get_variant
+    from sim.wall import shuffled_walls
+
+    variant = get_variant(name)
+    options = variant.options_class()
+    n_players = variant.player_count(options)
+    rng = np.random.default_rng(16)
+    rows = np.tile(default_row(), (n_players, 1))
+    for seat in range(n_players):
+        for slot, parameter in enumerate(AGENT_PARAMETERS):
+            low, high = parameter.minimum, parameter.maximum
+            value = (
+                rng.integers(low, high + 1)
+                if parameter.type == "integer"
+                else rng.uniform(low, high)
+            )
+            rows[seat, slot] = value
+    assert (rows != default_row()).any(axis=1).all()
+    agents = agent_ids(tuple(("value", "cautious")[seat % 2] for seat in range(n_players)))
+    walls = shuffled_walls(120, variant.n_tiles, 16)
+    dealers = variant.first_dealers(15, options, 16)
+    checks = importlib.import_module(f"sim.variants.{name}.checks")
+    checked = checks.check_games(options, walls, dealers, 8, agents, 16, rows)
+    assert int((checked.errors[:, 0] != 0).sum()) == 0, checked.first_failure()

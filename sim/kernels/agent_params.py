@@ -21,6 +21,7 @@ it, it imports nothing of them.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -63,12 +64,12 @@ class AgentParameter:
         parameter's name), the value and the allowed range."""
         key = key or self.name
         allowed = f"{self.type} from {self.minimum:g} to {self.maximum:g}"
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise ValueError(f"{key}: expected an {allowed}, got {value!r}")
+        if not self.minimum <= value <= self.maximum:  # NaN too
+            raise ValueError(f"{key}: {value!r} is out of range; allowed: {allowed}")
         if self.type == "integer" and float(value) != int(value):
             raise ValueError(f"{key}: {value!r} is not an integer; allowed: {allowed}")
-        if not self.minimum <= value <= self.maximum:
-            raise ValueError(f"{key}: {value!r} is out of range; allowed: {allowed}")
         return float(value)
 
     def native(self, value: float) -> int | float:
