@@ -13,6 +13,7 @@ so only the first hand of a session is dealt alike whatever the agents.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 from .agents import AGENTS
@@ -47,6 +48,32 @@ def rotations(agents: tuple[str, ...], n_players: int) -> list[tuple[str, ...]]:
     return [tuple(agents[(s + r) % count] for s in range(n_players)) for r in range(n_players)]
 
 
+def seated_configs(
+    config: RunConfig,
+    agents: tuple[str, ...],
+    parameters: Mapping[str, Mapping[str, float]] | None = None,
+) -> list[RunConfig]:
+    """The config of each rotation of ``agents`` (``rotations``), one hand per session, each
+    agent with its ``parameters`` (agent name -> parameter values, ``sim.agents``) in every
+    seat it holds. A config with its own seat parameters is refused: they belong to a seat, and
+    the seats rotate."""
+    if any(config.seat_parameters):
+        raise ValueError(
+            "seats: the config sets agent parameters per seat, and a comparison rotates the "
+            "agents around the table; give them per agent instead"
+        )
+    base = config.with_overrides(["run.hands_per_session=1"])
+    parameters = parameters or {}
+    seated = []
+    for seats in rotations(agents, config.n_players):
+        overrides = [f"run.agents={json.dumps(list(seats))}"]
+        for seat, agent in enumerate(seats):
+            for name, value in parameters.get(agent, {}).items():
+                overrides.append(f"seats.{seat}.{name}={json.dumps(value)}")
+        seated.append(base.with_overrides(overrides))
+    return seated
+
+
 def compare(
     config: RunConfig,
     agents: tuple[str, ...],
@@ -56,19 +83,23 @@ def compare(
     progress: bool | None = None,
     session_hands: int | None = None,
     loss: float = DEFAULT_LOSS,
+    parameters: Mapping[str, Mapping[str, float]] | None = None,
+    **run_options,
 ) -> Path:
     """Play ``config``'s walls once per rotation of ``agents`` into the comparison directory
     ``out`` (``comparison.json`` and ``rotation-R/``) and return its path. ``session_hands``
     (default: the config's ``hands_per_session``) and ``loss`` are kept for the analysis: the
-    chance of losing ``loss`` points over that many hands."""
+    chance of losing ``loss`` points over that many hands. ``parameters``: agent name -> its
+    parameters (``sim.agents``), given to every seat it holds in every rotation; a config's own
+    seat parameters are refused (they belong to a seat, and the seats rotate).
+    ``run_options`` go to each rotation's ``sim.runner.run`` (``backend``, ``command``)."""
     out = Path(out)
     session_hands = session_hands or config.hands_per_session
     seatings = rotations(agents, config.n_players)
-    base = config.with_overrides(["run.hands_per_session=1"])
+    seated = seated_configs(config, agents, parameters)
     out.mkdir(parents=True, exist_ok=True)
-    for index, seats in enumerate(seatings):
-        seated = base.with_overrides([f"run.agents={json.dumps(list(seats))}"])
-        run(seated, out / f"rotation-{index}", jobs=jobs, progress=progress)
+    for index, rotation in enumerate(seated):
+        run(rotation, out / f"rotation-{index}", jobs=jobs, progress=progress, **run_options)
     settings = {
         "agents": list(agents),
         "rotations": [list(seats) for seats in seatings],
@@ -79,5 +110,7 @@ def compare(
         "session_hands": session_hands,
         "loss": loss,
     }
+    if parameters:
+        settings["parameters"] = {agent: dict(values) for agent, values in parameters.items()}
     (out / "comparison.json").write_text(json.dumps(settings, indent=2) + "\n")
     return out

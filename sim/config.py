@@ -16,13 +16,18 @@ A config file names the variant, a label, the run settings and every option::
     player_count = 4           # 人数; every option of the variant, with its rule name
     ...
 
+    [seats.2]                  # optional, per seat (from 0): seat 2 plays value ...
+    agent = "value"            # (replaces run.agents[2])
+    claim_gain = 2             # ... with claim_gain 2 (sim.agents; docs/strategies.md)
+
 Unknown keys (with a did-you-mean), wrong types and out-of-range values are one-line errors
 naming the key, the value and what is allowed; run settings have bounds (``RUN_MINIMUM``,
 ``RUN_MAXIMUM``: a chunk's walls are in memory at once) and a run is at most ``MAX_CHUNKS``
 chunks; the options are checked by the variant's declarations (:mod:`sim.options`), which also
 write the ``[options]`` comments. Options left out keep the spec's defaults. ``--set KEY=VALUE``
 overrides use the same names and TOML values: ``player_count=3``, ``options.player_count=3``,
-``run.games=5000``, ``label=x``, a list option as ``some_table=[3,6,12,15]``.
+``run.games=5000``, ``label=x``, a list option as ``some_table=[3,6,12,15]``, a seat's agent
+parameter as ``seats.2.claim_gain=2`` (and its agent as ``seats.2.agent=value``).
 """
 
 from __future__ import annotations
@@ -36,7 +41,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .agents import AGENTS
+import numpy as np
+
+from .agents import AGENTS, SeatParameters, parameter_rows, seat_parameters
 from .options import option_values, options_from_mapping, unknown_name
 from .outdir import plain_name
 from .variants import VARIANT_NAMES, Variant, get_variant
@@ -57,7 +64,7 @@ RUN_MAXIMUM = {
 }
 MAX_CHUNKS = 10_000_000
 """A run is at most this many chunks (their plan is a list): raise ``run.chunk_hands``."""
-TOP_LEVEL_KEYS = ("variant", "label", "run", "options")
+TOP_LEVEL_KEYS = ("variant", "label", "run", "options", "seats")
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,9 @@ class RunConfig:
     hands_per_session: int
     agents: tuple[str, ...]
     chunk_hands: int
+    seat_parameters: tuple[SeatParameters, ...] = ()
+    """Per seat, the agent parameters that differ from their defaults (``sim.agents``); empty
+    (or empty tuples): every seat plays with the defaults."""
 
     @property
     def spec(self) -> Variant:
@@ -81,9 +91,18 @@ class RunConfig:
     def n_players(self) -> int:
         return self.options.player_count
 
+    @property
+    def agent_params(self) -> np.ndarray:
+        """float64 (n_players, N_AGENT_PARAMS): each seat's agent parameters, defaults filled
+        in (``GameState.agent_params``)."""
+        seats = self.seat_parameters or ((),) * self.n_players
+        return parameter_rows(seats)
+
     def resolved(self) -> dict[str, Any]:
-        """The whole configuration with every default filled in, as plain JSON values."""
-        return {
+        """The whole configuration with every default filled in, as plain JSON values; the
+        agent parameters only where a seat's differ from their defaults (``seats``, left out
+        when none do: a config without them keeps the hash it had before they existed)."""
+        resolved = {
             "variant": self.variant,
             "label": self.label,
             "run": {
@@ -95,6 +114,10 @@ class RunConfig:
             },
             "options": option_values(self.options),
         }
+        seats = {str(seat): dict(pairs) for seat, pairs in enumerate(self.seat_parameters) if pairs}
+        if seats:
+            resolved["seats"] = seats
+        return resolved
 
     def hash(self) -> str:
         """sha256 of the resolved configuration without the label (a name does not change
@@ -130,11 +153,23 @@ def apply_overrides(document: dict[str, Any], overrides: Iterable[str]) -> dict[
         if key in ("variant", "label"):
             document[key] = value
             continue
+        if key.startswith("seats."):
+            seat, dot, name = key.removeprefix("seats.").partition(".")
+            if not dot or not seat or not name:
+                raise ValueError(
+                    f"--set {key}: expected seats.SEAT.NAME=VALUE, e.g. seats.2.claim_gain=2"
+                )
+            seats = document.setdefault("seats", {})
+            if not isinstance(seats, dict) or not isinstance(seats.setdefault(seat, {}), dict):
+                raise ValueError(f"--set {key}: seats.{seat} is not a table in the config")
+            seats[seat][name] = value
+            continue
         section, dot, name = key.partition(".")
         if not dot:
             section, name = ("run", key) if key in RUN_DEFAULTS else ("options", key)
         if section not in ("run", "options"):
-            raise unknown_name(f"--set {key}", "section", section, ("run", "options"), value=True)
+            sections = ("run", "options", "seats")
+            raise unknown_name(f"--set {key}", "section", section, sections, value=True)
         document.setdefault(section, {})[name] = value
     return document
 
@@ -203,12 +238,16 @@ def build_config(document: Mapping[str, Any]) -> RunConfig:
             raise unknown_name(str(key), "key", key, TOP_LEVEL_KEYS)
     variant = _variant_of(document)
     label = plain_name(document.get("label", variant.name), "label")  # a folder under runs/
-    for section in ("run", "options"):
+    for section in ("run", "options", "seats"):
         if not isinstance(document.get(section, {}), Mapping):
             raise ValueError(f"{section}: expected a table of settings")
     options = options_from_mapping(variant.options_class, document.get("options", {}))
     settings = _check_run(document.get("run", {}), variant.player_count(options))
-    return RunConfig(variant=variant.name, label=label, options=options, **settings)
+    agents, parameters = seat_parameters(document.get("seats", {}), settings["agents"])
+    settings["agents"] = agents
+    return RunConfig(
+        variant=variant.name, label=label, options=options, seat_parameters=parameters, **settings
+    )
 
 
 def read_toml(path: str | Path, what: str = "config file") -> dict:

@@ -85,8 +85,11 @@ def play(
         options = config.options if options is None else options
         if hands_per_session is None:
             hands_per_session = config.hands_per_session
+        # the config's seat parameters go with its agents (other agents: their defaults)
+        agent_params = config.agent_params if agents is None else None
         agents = config.agents if agents is None else agents
     else:
+        agent_params = None
         spec = get_variant(variant)
     seed = 0 if seed is None else seed
     hands_per_session = 8 if hands_per_session is None else hands_per_session
@@ -102,7 +105,7 @@ def play(
         raise ValueError(f"hands_per_session must be at least 1, not {hands_per_session}")
     walls = shuffled_walls(n_hands, spec.n_tiles, seed)
     dealers = _first_dealers(spec, n_hands, hands_per_session, options, seed)
-    records = spec.play(options, walls, dealers, hands_per_session, kinds, seed)
+    records = spec.play(options, walls, dealers, hands_per_session, kinds, seed, agent_params)
     return (
         spec.games_frame(records, options, hands_per_session),
         spec.wins_frame(records, options),

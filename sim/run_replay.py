@@ -60,6 +60,7 @@ def replay_config(config: RunConfig, game: int) -> ReplayedHand:
         agent_ids(config.agents),
         agent_seed,
         index,
+        agent_params=config.agent_params,
     )
     return ReplayedHand(config, game, walls[index].copy(), record, events, final)
 

@@ -137,6 +137,7 @@ def _chunk_records(config: RunConfig, chunk: Chunk) -> tuple[np.ndarray, float, 
         config.hands_per_session,
         agent_ids(config.agents),
         agent_seed,
+        config.agent_params,
     )
     ended = time.perf_counter()
     return records, ended - started, ended - began
@@ -160,7 +161,9 @@ def warm_up(config: RunConfig) -> None:
     variant = config.spec
     walls = shuffled_walls(1, variant.n_tiles, 0)
     dealers = np.zeros(1, np.int64)
-    variant.play(config.options, walls, dealers, 1, agent_ids(config.agents), 0)
+    variant.play(
+        config.options, walls, dealers, 1, agent_ids(config.agents), 0, config.agent_params
+    )
 
 
 @contextmanager

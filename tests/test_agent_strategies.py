@@ -13,6 +13,7 @@ from sim import hand
 from sim.agents import AGENTS
 from sim.kernels import agents as AG
 from sim.kernels import hand as H
+from sim.kernels.agent_params import default_row
 from sim.tables import load_tables
 from sim.tiles import kind_id, parse_tiles
 from sim.variants.anhua import checks as C
@@ -45,7 +46,18 @@ def _discard(agent, text, visible=None, wild_kinds=()):
     visible = np.zeros(34, np.uint8) if visible is None else visible
     allowed = np.ones(34, np.bool_)
     return AG.choose_discard(
-        agent, counts, keys, wilds, wild, visible, 27, FORMS, allowed, np.int64(0), load_tables()
+        agent,
+        counts,
+        keys,
+        wilds,
+        wild,
+        visible,
+        27,
+        FORMS,
+        allowed,
+        np.int64(0),
+        default_row(),
+        load_tables(),
     )
 
 
@@ -79,14 +91,18 @@ def _shanten_after(counts, wild, kind):
 
 def test_cautious_takes_a_safe_kind_only_within_its_shanten_cost():
     """On 1,000 random 14-tile hands (two kinds of kings) with 22 kinds seen twice: the
-    cautious agent's discard is the value agent's, or, late, a kind with ``CAUTIOUS_SAFE_SEEN``
-    copies accounted for that leaves the hand at most its cost further from ready; both costs
-    (the default 0, and 1) change some decisions."""
+    cautious agent's discard is the value agent's, or, late, a kind with ``safe_seen`` copies
+    accounted for that leaves the hand at most its ``shanten_cost`` further from ready; both
+    costs (the default 0, and 1, set in the seat's parameter row) change some decisions."""
     rng = np.random.default_rng(16)
     tables = load_tables()
     allowed = np.ones(34, np.bool_)
     wild = np.zeros(34, np.bool_)
     wild[[4, 13]] = True  # kings (5m, 5p), as seven-kings play has them
+    defaults = default_row()
+    late_visible = int(defaults[AG.P_LATE_VISIBLE])
+    safe_seen = int(defaults[AG.P_SAFE_SEEN])
+    default_cost = int(defaults[AG.P_SHANTEN_COST])
     differed = {}
     for wall in shuffled_walls(1000, 108, 16):
         counts = np.bincount(wall[:14], minlength=34).astype(np.uint8)
@@ -98,22 +114,20 @@ def test_cautious_takes_a_safe_kind_only_within_its_shanten_cost():
         visible = np.zeros(34, np.uint8)  # two seen copies of 22 kinds: about 40, late
         seen = rng.choice(27, 22, replace=False)
         visible[seen] = np.minimum(2, 4 - counts[seen])
-        late = int(visible.sum()) >= AG.CAUTIOUS_LATE_VISIBLE
+        late = int(visible.sum()) >= late_visible
         args = (counts, keys, wilds, wild, visible, 27, FORMS, allowed)
-        value = AG.choose_discard(AG.AGENT_VALUE, *args, np.int64(0), tables)
-        for cost in (AG.CAUTIOUS_SHANTEN_COST, 1):
-            cautious = AG.cautious_discard_with(
-                *args, tables, AG.CAUTIOUS_LATE_VISIBLE, AG.CAUTIOUS_SAFE_SEEN, cost
-            )
-            if cost == AG.CAUTIOUS_SHANTEN_COST:
-                assert cautious == AG.choose_discard(AG.AGENT_CAUTIOUS, *args, np.int64(0), tables)
+        value = AG.choose_discard(AG.AGENT_VALUE, *args, np.int64(0), defaults, tables)
+        for cost in (default_cost, 1):
+            params = defaults.copy()
+            params[AG.P_SHANTEN_COST] = cost
+            cautious = AG.choose_discard(AG.AGENT_CAUTIOUS, *args, np.int64(0), params, tables)
             if cautious != value:
                 assert late
-                assert int(visible[cautious]) + int(counts[cautious]) >= AG.CAUTIOUS_SAFE_SEEN
+                assert int(visible[cautious]) + int(counts[cautious]) >= safe_seen
                 before = _shanten_after(counts, wild, value)
                 assert _shanten_after(counts, wild, cautious) <= before + cost
                 differed[cost] = differed.get(cost, 0) + 1
-    assert differed.get(AG.CAUTIOUS_SHANTEN_COST, 0) >= 50 and differed.get(1, 0) >= 50, differed
+    assert differed.get(default_cost, 0) >= 50 and differed.get(1, 0) >= 50, differed
 
 
 def test_agents_are_registered():

@@ -4,6 +4,7 @@
     mjsim report DIR                 an HTML report of a run or a sweep
     mjsim sweep SWEEP.toml           a config over a grid of option values, compared
     mjsim compare CONFIG --agents A,B  agents against each other on duplicate deals
+    mjsim tune CONFIG --agent A --field B  search an agent's parameters against a field
     mjsim replay DIR --game ID       one hand of a run, move by move
     mjsim bench                      evaluator and engine throughput
     mjsim exact VARIANT              exact probabilities of dealt-hand events
@@ -28,7 +29,7 @@ import sys
 from ..outdir import os_error_code
 
 # In the order ``mjsim --help`` lists them.
-COMMAND_MODULES = ("run", "sweep", "compare", "report", "replay", "bench", "hand", "exact")
+COMMAND_MODULES = ("run", "sweep", "compare", "tune", "report", "replay", "bench", "hand", "exact")
 
 
 def run_overrides(args: argparse.Namespace) -> list[str]:

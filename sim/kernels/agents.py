@@ -43,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import inline_kernel, kernel
+from .agent_params import parameter_slots
 from .hand import (
     FORM_SEVEN_PAIRS,
     FORM_THIRTEEN,
@@ -74,29 +75,28 @@ AGENT_VALUE = 3  # efficiency plus pursuit of what pays: 清一色, 小七对 (v
 AGENT_CAUTIOUS = 4  # value play, safe discards late in the hand (cautious_discard)
 N_AGENTS = 5
 
-# The value and cautious agents' defaults (docs/strategies.md says what each does and why).
-VALUE_FLUSH_OFF_SUIT = 1
-"""The value agent plays for a flush (清一色) once its concealed hand holds at most this many
-natural tiles outside its strongest numbered suit (and at least one inside it)."""
-VALUE_WILD_MARGIN = -1
-"""The value agent throws a loose wild (one or two held) for a hand without wilds when the hand
-without it is at most this many shanten worse than after its best other discard (-1: never)."""
-VALUE_PAIRS = 5
-"""The value agent plays for seven pairs (小七对) once its full concealed hand (13 or 14 tiles,
-no melds) holds this many pairs."""
-CAUTIOUS_LATE_VISIBLE = 40
-"""The cautious agent turns careful once this many tiles are visible to all (discards, melds,
-the indicator): a late wall, when opponents are likely ready."""
-CAUTIOUS_SAFE_SEEN = 3
-"""A kind is safe for the cautious agent when this many of its copies are accounted for (seen by
-all, or in its own hand, the discarded copy included): at most one left to wait on."""
-CAUTIOUS_SHANTEN_COST = 0
-"""The shanten the cautious agent gives up for a safe discard (0: only a safe discard as good)."""
-VALUE_CLAIM_GAIN = 1
-"""The value agent pongs or chis only when the claim (with its best discard) brings its hand at
-least this many shanten nearer to ready; the efficiency agent claims at 0 (no further)."""
-"""A kind is safe for the cautious agent when this many of its copies are accounted for (seen by
-all, or in its own hand): a wait on it is then unlikely (at most one copy left)."""
+# The value and cautious agents' parameters: one float64 row per seat (``GameState.agent_params``,
+# declared with their ranges and defaults in ``sim.kernels.agent_params``; docs/strategies.md
+# says what each does and why its default). Integers are stored as floats: read with np.int64.
+(
+    P_CLAIM_GAIN,
+    P_SEVEN_PAIRS_FROM,
+    P_FLUSH_OFF_SUIT,
+    P_WILD_MARGIN,
+    P_LATE_VISIBLE,
+    P_SAFE_SEEN,
+    P_SHANTEN_COST,
+) = parameter_slots(
+    (
+        "claim_gain",
+        "seven_pairs_from",
+        "flush_off_suit",
+        "wild_margin",
+        "late_visible",
+        "safe_seen",
+        "shanten_cost",
+    )
+)
 
 
 @kernel
@@ -338,7 +338,8 @@ def _loose_wild(hand, keys, wilds, wild, forms, allowed, tables, natural, wild_m
 def value_discard_with(
     hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, flush, pairs, wild_margin
 ):
-    """The discard of the value agent with its parameters (``VALUE_*`` are the defaults):
+    """The discard of the value agent with its parameters (``value_discard`` reads them from the
+    seat's row of ``GameState.agent_params``):
     efficiency play that goes for what pays double.
 
     A flush in sight (``_flush_suit``): the most efficient discard among the kinds outside the
@@ -369,8 +370,9 @@ def value_discard_with(
 
 
 @kernel
-def value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables):
-    """The value agent's discard with its default parameters (``value_discard_with``)."""
+def value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables):
+    """The value agent's discard with the seat's parameters ``params`` (float64
+    (N_AGENT_PARAMS,), its row of ``GameState.agent_params``): ``value_discard_with``."""
     return value_discard_with(
         hand,
         keys,
@@ -381,9 +383,9 @@ def value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tab
         forms,
         allowed,
         tables,
-        VALUE_FLUSH_OFF_SUIT,
-        VALUE_PAIRS,
-        VALUE_WILD_MARGIN,
+        np.int64(params[P_FLUSH_OFF_SUIT]),
+        np.int64(params[P_SEVEN_PAIRS_FROM]),
+        np.int64(params[P_WILD_MARGIN]),
     )
 
 
@@ -398,16 +400,18 @@ def _late(visible, late_visible):
 
 
 @kernel
-def cautious_discard_with(
-    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, late, safe_seen, margin
-):
-    """The discard of the cautious agent: the value agent's, but once the wall is late
-    (``_late``: ``late`` tiles visible) the value agent's choice among the safe kinds instead,
-    when it leaves the hand at most ``margin`` shanten further from ready. A kind is safe with
+def cautious_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables):
+    """The discard of the cautious agent with the seat's parameters ``params`` (as
+    ``value_discard``'s): the value agent's, but once the wall is late (``_late``:
+    ``late_visible`` tiles visible) the value agent's choice among the safe kinds instead, when
+    it leaves the hand at most ``shanten_cost`` shanten further from ready. A kind is safe with
     ``safe_seen`` copies accounted for (seen by all or held): few left for an opponent to wait
     on."""
-    choice = value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
-    if choice < 0 or not _late(visible, late):
+    safe_seen = np.int64(params[P_SAFE_SEEN])
+    choice = value_discard(
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
+    )
+    if choice < 0 or not _late(visible, np.int64(params[P_LATE_VISIBLE])):
         return choice
     if np.int64(visible[choice]) + np.int64(hand[choice]) >= safe_seen:
         return choice
@@ -424,7 +428,7 @@ def cautious_discard_with(
             any_safe = True
     if not any_safe:
         return choice
-    careful = value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, safe, tables)
+    careful = value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, safe, params, tables)
     after_choice = keys.copy()
     after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
     after_careful = keys.copy()
@@ -432,26 +436,7 @@ def cautious_discard_with(
     cost = _hand_shanten(after_careful, wilds, forms, tables) - _hand_shanten(
         after_choice, wilds, forms, tables
     )
-    return careful if cost <= margin else choice
-
-
-@kernel
-def cautious_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables):
-    """The cautious agent's discard with its default parameters (``cautious_discard_with``)."""
-    return cautious_discard_with(
-        hand,
-        keys,
-        wilds,
-        wild,
-        visible,
-        n_kinds,
-        forms,
-        allowed,
-        tables,
-        CAUTIOUS_LATE_VISIBLE,
-        CAUTIOUS_SAFE_SEEN,
-        CAUTIOUS_SHANTEN_COST,
-    )
+    return careful if cost <= np.int64(params[P_SHANTEN_COST]) else choice
 
 
 @kernel
@@ -484,8 +469,12 @@ def _random_discard(hand, allowed):
 
 
 @kernel
-def choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, tables):
-    """The kind a seat with agent kind ``agent`` discards: held, with ``allowed[kind]``.
+def choose_discard(
+    agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params, tables
+):
+    """The kind a seat with agent kind ``agent`` and parameters ``params`` (float64
+    (N_AGENT_PARAMS,): its row of ``GameState.agent_params``) discards: held, with
+    ``allowed[kind]``.
 
     The seat's own arrays come as arguments (its hand counts, natural suit keys and wild
     count, the wild mask, the tiles everyone sees, its plan): what a player knows, and, unlike
@@ -499,9 +488,13 @@ def choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allo
         if kind >= 0:
             return kind
     if agent == AGENT_VALUE:
-        return value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
+        return value_discard(
+            hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
+        )
     if agent == AGENT_CAUTIOUS:
-        return cautious_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
+        return cautious_discard(
+            hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
+        )
     return efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
 
 
@@ -568,10 +561,13 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
 
 
 @kernel
-def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms, plan, tables):
+def choose_claim(
+    agent, hand, keys, wilds, wild, kind, actions, n_actions, forms, plan, params, tables
+):
     """The listed pong or chi of the discarded ``kind`` a seat with agent kind ``agent`` makes:
     the index of its row in ``actions`` (``n_actions`` rows listed for this seat by the variant;
-    rows of other types are ignored), or -1 to pass. The seat's arrays as in ``choose_discard``.
+    rows of other types are ignored), or -1 to pass. The seat's arrays and parameters as in
+    ``choose_discard``.
 
     Efficiency agent: claims when the hand after the claim and its best discard is no further
     from ready than now (pong before chi, chis in listed order), never a kind its ``plan`` is to
@@ -600,14 +596,19 @@ def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms
     if (not can_pong and n_chi == 0) or ((plan >> kind) & 1) != 0:
         return -1  # nothing to claim, or a kind to be rid of: skip the shanten of the hand
     if (agent == AGENT_VALUE or agent == AGENT_CAUTIOUS) and value_declines_claim(
-        hand, wild, kind, forms, VALUE_FLUSH_OFF_SUIT, VALUE_PAIRS
+        hand,
+        wild,
+        kind,
+        forms,
+        np.int64(params[P_FLUSH_OFF_SUIT]),
+        np.int64(params[P_SEVEN_PAIRS_FROM]),
     ):
         return -1
     now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
     # the shanten a claim must reach: no further from ready (efficiency), or nearer (value)
     needed = now
     if agent == AGENT_VALUE or agent == AGENT_CAUTIOUS:
-        needed = now - VALUE_CLAIM_GAIN
+        needed = now - np.int64(params[P_CLAIM_GAIN])
     if can_pong and after[0] <= needed:
         return pong_row
     for index in range(n_chi):

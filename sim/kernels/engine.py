@@ -284,8 +284,8 @@ def settle_exhausted(variant, state, last_drawer, params, tables, record):
 
 @generic_inline_kernel
 def claim_discard(
-    agents, hands, keys, wild_count, wild, steer_forms, plans, n_players, seat, kind, claims,
-    n_claims, tables, declined, stand_in, face, view_hand, view_keys,
+    agents, agent_params, hands, keys, wild_count, wild, steer_forms, plans, n_players, seat,
+    kind, claims, n_claims, tables, declined, stand_in, face, view_hand, view_keys,
 ):  # fmt: skip
     """The kong (直杠) or pong by any seat, else the chi, that takes ``seat``'s discard ``kind``
     once no win did: (claimer, the chosen row of ``claims[claimer]``), or (-1, -1). A listed
@@ -336,6 +336,7 @@ def claim_discard(
             n_claims[other],
             steer_forms,
             plans[other],
+            agent_params[other],
             tables,
         )
         if row >= 0 and claims[other, row, A_TYPE] == ACT_PONG:
@@ -371,6 +372,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
     wild_count = state.wild_count
     wild = state.wild
     agents = state.agents
+    agent_params = state.agent_params
     visible = state.visible
     melds = state.melds
     n_melds = state.n_melds
@@ -501,6 +503,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                 steer_forms,
                 allowed,
                 plans[seat],
+                agent_params[seat],
                 tables,
             )
         take_tile(state, seat, kind)
@@ -553,8 +556,8 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
         for other in range(MAX_SEATS):
             declined[other] = 0
         claimer, row = claim_discard(
-            agents, hands, keys, wild_count, wild, steer_forms, plans, n_players, seat, kind,
-            claims, n_claims, tables, declined, stand_in, face, view_hand, view_keys,
+            agents, agent_params, hands, keys, wild_count, wild, steer_forms, plans, n_players,
+            seat, kind, claims, n_claims, tables, declined, stand_in, face, view_hand, view_keys,
         )  # fmt: skip
         # told before the claim is made (过碰: a declined pong, not one another claim outranked)
         for other in range(n_players):

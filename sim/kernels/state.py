@@ -15,6 +15,9 @@ Layout (docs/engine.md):
 * ``visible`` uint8 (34,): tiles every player can see (discards, melds, flipped tiles).
 * ``scalars`` int64 (16,): named slots ``N_TILES``, ``HEAD``, ``TAIL``, ``N_PLAYERS``, ...
 * ``agents`` int64 (4,): the agent kind of each seat (``sim.kernels.agents.AGENT_*``).
+* ``agent_params`` float64 (4, N_AGENT_PARAMS): each seat's agent parameters, one row per seat,
+  a column per parameter declared in ``sim.kernels.agent_params`` (integers stored exactly);
+  the engine passes a seat's row to its agent's questions.
 * ``status`` int64 (5, 16): per-seat facts of this hand in rows 0-3 and the hand's own in row
   ``HAND_ROW`` (4). Columns below ``FIRST_VARIANT_SLOT`` belong to the engine (``ST_*`` per seat,
   ``HAND_*`` in the hand row); the rest are the variant's, declared in its hooks module. Every
@@ -42,6 +45,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._jit import inline_kernel, kernel
+from .agent_params import default_row
 from .hand import KIND_POWER, KIND_SUIT, N_KINDS
 from .status import FIRST_VARIANT_SLOT, N_STATUS, StatusColumn, status_slots
 
@@ -175,6 +179,7 @@ class GameState(NamedTuple):
     visible: np.ndarray
     scalars: np.ndarray
     agents: np.ndarray
+    agent_params: np.ndarray
     status: np.ndarray
     log: np.ndarray
     history: np.ndarray
@@ -204,11 +209,17 @@ def final_position(state: GameState) -> FinalPosition:
     )
 
 
-def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
+def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0), agent_params=None) -> GameState:
     """Allocate the arrays of one game state (reused from hand to hand with ``reset``).
 
-    ``agents``: the agent kind of each seat (default: the efficiency agent everywhere); a
+    ``agents``: the agent kind of each seat (default: the efficiency agent everywhere);
+    ``agent_params``: each seat's parameters (rows for the first seats, float64 (seats,
+    N_AGENT_PARAMS); default, and for the seats it lacks: every parameter's default); a
     ``log_capacity`` above 0 records up to that many events per hand (replays)."""
+    params = np.tile(default_row(), (MAX_SEATS, 1))
+    if agent_params is not None:
+        given = np.asarray(agent_params, np.float64)
+        params[: given.shape[0]] = given
     return GameState(
         wall=np.zeros(WALL_CAPACITY, np.int8),
         hands=np.zeros((MAX_SEATS, N_KINDS), np.uint8),
@@ -220,6 +231,7 @@ def new_state(log_capacity: int = 0, agents=(0, 0, 0, 0)) -> GameState:
         visible=np.zeros(N_KINDS, np.uint8),
         scalars=np.zeros(N_SCALARS, np.int64),
         agents=np.array(agents, np.int64),
+        agent_params=params,
         status=np.zeros((MAX_SEATS + 1, N_STATUS), np.int64),
         log=np.zeros((log_capacity + 1, 4), np.int64),
         history=np.zeros((WALL_CAPACITY, 3), np.int8),

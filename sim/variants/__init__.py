@@ -41,14 +41,15 @@ class Variant:
     option_titles: dict[str, str]
     n_tiles: int
     play: Callable[..., np.ndarray]
-    """``play(options, walls, first_dealers, hands_per_session, agent_kinds, agent_seed)`` ->
-    int64 records, one row per wall; ``first_dealers`` has one seat per session."""
+    """``play(options, walls, first_dealers, hands_per_session, agent_kinds, agent_seed,
+    agent_params=None)`` -> int64 records, one row per wall; ``first_dealers`` has one seat per
+    session; ``agent_params`` each seat's agent parameters (None: the defaults)."""
     first_dealers: Callable[..., np.ndarray]
     """``first_dealers(n_sessions, options, seed)``: the first dealer of each session."""
     replay: Callable[..., tuple[np.ndarray, np.ndarray]]
     """``replay(options, walls, first_dealers, hands_per_session, agent_kinds, agent_seed,
-    index)`` -> (record, events, final position): hand ``index`` of ``play``'s block again,
-    with the log on."""
+    index, agent_params=None)`` -> (record, events, final position): hand ``index`` of
+    ``play``'s block again, with the log on."""
     describe: Callable[..., list[str]]
     """``describe(events, record, n_players, final=None)``: the event log as lines of text,
     with every seat's final tiles when ``final`` (``sim.kernels.state.FinalPosition``) is

@@ -72,14 +72,17 @@ class SessionPlay:
         hands_per_session: int,
         agent_kinds: tuple[int, ...],
         agent_seed: int,
+        agent_params: np.ndarray | None = None,
     ) -> np.ndarray:
         """Play one hand per wall, in sessions, into int64 records (``record_width`` slots).
 
         ``agent_kinds``: one agent id per seat (``sim.agents``); ``agent_seed`` seeds the
-        generator the random agent draws from (numba's, one per process)."""
+        generator the random agent draws from (numba's, one per process); ``agent_params``:
+        each seat's agent parameters (float64 (seats, N_AGENT_PARAMS), ``RunConfig.agent_params``;
+        None: the defaults)."""
         records = np.zeros((len(walls), self.record_width), np.int64)
         seed_agents(agent_seed)
-        state = game_state.new_state(agents=seat_agents(agent_kinds))
+        state = game_state.new_state(agents=seat_agents(agent_kinds), agent_params=agent_params)
         self.play_hands(
             state, *_sessions(options, walls, first_dealers, hands_per_session), records
         )
@@ -95,6 +98,7 @@ class SessionPlay:
         agent_seed: int,
         index: int,
         log_capacity: int = LOG_CAPACITY,
+        agent_params: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, game_state.FinalPosition]:
         """Hand ``index`` of a block of walls played as ``play_records`` plays it, with the
         event log on: the hands before it are played first, with the same agent seed, so the
@@ -104,11 +108,19 @@ class SessionPlay:
         The hand itself goes through ``play_hand``, which takes the dealer's streak (a session
         of one hand would start it at 0), read from ``streak_slot`` of the hand before."""
         before = self.play_records(
-            options, walls[:index], first_dealers, hands_per_session, agent_kinds, agent_seed
+            options,
+            walls[:index],
+            first_dealers,
+            hands_per_session,
+            agent_kinds,
+            agent_seed,
+            agent_params,
         )
         dealer, streak = self.dealt_with(before, first_dealers, hands_per_session, index)
         record = np.zeros(self.record_width, np.int64)
-        state = game_state.new_state(log_capacity, agents=seat_agents(agent_kinds))
+        state = game_state.new_state(
+            log_capacity, agents=seat_agents(agent_kinds), agent_params=agent_params
+        )
         self.play_hand(
             state,
             walls[index],
@@ -186,6 +198,7 @@ class GameChecks:
         hands_per_session: int,
         agent_kinds: tuple[int, ...],
         agent_seed: int,
+        agent_params: np.ndarray | None = None,
     ) -> CheckedGames:
         """Play the hands ``play_records`` would play on ``walls`` (the same arguments) with
         the event log on, and check each (the variant's ``check_hand``)."""
@@ -200,7 +213,9 @@ class GameChecks:
         failure_info = np.zeros(2, np.int64)
         seed_agents(agent_seed)
         self.check_hands(
-            game_state.new_state(LOG_CAPACITY, agents=seat_agents(agent_kinds)),
+            game_state.new_state(
+                LOG_CAPACITY, agents=seat_agents(agent_kinds), agent_params=agent_params
+            ),
             *_sessions(options, walls, first_dealers, hands_per_session),
             records,
             errors,

@@ -11,9 +11,13 @@ from sim.kernels import agents as AG
 from sim.kernels import hand as H
 from sim.kernels import moves as M
 from sim.kernels import state as ST
+from sim.kernels.agent_params import default_row
 from sim.tables import load_tables
 from sim.tiles import kind_id, parse_tiles
 from sim.wall import shuffled_walls
+
+DEFAULT_PARAMS = default_row()
+"""Every agent parameter at its default (a seat's row of ``GameState.agent_params``)."""
 
 FORMS = H.FORM_STANDARD | H.OPTION_PAIR_258 | H.FORM_SEVEN_PAIRS | H.OPTION_QUADS
 
@@ -48,6 +52,7 @@ def _discard(state, allowed, tables):
         FORMS,
         allowed,
         np.int64(0),
+        DEFAULT_PARAMS,
         tables,
     )
 
@@ -119,7 +124,18 @@ def _plan_discard(agent, text, plan, forms=H.FORM_STANDARD):
     counts, keys, wild, visible = _seat(text)
     allowed = np.ones(H.N_KINDS, np.bool_)
     return AG.choose_discard(
-        agent, counts, keys, 0, wild, visible, 27, forms, allowed, np.int64(plan), _TABLES
+        agent,
+        counts,
+        keys,
+        0,
+        wild,
+        visible,
+        27,
+        forms,
+        allowed,
+        np.int64(plan),
+        DEFAULT_PARAMS,
+        _TABLES,
     )
 
 
@@ -165,7 +181,7 @@ def test_no_claim_and_no_kong_of_a_planned_kind():
     def claim(plan):
         return AG.choose_claim(
             AG.AGENT_EFFICIENCY, counts, keys, 0, wild, kind, actions, n, H.FORM_STANDARD,
-            np.int64(plan), _TABLES,
+            np.int64(plan), DEFAULT_PARAMS, _TABLES,
         )  # fmt: skip
 
     assert claim(0) == 0

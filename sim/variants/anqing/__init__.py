@@ -59,6 +59,7 @@ class AnqingPlay(SessionPlay):
         agent_seed,
         index,
         log_capacity=LOG_CAPACITY,
+        agent_params=None,
     ):
         record, events, final = super().replay_hand(
             options,
@@ -69,11 +70,12 @@ class AnqingPlay(SessionPlay):
             agent_seed,
             index,
             log_capacity,
+            agent_params,
         )
         if options.lian_zhuang_cumulative:
             played = self.play_records(
                 options, walls[: index + 1], first_dealers, hands_per_session, agent_kinds,
-                agent_seed,
+                agent_seed, agent_params,
             )  # fmt: skip
             for slot in (*range(RA_CARRY, RA_CARRY + 4), *range(R_DELTA, R_DELTA + 4)):
                 record[slot] = played[index, slot]

@@ -1,0 +1,156 @@
+"""``mjsim tune`` (issue 16, point 3): the search of an agent's parameters on duplicate deals, its
+determinism (same command, same study, for any --jobs; a resumed study is the uninterrupted
+one), the held-out evaluation, and bad input as one line and exit status 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim.analysis.duplicate import duplicate_comparison, load_comparison
+from sim.cli import main
+from sim.compare import compare
+from sim.config import load_config
+from sim.tune import (
+    _ask,
+    _open_study,
+    check_settings,
+    evaluate,
+    holdout_seed,
+    run_study,
+    trials_frame,
+)
+
+SEVEN = "configs/anhua-seven-kings.toml"
+
+
+def _config(deals: int = 40):
+    return load_config(SEVEN, [f"run.games={deals}", "run.seed=7"])
+
+
+@pytest.mark.parametrize(
+    ("agent", "field", "trials", "message"),
+    [
+        ("valeu", "efficiency", 3, r"--agent: unknown agent 'valeu'.*did you mean value"),
+        ("efficiency", "random", 3, "has no parameters to tune; agents with parameters: cautious"),
+        ("value", "value,efficiency", 3, "holds the tuned agent value"),
+        ("value", "efficency", 3, r"unknown agent 'efficency'.*did you mean efficiency"),
+        ("value", "efficiency,random,cautious,self_draw", 3, "expected 2 to 4"),
+        ("value", "efficiency", 0, "--trials: 0"),
+    ],
+)
+def test_bad_settings_are_one_line_errors(agent, field, trials, message):
+    with pytest.raises(ValueError, match=message) as error:
+        check_settings(_config(), agent, field, trials, 4, 100)
+    assert "\n" not in str(error.value)
+
+
+def test_a_config_with_seat_parameters_is_refused():
+    config = load_config(SEVEN, ["seats.0.agent=value", "seats.0.claim_gain=2"])
+    with pytest.raises(ValueError, match="sets agent parameters per seat"):
+        check_settings(config, "value", "efficiency", 3, 4, 100)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--agent", "efficiency", "--field", "random"], "has no parameters to tune"),
+        (["--agent", "value", "--field", "efficiency", "--deals", "0"], "--deals: 0"),
+        (["--agent", "value", "--field", "efficiency", "--batch", "0"], "--batch: 0"),
+        (["--agent", "value", "--field", "efficiency", "--jobs", "0"], "--jobs"),
+        (["--agent", "value", "--field", "efficiency", "--resume"], "holds no study to resume"),
+        (["--agent", "value", "--field", "efficiency", "--set", "bird_count=3"], "bird_count"),
+    ],
+)
+def test_the_command_says_bad_input_in_one_line(tmp_path, capsys, flags, message):
+    out = tmp_path / "study"
+    status = main(["tune", SEVEN, "--out", str(out), "--quiet", *flags])
+    error = capsys.readouterr().err.strip()
+    assert status == 2
+    assert message in error and "\n" not in error
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_trial_scores_as_mjsim_compare_does(tmp_path):
+    """A trial's value is the tuned agent's mean per hand of ``mjsim compare`` on the same walls
+    with the same parameters (the same chunks, seeds and records), and its difference from the
+    field too."""
+    config = _config(60)
+    values = {"claim_gain": 0, "seven_pairs_from": 6}
+    result = evaluate(config, "value", ("efficiency",), values)
+    out = compare(config, ("efficiency", "value"), tmp_path / "c", parameters={"value": values})
+    settings, hands = load_comparison(out)
+    frame = duplicate_comparison(hands, ("efficiency", "value"))
+    row = frame[frame["agent"] == "value"].iloc[0]
+    assert result["mean"] == pytest.approx(row["mean"], abs=1e-12)
+    assert result["diff"] == pytest.approx(row["diff"], abs=1e-12)
+    assert settings["parameters"] == {"value": values}
+    # the parameters matter: the default value agent scores otherwise on these walls
+    assert evaluate(config, "value", ("efficiency",), {}) != result
+
+
+def _study(out: Path, trials: int, *, jobs: int = 1, resume: bool = False, batch: int = 2):
+    settings = check_settings(_config(), "value", "efficiency", trials, batch, 40)
+    study = run_study(settings, out, jobs=jobs, resume=resume, say=lambda line: None)
+    return trials_frame(study)
+
+
+def test_the_same_settings_give_the_same_study_and_resume_continues_it(tmp_path):
+    """Seeded per ask: two studies with the same settings are the same trial for trial; a study
+    resumed to more trials is the study run to that many at once; a batch asked but never
+    told (an interrupt) is played with the parameters it got."""
+    first = _study(tmp_path / "a", 5)
+    again = _study(tmp_path / "b", 5)
+    pd.testing.assert_frame_equal(first, again)
+    assert len(first) == 5 and first["trial"].tolist() == list(range(5))
+    assert first[["claim_gain", "seven_pairs_from"]].drop_duplicates().shape[0] > 1
+    _study(tmp_path / "c", 2)
+    resumed = _study(tmp_path / "c", 5, resume=True)
+    pd.testing.assert_frame_equal(first, resumed)
+    # an interrupted batch: trials 2 and 3 asked, then the process ended
+    _study(tmp_path / "d", 2)
+    settings = check_settings(_config(), "value", "efficiency", 5, 2, 40)
+    study = _open_study(tmp_path / "d", settings, resume=True)
+    assert [_ask(study, settings)[0] for _ in range(2)] == [2, 3]
+    pd.testing.assert_frame_equal(first, _study(tmp_path / "d", 5, resume=True))
+    with pytest.raises(ValueError, match="already holds a study"):
+        _study(tmp_path / "a", 5)
+    with pytest.raises(ValueError, match="was made with batch = 2, not 3"):
+        _study(tmp_path / "a", 6, resume=True, batch=3)
+
+
+@pytest.mark.slow
+def test_the_study_does_not_depend_on_the_jobs(tmp_path):
+    one = _study(tmp_path / "one", 4, jobs=1)
+    two = _study(tmp_path / "two", 4, jobs=2)
+    pd.testing.assert_frame_equal(one, two)
+
+
+def test_the_command_writes_the_study_the_holdout_and_the_figure(tmp_path, capsys):
+    out = tmp_path / "tuned"
+    flags = ["--agent", "value", "--field", "efficiency", "--deals", "30", "--seed", "3"]
+    flags += ["--trials", "3", "--holdout-deals", "40", "--quiet", "--out", str(out)]
+    assert main(["tune", SEVEN, *flags]) == 0
+    printed = capsys.readouterr().out
+    assert "trial 2 (3/3)" in printed and "held out (40 fresh walls x 4 rotations)" in printed
+    for name in ("study.db", "tune.json", "trials.csv", "holdout.csv", "result.json", "tune.png"):
+        assert (out / name).stat().st_size > 0, name
+    result = json.loads((out / "result.json").read_text())
+    trials = pd.read_csv(out / "trials.csv")
+    best = trials.loc[trials["value"].idxmax()]
+    assert result["best_trial"] == int(best["trial"])
+    assert result["parameters"]["claim_gain"] == int(best["claim_gain"])
+    holdout = result["holdout"]
+    assert holdout["diff_lo"] <= holdout["diff"] <= holdout["diff_hi"]
+    # the held-out walls are fresh: another seed than the trials'
+    kept = json.loads((out / "holdout" / "comparison.json").read_text())
+    assert kept["seed"] == holdout_seed(3) != 3 and kept["deals"] == 40
+    assert kept["parameters"]["value"] == result["parameters"]
+    # the same command again needs --resume, which then adds nothing and evaluates again
+    assert main(["tune", SEVEN, *flags]) == 2
+    assert "already holds a study" in capsys.readouterr().err
+    assert main(["tune", SEVEN, *flags, "--resume"]) == 0
+    assert json.loads((out / "result.json").read_text()) == result
