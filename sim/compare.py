@@ -16,9 +16,10 @@ import json
 from pathlib import Path
 
 from .agents import AGENTS
+from .backends import Backend
 from .config import RunConfig
 from .options import unknown_name
-from .runner import run
+from .runner import n_workers, run
 
 DEFAULT_LOSS = 100.0
 """The points a seat may lose over a session that the comparison gives the chance of."""
@@ -56,19 +57,26 @@ def compare(
     progress: bool | None = None,
     session_hands: int | None = None,
     loss: float = DEFAULT_LOSS,
+    backend: Backend | None = None,
 ) -> Path:
     """Play ``config``'s walls once per rotation of ``agents`` into the comparison directory
     ``out`` (``comparison.json`` and ``rotation-R/``) and return its path. ``session_hands``
     (default: the config's ``hands_per_session``) and ``loss`` are kept for the analysis: the
-    chance of losing ``loss`` points over that many hands."""
+    chance of losing ``loss`` points over that many hands. ``backend``: where the chunks play
+    (:class:`sim.backends.Backend`; one Dask cluster serves every rotation); the tables are the
+    same bytes whatever it is."""
+    backend = backend or Backend()
+    backend.check_installed()
     out = Path(out)
     session_hands = session_hands or config.hands_per_session
     seatings = rotations(agents, config.n_players)
     base = config.with_overrides(["run.hands_per_session=1"])
     out.mkdir(parents=True, exist_ok=True)
-    for index, seats in enumerate(seatings):
-        seated = base.with_overrides([f"run.agents={json.dumps(list(seats))}"])
-        run(seated, out / f"rotation-{index}", jobs=jobs, progress=progress)
+    with backend.started(n_workers(jobs)):
+        for index, seats in enumerate(seatings):
+            seated = base.with_overrides([f"run.agents={json.dumps(list(seats))}"])
+            target = out / f"rotation-{index}"
+            run(seated, target, jobs=jobs, progress=progress, backend=backend)
     settings = {
         "agents": list(agents),
         "rotations": [list(seats) for seats in seatings],
