@@ -168,6 +168,7 @@ def _interrupted_dask_run(folder: Path) -> tuple[int, str]:
     return process.returncode, stderr
 
 
+@pytest.mark.slow  # three runs of 12,000 hands, each starting a cluster: about a minute
 def test_ctrl_c_on_dask_says_how_to_resume_and_the_resume_gives_the_same_bytes(tmp_path):
     returncode, stderr = _interrupted_dask_run(tmp_path)
     assert returncode == 130, stderr

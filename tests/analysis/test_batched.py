@@ -212,6 +212,7 @@ print(json.dumps({"python": tracemalloc.get_traced_memory()[1] - held,
 """
 
 
+@pytest.mark.slow  # every summary over 450,000 hands in a process of its own: about a minute
 def test_memory_stays_far_below_the_tables(anhua_run, tmp_path):
     """Every summary over a 450,000-hand run read 2,000 hands at a time: the peak of what
     numpy and pandas allocate (tracemalloc sees it; beyond what stays allocated after a first
