@@ -1,7 +1,8 @@
 """Peak memory of a long run (issue 17): ``mjsim run`` of many hands, with the peak resident
 memory of the main process and of each worker process, and of the whole tree, sampled from /proc
-every 0.2 s (Linux); then the peak of the analysis of the finished run (``mjsim run``'s summary,
-read from the tables with pyarrow datasets, column by column), in a process of its own.
+every 0.2 s (Linux); then the peak of the analysis of the finished run, in a process of its own:
+``mjsim run``'s summary and every per-run summary of ``sim.analysis`` on the run opened with
+``open_run`` (read batch by batch, the columns each needs).
 
     python benchmarks/bench_memory.py                       # 10,000,000 hands, --jobs 2
     python benchmarks/bench_memory.py --games 200000 --record
@@ -73,9 +74,26 @@ def _watch(command: list[str]) -> tuple[int, int, dict[int, int], int, float]:
 ANALYSIS = """
 import sys
 from pathlib import Path
+from sim import analysis
 from sim.cli.run import summary_lines
 print("\\n".join(summary_lines(Path(sys.argv[1]))))
+run = analysis.open_run(sys.argv[1])  # every per-run summary, batch by batch
+for name in sys.argv[2].split(","):
+    getattr(analysis, name)(run)
 """
+SUMMARIES = (
+    "draw_rate", "win_rate_by_seat", "win_kinds", "dealer_advantage", "pattern_frequency",
+    "tier_summary", "score_distribution", "tail_probabilities", "points_sources",
+    "source_net_summary",
+)  # fmt: skip
+"""The analyses run on the finished run besides the summary (``tier_summary`` only where the
+wins have a tier)."""
+
+
+def _has_tiers(run: Path) -> bool:
+    import pyarrow.parquet as pq
+
+    return "tier" in pq.read_schema(run / "wins.parquet").names
 
 
 def main() -> None:
@@ -97,7 +115,8 @@ def main() -> None:
         if status != 0:
             sys.exit(f"mjsim run failed with status {status}")
         size = sum(path.stat().st_size for path in out.iterdir())
-        analysis = [sys.executable, "-c", ANALYSIS, str(out)]
+        summaries = [n for n in SUMMARIES if n != "tier_summary" or _has_tiers(out)]
+        analysis = [sys.executable, "-c", ANALYSIS, str(out), ",".join(summaries)]
         status, summary_peak, _, _, summary_seconds = _watch(analysis)
         if status != 0:
             sys.exit(f"the analysis of the run failed with status {status}")
@@ -106,7 +125,7 @@ def main() -> None:
     line = (
         f"{args.games:,} hands, --jobs {args.jobs}: {seconds:.0f} s; peak memory: main process "
         f"{parent / GIB:.2f} GiB (the run and its summary), workers [{shown}] GiB, whole tree "
-        f"{tree / GIB:.2f} GiB; the summary alone {summary_peak / GIB:.2f} GiB in "
+        f"{tree / GIB:.2f} GiB; the analysis alone {summary_peak / GIB:.2f} GiB in "
         f"{summary_seconds:.0f} s; run directory {size / 2**20:.1f} MiB"
     )
     print(line)

@@ -20,6 +20,8 @@ The ``--backend`` and ``--scheduler`` flags come from :func:`add_arguments` and
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -122,15 +124,35 @@ def _dask_client(scheduler: str | None, workers: int):
                 "expected the address a running scheduler prints, e.g. tcp://10.0.0.5:8786"
             ) from None
         return client, [client.close]
-    cluster = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    with _interrupts_ignored_by_children():
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            # any free port: the scheduler always serves HTTP (8787 by default), and a port
+            # taken by another cluster on this machine would print a warning
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
     client = Client(cluster, set_as_default=False)
     return client, [client.close, cluster.close]
+
+
+@contextmanager
+def _interrupts_ignored_by_children() -> Iterator[None]:
+    """Ignore SIGINT while the local cluster's worker processes start, so that they ignore it
+    for good (an ignored signal stays ignored in a child, and Python then leaves it so): a
+    Ctrl-C in the terminal reaches the whole process group, and this process stops the workers
+    itself (:mod:`sim.stopping`), as loky's workers ignore it (``start_worker``); otherwise each
+    Dask worker prints a KeyboardInterrupt traceback. A Ctrl-C in these few seconds is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def add_arguments(parser) -> None:

@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .agents import AGENTS
+from .backends import Backend
 from .config import RunConfig
 from .options import unknown_name
-from .runner import run
+from .runner import n_workers, run
 
 DEFAULT_LOSS = 100.0
 """The points a seat may lose over a session that the comparison gives the chance of."""
@@ -84,6 +85,7 @@ def compare(
     session_hands: int | None = None,
     loss: float = DEFAULT_LOSS,
     parameters: Mapping[str, Mapping[str, float]] | None = None,
+    backend: Backend | None = None,
     **run_options,
 ) -> Path:
     """Play ``config``'s walls once per rotation of ``agents`` into the comparison directory
@@ -91,15 +93,21 @@ def compare(
     (default: the config's ``hands_per_session``) and ``loss`` are kept for the analysis: the
     chance of losing ``loss`` points over that many hands. ``parameters``: agent name -> its
     parameters (``sim.agents``), given to every seat it holds in every rotation; a config's own
-    seat parameters are refused (they belong to a seat, and the seats rotate).
-    ``run_options`` go to each rotation's ``sim.runner.run`` (``backend``, ``command``)."""
+    seat parameters are refused (they belong to a seat, and the seats rotate). ``backend``:
+    where the chunks play (:class:`sim.backends.Backend`; one Dask cluster serves every
+    rotation); the tables are the same bytes whatever it is. ``run_options`` go to each
+    rotation's ``sim.runner.run`` (``command``)."""
+    backend = backend or Backend()
+    backend.check_installed()
     out = Path(out)
     session_hands = session_hands or config.hands_per_session
     seatings = rotations(agents, config.n_players)
     seated = seated_configs(config, agents, parameters)
     out.mkdir(parents=True, exist_ok=True)
-    for index, rotation in enumerate(seated):
-        run(rotation, out / f"rotation-{index}", jobs=jobs, progress=progress, **run_options)
+    with backend.started(n_workers(jobs)):
+        for index, rotation in enumerate(seated):
+            target = out / f"rotation-{index}"
+            run(rotation, target, jobs=jobs, progress=progress, backend=backend, **run_options)
     settings = {
         "agents": list(agents),
         "rotations": [list(seats) for seats in seatings],

@@ -5,7 +5,12 @@ scheduler is one line, exit 2, and no directory."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,10 +19,12 @@ from sim import backends, runner
 from sim.backends import Backend
 from sim.cli import main
 from sim.config import load_config
+from sim.outdir import partial_path
 
 distributed = pytest.importorskip("distributed")
 
-CONFIG = str(Path(__file__).resolve().parent.parent / "configs" / "anhua-seven-kings.toml")
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = str(ROOT / "configs" / "anhua-seven-kings.toml")
 SETTINGS = ["run.games=600", "run.chunk_hands=96", "run.seed=21"]
 TABLES = (runner.GAMES, runner.WINS)
 
@@ -96,3 +103,93 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, capsys, monke
     assert error.count("\n") == 1, error
     assert error.startswith("mjsim: error: --scheduler tcp://127.0.0.1:9: cannot reach a Dask")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_mjsim_compare_on_a_cluster_writes_the_tables_of_one_job(tmp_path, cluster, capsys):
+    """``mjsim compare --backend dask``: every rotation's tables and both comparison files are
+    the bytes ``--jobs 1`` writes."""
+    base = ["compare", CONFIG, "--agents", "efficiency,random", "--deals", "150", "--quiet"]
+    base += ["--set", "run.chunk_hands=64"]
+    assert main([*base, "--out", str(tmp_path / "local")]) == 0, capsys.readouterr().err
+    dask = ["--backend", "dask", "--scheduler", cluster.scheduler_address]
+    assert main([*base, *dask, "--out", str(tmp_path / "dask")]) == 0, capsys.readouterr().err
+    for rotation in range(4):
+        name = f"rotation-{rotation}"
+        _same(tmp_path / "dask" / name, tmp_path / "local" / name)
+        assert runner.read_manifest(tmp_path / "dask" / name)["backend"] == "dask"
+    for name in ("comparison.csv", "pairs.csv"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+
+
+# Ctrl-C on the Dask backend, from the command line as a user types it: 60 chunks of 200
+# hands, long enough to be interrupted in the middle; the LocalCluster the command starts is
+# in the command's process group, so the terminal's SIGINT reaches its workers too.
+CTRL_C_SETTINGS = ["--games", "12000", "--seed", "5", "--set", "run.chunk_hands=200", "--quiet"]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+DASK_TWO_WORKERS = ["--out", "x", "--backend", "dask", "--jobs", "2"]
+
+
+def _mjsim(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=600,
+    )
+
+
+def _interrupted_dask_run(folder: Path) -> tuple[int, str]:
+    """Start ``mjsim run --backend dask --jobs 2`` in ``folder``, press Ctrl-C (SIGINT to its
+    process group) once three chunks are kept, and return its exit status and standard error."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "run", CONFIG, *CTRL_C_SETTINGS, *DASK_TWO_WORKERS],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,
+    )
+    parts = partial_path(folder / "x") / runner.PARTS
+    deadline = time.monotonic() + 300
+    try:
+        while len(list(parts.glob("chunk-*.json"))) < 3:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the run never played its chunks"
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    return process.returncode, stderr
+
+
+@pytest.mark.slow  # three runs of 12,000 hands, each starting a cluster: about a minute
+def test_ctrl_c_on_dask_says_how_to_resume_and_the_resume_gives_the_same_bytes(tmp_path):
+    returncode, stderr = _interrupted_dask_run(tmp_path)
+    assert returncode == 130, stderr
+    assert stderr.count("\n") == 1, stderr  # one line: no tracebacks from the cluster
+    assert stderr.startswith("mjsim: interrupted (Ctrl-C); ")
+    assert stderr.rstrip().endswith("finish the run with: mjsim run --resume x")
+    partial = partial_path(tmp_path / "x")
+    assert not (tmp_path / "x").exists()
+    manifest = json.loads((partial / runner.MANIFEST).read_text())
+    assert manifest["complete"] is False and manifest["chunks"] == 60
+    kept = runner.kept_chunks(partial / runner.PARTS)
+    assert 3 <= len(kept) < 60, "the interrupt came too late to test a resume"
+    assert f"{len(kept)} finished chunks are kept" in stderr
+
+    resumed = _mjsim("run", "--resume", "x", "--backend", "dask", "--jobs", "2", "--quiet",
+                     cwd=tmp_path)  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert not partial.exists()
+    whole = _mjsim("run", CONFIG, *CTRL_C_SETTINGS, "--out", "whole", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    _same(tmp_path / "x", tmp_path / "whole")
+    finished = runner.read_manifest(tmp_path / "x")
+    assert finished["complete"] is True and finished["resumed_chunks"] == len(kept)
+    assert finished["backend"] == "dask"

@@ -11,8 +11,17 @@ import numpy as np
 import pandas as pd
 
 from .intervals import _z, mean_interval, wilson_interval
+from .patterns import _pattern_tally
 from .points import points_per_hand
-from .runs import Run, Sweep, _as_parts, _deltas, _game_rows, demo_run  # noqa: F401
+from .runs import (  # noqa: F401 (demo_run: examples)
+    Run,
+    StoredRun,
+    Sweep,
+    _as_parts,
+    _deltas,
+    _game_rows,
+    demo_run,
+)
 from .scores import _per_hand_role_scores, dealer_advantage
 from .significance import adjust_p_values, paired_test, two_proportion_test, welch_test
 
@@ -48,8 +57,11 @@ def metric_values(run: Run, metric: str | Callable) -> Proportion | np.ndarray:
       ``tail:<x>`` (share of seats with |score| ≥ x), ``points:<source>``
       (:func:`points_per_hand`), ``mean:<column>`` (any numeric games column, e.g. ``turns``).
 
-    A callable takes the run and returns either kind.
+    A callable takes the run and returns either kind. A :class:`StoredRun` is read batch by
+    batch (a callable gets each batch); the result holds one value per hand.
     """
+    if isinstance(run, StoredRun):
+        return _joined([metric_values(part, metric) for part in run.batches()])
     if callable(metric):
         result = metric(run)
         return result if isinstance(result, Proportion) else np.asarray(result, dtype=float)
@@ -83,6 +95,25 @@ def metric_values(run: Run, metric: str | Callable) -> Proportion | np.ndarray:
     if name == "mean":
         return games[argument].to_numpy(dtype=float)
     raise KeyError(f"unknown metric {metric!r} (see sim.analysis.metric_values)")
+
+
+def _joined(values: list) -> Proportion | np.ndarray:
+    """The observations of consecutive parts of a run as those of the whole run."""
+    if not isinstance(values[0], Proportion):
+        return np.concatenate(values)
+    per_hand = [v.per_hand for v in values]
+    return Proportion(
+        sum(v.successes for v in values),
+        sum(v.trials for v in values),
+        None if any(p is None for p in per_hand) else np.concatenate(per_hand),
+    )
+
+
+def _hand_numbers(run) -> np.ndarray:
+    """The ``game`` column of a run (read alone from a stored run)."""
+    if isinstance(run, StoredRun):
+        return np.concatenate([p.games["game"].to_numpy() for p in run.batches([], [])])
+    return run.games["game"].to_numpy()
 
 
 def _changed_options(options: dict, baseline: dict) -> str:
@@ -144,8 +175,8 @@ def compare_runs(
     metrics = [metric] if isinstance(metric, str) or callable(metric) else list(metric)
     if paired:
         for label, reference in pairs:
-            a, b = parts[label].games["game"], parts[reference].games["game"]
-            if len(a) != len(b) or (a.to_numpy() != b.to_numpy()).any():
+            a, b = _hand_numbers(parts[label]), _hand_numbers(parts[reference])
+            if len(a) != len(b) or (a != b).any():
                 raise ValueError(
                     f"paired comparison of {label!r} and {reference!r} needs the same hands "
                     "(same seed and hand numbers)"
@@ -234,15 +265,17 @@ def sweep_table(sweep, top_patterns: int = 3, confidence: float = 0.95) -> pd.Da
         options = pd.DataFrame({label: run.options for label, run in parts.items()}).T
         varying = [c for c in options.columns if options[c].astype(str).nunique() > 1]
         options = options[varying]
-    patterns = pd.concat([run.wins["pattern"].astype(str) for run in parts.values()])
-    counts = patterns.value_counts().rename_axis("pattern").reset_index()
+    counts = pd.Series(dtype=np.int64)
+    for run in parts.values():
+        counts = counts.add(_pattern_tally(run)[0]["count"], fill_value=0)
+    counts = counts.rename("count").rename_axis("pattern").reset_index()
     counts = counts.sort_values(["count", "pattern"], ascending=[False, True], kind="stable")
     top = counts["pattern"].head(top_patterns).tolist()
     rows = []
     for label, run in parts.items():
         row = {"cell": label}
         row.update(options.loc[label].to_dict() if label in options.index else {})
-        row["hands"] = len(run.games)
+        row["hands"] = run.hands if isinstance(run, StoredRun) else len(run.games)
         for name in ("draw_rate", "dealer_win_rate", "mean_abs_score"):
             row.update(_metric_columns(name, metric_values(run, name), confidence))
         advantage = dealer_advantage(run, confidence)
@@ -305,7 +338,7 @@ def option_effects(
     if options is None or options.empty:
         raise ValueError("option_effects needs a sweep with at least one axis")
     options = options.set_index("cell").loc[[c for c in parts if c in set(options["cell"])]]
-    hands = [parts[c].games["game"].to_numpy() for c in options.index]
+    hands = [_hand_numbers(parts[c]) for c in options.index]
     paired = all(len(h) == len(hands[0]) and (h == hands[0]).all() for h in hands[1:])
     metrics = [metrics] if isinstance(metrics, str) or callable(metrics) else list(metrics)
     rows = []

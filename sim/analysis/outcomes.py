@@ -1,11 +1,13 @@
-"""How hands end: exhaustive draws, wins per seat and per win kind."""
+"""How hands end: exhaustive draws, wins per seat and per win kind. Each is summed part by
+part (:func:`sim.analysis.runs.batches`), so it takes a run larger than memory too."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from .intervals import _interval_columns
-from .runs import Run, _game_rows, demo_run, per_run, scored_wins  # noqa: F401 (demo_run: examples)
+from .runs import Run, _game_rows, batches, demo_run, per_run, scored_wins  # noqa: F401
 
 
 @per_run
@@ -15,8 +17,10 @@ def draw_rate(run: Run, confidence: float = 0.95) -> pd.DataFrame:
     >>> draw_rate(demo_run()).round(3).to_dict("records")
     [{'hands': 4, 'draws': 1, 'rate': 0.25, 'lo': 0.046, 'hi': 0.699}]
     """
-    hands = len(run.games)
-    draws = int((run.games["outcome"] == "draw").sum())  # a categorical compares as is
+    hands = draws = 0
+    for part in batches(run, games=[], wins=[]):
+        hands += len(part.games)
+        draws += int((part.games["outcome"] == "draw").sum())  # a categorical compares as is
     return pd.DataFrame({"hands": [hands], "draws": [draws]}).assign(
         **_interval_columns([draws], [hands], confidence)
     )
@@ -41,18 +45,22 @@ def win_rate_by_seat(run: Run, confidence: float = 0.95) -> pd.DataFrame:
     4  <NA>      dealer      4     1  0.250000
     5  <NA>  non_dealer     12     2  0.166667
     """
-    hands = len(run.games)
     seats = range(run.n_players)
-    winners = run.wins.drop_duplicates(["game", "seat"])
-    per_seat = winners["seat"].value_counts().reindex(seats, fill_value=0)
-    dealer_of_win = run.games["dealer"].to_numpy()[_game_rows(run, winners["game"])]
-    dealer_wins = int((winners["seat"].to_numpy() == dealer_of_win).sum())
+    hands = dealer_wins = all_wins = 0
+    per_seat = np.zeros(run.n_players, np.int64)
+    for part in batches(run, games=[], wins=[]):  # a hand's wins are all in its part
+        hands += len(part.games)
+        winners = part.wins.drop_duplicates(["game", "seat"])
+        per_seat += np.bincount(winners["seat"].to_numpy(dtype=np.intp), minlength=len(seats))
+        dealer_of_win = part.games["dealer"].to_numpy()[_game_rows(part, winners["game"])]
+        dealer_wins += int((winners["seat"].to_numpy() == dealer_of_win).sum())
+        all_wins += len(winners)
     frame = pd.DataFrame(
         {
             "seat": pd.array([*seats, pd.NA, pd.NA], dtype="Int64"),
             "role": ["all"] * len(seats) + ["dealer", "non_dealer"],
             "hands": [hands] * len(seats) + [hands, hands * (run.n_players - 1)],
-            "wins": [*per_seat.tolist(), dealer_wins, len(winners) - dealer_wins],
+            "wins": [*per_seat.tolist(), dealer_wins, all_wins - dealer_wins],
         }
     )
     return frame.assign(**_interval_columns(frame["wins"], frame["hands"], confidence))
@@ -72,26 +80,43 @@ def win_kinds(run: Run, confidence: float = 0.95) -> pd.DataFrame:
     1    discard      1  0.25        1         8.0
     2       none      1  0.25        0         NaN
     """
-    kinds = run.games["win_kind"]
+    hands, counts, by_kind = 0, None, None
+    for part in batches(run, games=["win_kind"], wins=["win_kind", "gain"]):
+        hands += len(part.games)
+        counts = _added(counts, _kind_counts(part.games["win_kind"]))
+        wins = scored_wins(part)
+        kind = wins["win_kind"]
+        # a categorical groups by its codes: no string per winner (a long run has millions)
+        keys = kind if isinstance(kind.dtype, pd.CategoricalDtype) else kind.astype(str)
+        sums = wins[["points", "score"]].groupby(keys, observed=True).agg(["size", "sum"])
+        sums = sums.set_axis(sums.index.astype(str))
+        sums = pd.DataFrame(
+            {"winners": sums[("points", "size")], "points": sums[("points", "sum")],
+             "score": sums[("score", "sum")]}
+        )  # fmt: skip
+        by_kind = sums if by_kind is None else by_kind.add(sums, fill_value=0)
+    frame = pd.DataFrame({"win_kind": counts.index.astype(str), "hands": counts.to_numpy()})
+    frame = frame.assign(**_interval_columns(frame["hands"], hands, confidence))
+    winners = frame["win_kind"].map(by_kind["winners"]).fillna(0).astype(int)
+    frame["winners"] = winners
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frame["mean_points"] = frame["win_kind"].map(by_kind["points"]) / winners.where(winners > 0)
+        frame["mean_score"] = frame["win_kind"].map(by_kind["score"]) / winners.where(winners > 0)
+    return frame
+
+
+def _kind_counts(kinds: pd.Series) -> pd.Series:
+    """Hands per win kind: every category of a categorical (in its order, unseen ones 0),
+    else the kinds in the order they first come."""
     counts = kinds.value_counts(sort=False)
     if isinstance(kinds.dtype, pd.CategoricalDtype):
         counts = counts.reindex(kinds.cat.categories, fill_value=0)
-    wins = scored_wins(run)
-    kind = wins["win_kind"]
-    # a categorical groups by its codes: no string per winner (a long run has millions)
-    keys = kind if isinstance(kind.dtype, pd.CategoricalDtype) else kind.astype(str)
-    by_kind = wins[["points", "score"]].groupby(keys, observed=True)
-    by_name = {
-        name: series.set_axis(series.index.astype(str))
-        for name, series in (
-            ("winners", by_kind.size()),
-            ("mean_points", by_kind["points"].mean()),
-            ("mean_score", by_kind["score"].mean()),
-        )
-    }
-    frame = pd.DataFrame({"win_kind": counts.index.astype(str), "hands": counts.to_numpy()})
-    frame = frame.assign(**_interval_columns(frame["hands"], len(run.games), confidence))
-    frame["winners"] = frame["win_kind"].map(by_name["winners"]).fillna(0).astype(int)
-    frame["mean_points"] = frame["win_kind"].map(by_name["mean_points"])
-    frame["mean_score"] = frame["win_kind"].map(by_name["mean_score"])
-    return frame
+    return counts.set_axis(counts.index.astype(str))
+
+
+def _added(total: pd.Series | None, counts: pd.Series) -> pd.Series:
+    """Counts added, keeping the order of the first and appending names new in later parts."""
+    if total is None:
+        return counts
+    index = total.index.append(counts.index.difference(total.index, sort=False))
+    return total.reindex(index, fill_value=0) + counts.reindex(index, fill_value=0)

@@ -8,8 +8,19 @@ import math
 import numpy as np
 import pandas as pd
 
-from .intervals import _interval_columns, mean_interval
-from .runs import Run, _as_parts, _game_rows, demo_run, per_run, run_variant  # noqa: F401
+from .intervals import _interval_columns
+from .runs import (  # noqa: F401 (demo_run: examples)
+    Run,
+    StoredRun,
+    _as_parts,
+    _game_rows,
+    batches,
+    demo_run,
+    is_single,
+    per_run,
+    run_variant,
+)
+from .tallies import Histogram, Moments, _linear_quantile
 
 POINTS_FROM = "points_from_"
 
@@ -36,6 +47,8 @@ def points_per_hand(run: Run) -> pd.DataFrame:
     """
     if run.is_combined:
         raise ValueError("points_per_hand takes a single run; use run.parts()")
+    if isinstance(run, StoredRun):  # a frame of one row per hand, made batch by batch
+        return pd.concat([points_per_hand(part) for part in run.batches()], ignore_index=True)
     wins = run.wins
     rows = _game_rows(run, wins["game"])
     hands = len(run.games)
@@ -70,12 +83,19 @@ def points_sources(run: Run, confidence: float = 0.95) -> pd.DataFrame:
     0   pattern    22.0       5.5  0.578947
     1  doubling    16.0       4.0  0.421053
     """
-    per_hand = points_per_hand(run)
-    total = per_hand.to_numpy().sum()
+    sources: dict[str, Moments] = {}
+    hands = 0
+    for part in batches(run):  # every column: the variant's sources may read any
+        for source, values in points_per_hand(part).items():
+            if source not in sources:  # a source no earlier part had: 0 in those hands
+                sources[source] = Moments().add_zeros(hands)
+            sources[source].add(values.to_numpy())
+        hands += len(part.games)
+    total = sum(moments.sum for moments in sources.values())
     rows = []
-    for source in per_hand.columns:
-        interval = mean_interval(per_hand[source], confidence)
-        points = float(per_hand[source].sum())
+    for source, moments in sources.items():
+        interval = moments.interval(confidence)
+        points = float(moments.sum)
         rows.append(
             {
                 "source": source,
@@ -110,27 +130,34 @@ def seat_source_nets(run: Run) -> pd.DataFrame:
     True
     """
     blocks = []
-    single = isinstance(run, Run) and not run.is_combined
-    for label, part in ({None: run} if single else _as_parts(run)).items():
-        games = part.games
-        for source in seat_net_sources(part):
-            for seat in range(part.n_players):
-                block = pd.DataFrame(
-                    {
-                        "source": source,
-                        "game": games["game"].to_numpy(),
-                        "seat": seat,
-                        "dealer": games["dealer"].to_numpy() == seat,
-                        "net": games[f"{source}_{seat}"].to_numpy(dtype=float),
-                    }
-                )
-                if not single:
-                    block.insert(0, "run", label)
-                blocks.append(block)
+    single = is_single(run)
+    for label, whole in ({None: run} if single else _as_parts(run)).items():
+        for part in batches(whole, wins=[]):
+            blocks += _seat_net_blocks(part, None if single else label)
     columns = ["source", "game", "seat", "dealer", "net"]
     if not blocks:
         return pd.DataFrame(columns=columns if single else ["run", *columns])
     return pd.concat(blocks, ignore_index=True)
+
+
+def _seat_net_blocks(part: Run, label: str | None) -> list[pd.DataFrame]:
+    blocks = []
+    games = part.games
+    for source in seat_net_sources(part):
+        for seat in range(part.n_players):
+            block = pd.DataFrame(
+                {
+                    "source": source,
+                    "game": games["game"].to_numpy(),
+                    "seat": seat,
+                    "dealer": games["dealer"].to_numpy() == seat,
+                    "net": games[f"{source}_{seat}"].to_numpy(dtype=float),
+                }
+            )
+            if label is not None:
+                block.insert(0, "run", label)
+            blocks.append(block)
+    return blocks
 
 
 @per_run
@@ -144,26 +171,21 @@ def source_net_summary(run: Run, confidence: float = 0.95) -> pd.DataFrame:
     >>> source_net_summary(demo_run()).empty
     True
     """
+    tallies: dict[str, tuple[Moments, Histogram]] = {}
+    for part in batches(run, wins=[]):  # every games column: the per-seat nets
+        for source in seat_net_sources(part):
+            moments, counted = tallies.setdefault(source, (Moments(part.n_players), Histogram()))
+            columns = [part.games[f"{source}_{s}"].to_numpy() for s in range(part.n_players)]
+            moments.add(sum(np.abs(column) for column in columns))  # a hand's mean: over n
+            for column in columns:
+                counted.add(column)
     rows = []
-    for source in seat_net_sources(run):
-        nets = run.games[[f"{source}_{s}" for s in range(run.n_players)]].to_numpy(dtype=float)
-        interval = mean_interval(np.abs(nets).mean(axis=1), confidence)
-        flat = nets.ravel()
+    for source, (moments, counted) in tallies.items():
+        interval = moments.interval(confidence)
         rows.append(
-            {
-                "source": source,
-                "seat_hands": flat.size,
-                "mean_abs": interval.mean,
-                "lo": interval.lo,
-                "hi": interval.hi,
-                "std": float(flat.std(ddof=1)) if flat.size > 1 else math.nan,
-                "nonzero": float((flat != 0).mean()) if flat.size else math.nan,
-                "q05": float(np.quantile(flat, 0.05)) if flat.size else math.nan,
-                "q95": float(np.quantile(flat, 0.95)) if flat.size else math.nan,
-                "min": float(flat.min()) if flat.size else math.nan,
-                "max": float(flat.max()) if flat.size else math.nan,
-            }
-        )
+            {"source": source, "seat_hands": counted.n, "mean_abs": interval.mean,
+             "lo": interval.lo, "hi": interval.hi, **_net_spread(counted)}
+        )  # fmt: skip
     columns = ["source", "seat_hands", "mean_abs", "lo", "hi", "std", "nonzero", "q05", "q95"]
     return pd.DataFrame(rows, columns=[*columns, "min", "max"])
 
@@ -176,32 +198,44 @@ def counted_rows(run: Run, section, confidence: float = 0.95) -> pd.DataFrame:
     Columns ``label, count`` (frame rows where set), ``rows`` (all rows of the frame: winners
     or hands), ``rate, lo, hi`` (count / rows, Wilson interval), ``mean`` (of the value where
     set), ``per_hand`` (the value summed over the run / hands), ``second`` (mean of the second
-    value where set; NaN without one). A row whose columns the frame lacks is left out."""
-    frame = run.wins if section.frame == "wins" else run.games
-    hands = len(run.games)
+    value where set; NaN without one). A row whose columns the frame lacks is left out. A
+    :class:`StoredRun` is read batch by batch (the sums are of integers: the same figures)."""
+    parts = run.batches() if isinstance(run, StoredRun) else [run]
+    totals: dict[str, list[float]] = {}  # label -> count, rows, sum where set, sum, second sum
+    hands = 0
+    for part in parts:
+        frame = part.wins if section.frame == "wins" else part.games
+        hands += len(part.games)
+        for row in section.rows:
+            flag_column = row.flag[0] if row.flag else None
+            needed = [c for c in (row.value, flag_column, row.second) if c]
+            if any(column not in frame for column in needed):
+                continue
+            values = frame[row.value].to_numpy(dtype=float)
+            if row.flag:
+                set_rows = (frame[row.flag[0]].to_numpy(dtype=np.int64) >> row.flag[1]) & 1 == 1
+            else:
+                set_rows = values != 0
+            found = totals.setdefault(row.label, [0, 0, 0.0, 0.0, 0.0])
+            found[0] += int(set_rows.sum())
+            found[1] += len(frame)
+            found[2] += float(values[set_rows].sum())
+            found[3] += float(values.sum())
+            if row.second:
+                found[4] += float(frame[row.second].to_numpy(dtype=float)[set_rows].sum())
     rows = []
     for row in section.rows:
-        flag_column = row.flag[0] if row.flag else None
-        needed = [c for c in (row.value, flag_column, row.second) if c]
-        if any(column not in frame for column in needed):
+        if row.label not in totals:
             continue
-        values = frame[row.value].to_numpy(dtype=float)
-        if row.flag:
-            set_rows = (frame[row.flag[0]].to_numpy(dtype=np.int64) >> row.flag[1]) & 1 == 1
-        else:
-            set_rows = values != 0
-        count = int(set_rows.sum())
-        second = math.nan
-        if row.second and count:
-            second = float(frame[row.second].to_numpy(dtype=float)[set_rows].mean())
+        count, n_rows, set_sum, total, second_sum = totals[row.label]
         rows.append(
             {
                 "label": row.label,
                 "count": count,
-                "rows": len(frame),
-                "mean": float(values[set_rows].mean()) if count else math.nan,
-                "per_hand": float(values.sum()) / hands if hands else math.nan,
-                "second": second,
+                "rows": n_rows,
+                "mean": set_sum / count if count else math.nan,
+                "per_hand": total / hands if hands else math.nan,
+                "second": second_sum / count if row.second and count else math.nan,
             }
         )
     columns = ["label", "count", "rows", "mean", "per_hand", "second"]
@@ -211,3 +245,23 @@ def counted_rows(run: Run, section, confidence: float = 0.95) -> pd.DataFrame:
     result.insert(4, "lo", intervals["lo"])
     result.insert(5, "hi", intervals["hi"])
     return result
+
+
+def _net_spread(counted: Histogram) -> dict[str, float]:
+    """Spread of a source's nets over seat-hands, from its counts per value: ``std`` (ddof 1),
+    ``nonzero`` (share of seat-hands it moves), numpy's linear ``q05`` and ``q95``, extremes."""
+    n = counted.n
+    if n == 0:
+        return dict.fromkeys(("std", "nonzero", "q05", "q95", "min", "max"), math.nan)
+    x, counts = counted.values.astype(float), counted.counts
+    mean = float((x * counts).sum() / n)
+    variance = float((counts * (x - mean) ** 2).sum() / (n - 1)) if n > 1 else math.nan
+    ends = np.cumsum(counts)
+    return {
+        "std": math.sqrt(variance) if n > 1 else math.nan,
+        "nonzero": float(counts[x != 0].sum() / n),
+        "q05": _linear_quantile(x, ends, n, 0.05),
+        "q95": _linear_quantile(x, ends, n, 0.95),
+        "min": float(x[0]),
+        "max": float(x[-1]),
+    }

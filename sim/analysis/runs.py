@@ -1,12 +1,13 @@
 """Loading runs and sweeps: :class:`Run`, :class:`Sweep`, :func:`load_run`, :func:`load_runs`,
-:func:`load_sweep`, :func:`combine`; :func:`per_run`, which lets a function of one run take
-several; and :func:`demo_run`, a run made by hand for the examples."""
+:func:`load_sweep`, :func:`combine`; :class:`StoredRun` and :func:`open_run`, a run read batch by
+batch (:func:`batches`); :func:`per_run`, which lets a function of one run take several; and
+:func:`demo_run`, a run made by hand for the examples."""
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -202,21 +203,195 @@ def read_columns(file: Path, wanted: Iterable[str] | None = None) -> pd.DataFram
     import pyarrow.dataset as ds
 
     dataset = ds.dataset(file, format="parquet")
-    names = dataset.schema.names
-    if wanted is not None:
-        chosen = []
-        for pattern in wanted:
-            matches = (
-                [n for n in names if n.startswith(pattern[:-1])]
-                if pattern.endswith("*")
-                else [pattern]
-                if pattern in names
-                else []
-            )
-            chosen += [n for n in matches if n not in chosen]
-        names = [n for n in names if n in chosen]  # the file's order
+    names = _chosen_columns(dataset.schema.names, wanted)
     table = dataset.to_table(columns=names)
     return table.to_pandas(self_destruct=True, split_blocks=True)
+
+
+BATCH_ROWS = 262_144
+"""Hands a :class:`StoredRun` reads at a time by default: about 100 MB of frames with every
+column of the widest variant's tables, whatever the length of the run."""
+
+
+class StoredRun:
+    """A run directory read batch by batch: for runs whose tables do not fit in memory.
+
+    Every per-run summary of :mod:`sim.analysis` takes one as it takes a :class:`Run` and gives
+    the same figures, aggregated over :meth:`batches` (counts per value, exact integer sums);
+    it never holds more than one batch of rows. A :class:`StoredRun` has no ``games`` or
+    ``wins`` frame: functions that return a row per hand (:func:`points_per_hand`,
+    :func:`seat_scores`, :func:`seat_source_nets`) take each batch instead::
+
+        run = open_run("runs/ten-million")
+        for part in run.batches(games=["points_from_*"]):
+            points_per_hand(part)                     # this batch's hands
+    """
+
+    is_combined = False
+
+    def __init__(self, path: Path, manifest: dict, batch_rows: int = BATCH_ROWS) -> None:
+        if batch_rows < 1:
+            raise ValueError(f"batch_rows: {batch_rows}; expected a positive number of hands")
+        self.path, self.manifest, self.batch_rows = path, manifest, batch_rows
+        self._schema = {}
+        for name in ("games", "wins"):
+            file = path / f"{name}.parquet"
+            if not file.exists():
+                raise FileNotFoundError(f"{path} is not a complete run: no {file.name}")
+            try:
+                self._schema[name] = _dataset(file).schema.names
+            except Exception as error:  # pyarrow raises several unrelated types for a bad file
+                raise ValueError(f"{file}: cannot read parquet ({error})") from None
+
+    label = Run.label
+    variant = Run.variant
+    options = Run.options
+
+    @property
+    def n_players(self) -> int:
+        if "n_players" in self.manifest:
+            return int(self.manifest["n_players"])
+        return sum(1 for c in self._schema["games"] if c.startswith("delta_"))
+
+    @property
+    def hands(self) -> int:
+        """Rows of the games table (from the files' metadata: nothing is read)."""
+        return _dataset(self.path / "games.parquet").count_rows()
+
+    def columns(self, name: str) -> list[str]:
+        """The columns of the ``games`` or ``wins`` table, in order."""
+        return list(self._schema[name])
+
+    def parts(self) -> dict[str, StoredRun]:
+        return {self.label: self}
+
+    def batches(
+        self,
+        games: Iterable[str] | None = None,
+        wins: Iterable[str] | None = None,
+        batch_rows: int | None = None,
+    ) -> Iterator[Run]:
+        """The run as consecutive :class:`Run` parts of at most ``batch_rows`` hands (default:
+        the run's), each with every win of its hands: ``games`` and ``wins`` name the columns
+        read besides those every :class:`Run` has (names or ``prefix*``; None: all)."""
+        rows = batch_rows or self.batch_rows
+        wanted = {"games": games, "wins": wins}
+        files, columns = {}, {}
+        for name in ("games", "wins"):
+            files[name] = self.path / f"{name}.parquet"
+            extra = wanted[name]
+            chosen = None if extra is None else [*REQUIRED_COLUMNS[name], *extra]
+            columns[name] = _chosen_columns(self._schema[name], chosen)
+        try:
+            yield from _aligned_batches(self, files, columns, rows)
+        except OSError as error:
+            raise ValueError(f"{self.path}: cannot read parquet ({error})") from None
+
+
+def _dataset(file: Path):
+    import pyarrow.dataset as ds
+
+    return ds.dataset(file, format="parquet")
+
+
+def _frame(batches) -> pd.DataFrame:
+    import pyarrow as pa
+
+    return pa.Table.from_batches(batches).to_pandas(split_blocks=True)
+
+
+def _aligned_batches(run: StoredRun, files: dict, columns: dict, rows: int) -> Iterator[Run]:
+    """Games read ``rows`` at a time, each part with the wins of its hands (both tables are in
+    game order: the wins are read alongside, never more than one batch ahead)."""
+    wins_batches = _file_batches(files["wins"], columns["wins"], rows)
+    waiting: list = []  # wins batches read but not yet handed out
+    last_game = None
+    empty_wins = _dataset(files["wins"]).schema.empty_table().select(columns["wins"])
+    for games_batch in _file_batches(files["games"], columns["games"], rows):
+        if games_batch.num_rows == 0:
+            continue
+        games = _frame([games_batch])
+        played = games["game"].to_numpy()
+        if (last_game is not None and played[0] <= last_game) or (played[1:] <= played[:-1]).any():
+            raise ValueError(
+                f"{files['games']}: the hands are not in game order; load the run whole with "
+                "load_run"
+            )
+        last_game = int(played[-1])
+        while not waiting or _last_game(waiting[-1]) <= last_game:
+            batch = next(wins_batches, None)
+            if batch is None:
+                break
+            if batch.num_rows:
+                waiting.append(batch)
+        mine, waiting = _split_wins(waiting, last_game)
+        wins = _frame(mine) if mine else empty_wins.to_pandas()
+        yield Run(run.manifest, games, wins, run.path)
+    if last_game is None:  # a run of no hands is one empty part
+        empty_games = _dataset(files["games"]).schema.empty_table().select(columns["games"])
+        yield Run(run.manifest, empty_games.to_pandas(), empty_wins.to_pandas(), run.path)
+    if any(batch.num_rows for batch in waiting) or next(wins_batches, None) is not None:
+        raise ValueError(f"{files['wins']}: wins of hands that are not in the games table")
+
+
+def _file_batches(file: Path, columns: list[str], rows: int):
+    """Record batches of at most ``rows`` rows of a parquet file (or of each file of a folder,
+    in the dataset's order), read one row group at a time: arrow's dataset scanner would decode
+    row groups ahead of the reader, up to the whole table when the reader is slower."""
+    import pyarrow.parquet as pq
+
+    for path in _dataset(file).files:
+        with pq.ParquetFile(path) as parquet:
+            yield from parquet.iter_batches(batch_size=rows, columns=columns, use_threads=False)
+
+
+def _last_game(batch) -> int:
+    return int(batch.column(batch.schema.get_field_index("game"))[-1].as_py())
+
+
+def _split_wins(waiting: list, last_game: int) -> tuple[list, list]:
+    """The wins batches up to hand ``last_game``, and those after it (a batch cut in two)."""
+    mine = []
+    for index, batch in enumerate(waiting):
+        games = batch.column(batch.schema.get_field_index("game")).to_numpy()
+        cut = int(np.searchsorted(games, last_game, side="right"))
+        if cut < batch.num_rows:
+            mine.append(batch.slice(0, cut))
+            return mine, [batch.slice(cut), *waiting[index + 1 :]]
+        mine.append(batch)
+    return mine, []
+
+
+def open_run(path: str | Path, batch_rows: int = BATCH_ROWS) -> StoredRun:
+    """Open a run directory to be read batch by batch (:class:`StoredRun`): for a run whose
+    tables do not fit in memory. Only the manifest and the tables' schemas are read here."""
+    path = Path(path)
+    if not path.is_dir():
+        raise FileNotFoundError(f"no run directory at {path}")
+    return StoredRun(path, _read_json(path / "manifest.json", "run"), batch_rows)
+
+
+def batches(run, games: Iterable[str] | None = None, wins: Iterable[str] | None = None):
+    """The parts a summary aggregates over: a :class:`Run` in memory is one part (itself); a
+    :class:`StoredRun` is read :meth:`StoredRun.batches` at a time, only ``games`` and ``wins``
+    columns besides those every run has (None: all)."""
+    if isinstance(run, StoredRun):
+        return run.batches(games, wins)
+    return iter([run])
+
+
+def _chosen_columns(names: list[str], wanted: Iterable[str] | None) -> list[str]:
+    """The columns of ``names`` that ``wanted`` (names, or prefixes ending in ``*``) picks, in
+    the file's order; all of them when ``wanted`` is None."""
+    if wanted is None:
+        return list(names)
+    chosen = set()
+    for pattern in wanted:
+        if pattern.endswith("*"):
+            chosen.update(n for n in names if n.startswith(pattern[:-1]))
+        elif pattern in names:
+            chosen.add(pattern)
+    return [n for n in names if n in chosen]
 
 
 def _unique_labels(runs: Sequence[Run]) -> list[str]:
@@ -255,10 +430,12 @@ def load_runs(paths: Iterable[str | Path]) -> Run:
     return combine([load_run(p) for p in paths])
 
 
-def load_sweep(path: str | Path, skip_missing: bool = False) -> Sweep:
+def load_sweep(path: str | Path, skip_missing: bool = False, lazy: bool = False) -> Sweep:
     """Load a sweep directory (``sweep.json`` and the run directory of every cell).
 
     ``skip_missing``: leave out cells whose directory is absent (a sweep still running).
+    ``lazy``: open every cell with :func:`open_run` (read batch by batch, for cells larger than
+    memory) instead of loading it.
     """
     path = Path(path)
     if not path.is_dir():
@@ -271,7 +448,7 @@ def load_sweep(path: str | Path, skip_missing: bool = False) -> Sweep:
         cell_dir = path / cell.get("dir", Path("cells") / cell["name"])
         if skip_missing and not cell_dir.is_dir():
             continue
-        run = load_run(cell_dir)
+        run = open_run(cell_dir) if lazy else load_run(cell_dir)
         run.manifest.setdefault("label", cell["name"])
         runs[cell["name"]] = run
     return Sweep(spec, runs, path)
@@ -331,7 +508,7 @@ def run_variant(run: Run):
 
 
 def _as_parts(runs) -> dict[str, Run]:
-    if isinstance(runs, Run):
+    if isinstance(runs, (Run, StoredRun)):
         return runs.parts()
     if isinstance(runs, Sweep):
         return dict(runs.runs)
@@ -341,12 +518,17 @@ def _as_parts(runs) -> dict[str, Run]:
     return dict(zip(_unique_labels(runs), runs, strict=True))
 
 
+def is_single(run) -> bool:
+    """Whether ``run`` is one run (in memory or stored), not several."""
+    return isinstance(run, StoredRun) or (isinstance(run, Run) and not run.is_combined)
+
+
 def per_run(function: Callable[..., pd.DataFrame]) -> Callable[..., pd.DataFrame]:
     """Let ``function(run, ...)`` take several runs too: one block per run under ``run``."""
 
     @functools.wraps(function)
     def wrapper(run, *args, **kwargs):
-        if isinstance(run, Run) and not run.is_combined:
+        if is_single(run):
             return function(run, *args, **kwargs)
         blocks = []
         for label, part in _as_parts(run).items():

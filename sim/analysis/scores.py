@@ -1,4 +1,6 @@
-"""Score changes: the dealer's advantage, every seat's score distribution and its tails."""
+"""Score changes: the dealer's advantage, every seat's score distribution and its tails. Each is
+summed part by part (:func:`sim.analysis.runs.batches`: exact integer sums, counts per value),
+so it takes a run larger than memory too."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .intervals import _interval_columns, mean_interval, t_two_sided_p
-from .runs import Run, _as_parts, _deltas, demo_run, per_run  # noqa: F401 (demo_run: examples)
+from .intervals import _interval_columns, t_two_sided_p
+from .runs import Run, _as_parts, batches, demo_run, is_single, per_run  # noqa: F401
+from .tallies import QUANTILES, Histogram, Moments, _linear_quantile
 
 ROLES = ("all", "dealer", "non_dealer")
 
@@ -33,6 +36,30 @@ def _per_hand_role_scores(run: Run) -> dict[str, np.ndarray]:
     return {"all": total / run.n_players, "dealer": dealer_score, "non_dealer": non_dealer}
 
 
+def _role_numerators(run: Run) -> dict[str, np.ndarray]:
+    """Per hand of a part, whole-number numerators of the role scores (see
+    :func:`_role_moments` for their denominators): the dealer's score, every seat's total, the
+    non-dealers' total and (n - 1) x dealer - non-dealers' total."""
+    dealer = run.games["dealer"].to_numpy(dtype=int)
+    columns = _delta_columns(run)
+    kind = np.int64 if all(c.dtype.kind in "iu" for c in columns) else float
+    total = np.zeros(len(dealer), kind)
+    dealer_score = np.zeros(len(dealer), kind)
+    for seat, column in enumerate(columns):
+        total += column
+        np.copyto(dealer_score, column, where=dealer == seat, casting="unsafe")
+    others = total - dealer_score
+    difference = (run.n_players - 1) * dealer_score - others
+    return {"all": total, "dealer": dealer_score, "non_dealer": others, "difference": difference}
+
+
+def _role_moments(n_players: int) -> dict[str, Moments]:
+    """The per-hand role scores' tallies, each with the denominator of its numerator: a seat's
+    mean over all seats (n), the non-dealers' mean (n - 1), the dealer's advantage over it."""
+    scales = {"all": n_players, "dealer": 1, "non_dealer": n_players - 1}
+    return {role: Moments(scale) for role, scale in {**scales, "difference": n_players - 1}.items()}
+
+
 @per_run
 def dealer_advantage(run: Run, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
     """Mean score per hand as dealer (庄) and as non-dealer (闲), and their difference.
@@ -48,15 +75,13 @@ def dealer_advantage(run: Run, confidence: float = 0.95, alpha: float = 0.05) ->
     1  non_dealer      4  0.166667
     2  difference      4 -0.666667
     """
-    scores = _per_hand_role_scores(run)
+    moments = _role_moments(run.n_players)
+    for part in batches(run, games=[], wins=[]):
+        for role, values in _role_numerators(part).items():
+            moments[role].add(values)
     rows = []
-    difference = scores["dealer"] - scores["non_dealer"]
-    for role, values in (
-        ("dealer", scores["dealer"]),
-        ("non_dealer", scores["non_dealer"]),
-        ("difference", difference),
-    ):
-        interval = mean_interval(values, confidence)
+    for role in ("dealer", "non_dealer", "difference"):
+        interval = moments[role].interval(confidence)
         rows.append(
             {
                 "role": role,
@@ -68,7 +93,7 @@ def dealer_advantage(run: Run, confidence: float = 0.95, alpha: float = 0.05) ->
             }
         )
     frame = pd.DataFrame(rows)
-    n = len(difference)
+    n = moments["difference"].n
     std = rows[2]["std"]
     if n > 1 and std > 0:
         statistic = rows[2]["mean"] / (std / math.sqrt(n))
@@ -93,21 +118,28 @@ def seat_scores(run: Run) -> pd.DataFrame:
     2     2     0   False      0
     """
     blocks = []
-    for label, part in _as_parts(run).items():
-        deltas = part.games[[f"delta_{s}" for s in range(part.n_players)]]
-        for seat in range(part.n_players):
-            block = pd.DataFrame(
-                {
-                    "game": part.games["game"].to_numpy(),
-                    "seat": seat,
-                    "dealer": part.games["dealer"].to_numpy() == seat,
-                    "score": deltas[f"delta_{seat}"].to_numpy(),
-                }
-            )
-            if not (isinstance(run, Run) and not run.is_combined):
-                block.insert(0, "run", label)
-            blocks.append(block)
+    for label, whole in _as_parts(run).items():
+        for part in batches(whole, games=[], wins=[]):
+            blocks += _seat_score_blocks(part, None if is_single(run) else label)
     return pd.concat(blocks, ignore_index=True)
+
+
+def _seat_score_blocks(part: Run, label: str | None) -> list[pd.DataFrame]:
+    blocks = []
+    deltas = part.games[[f"delta_{s}" for s in range(part.n_players)]]
+    for seat in range(part.n_players):
+        block = pd.DataFrame(
+            {
+                "game": part.games["game"].to_numpy(),
+                "seat": seat,
+                "dealer": part.games["dealer"].to_numpy() == seat,
+                "score": deltas[f"delta_{seat}"].to_numpy(),
+            }
+        )
+        if label is not None:
+            block.insert(0, "run", label)
+        blocks.append(block)
+    return blocks
 
 
 def _tail_name(threshold) -> str:
@@ -137,25 +169,35 @@ def score_distribution(
     5  <NA>      dealer -0.500000    0.250000
     6  <NA>  non_dealer  0.166667    0.416667
     """
-    columns = _delta_columns(run)
-    per_hand = _per_hand_role_scores(run)
-    if not all(column.dtype.kind in "iu" for column in columns):
-        return _score_distribution_of_values(run, thresholds, confidence, per_hand)
-    # integer scores: every figure from counts of each value (a seat-hands copy of a long run's
+    # every figure from counts of each value and exact sums (a seat-hands copy of a long run's
     # scores, and its sorted copy for the quantiles, would not fit in memory)
-    seats = [_histogram(column) for column in columns]
-    everyone = _merged(seats)
-    dealer = _histogram(per_hand["dealer"].astype(np.int64))
-    groups = [(seat, "all", seats[seat], columns[seat]) for seat in range(run.n_players)]
+    seats = [Histogram() for _ in range(run.n_players)]
+    dealer = Histogram()
+    per_seat = [Moments() for _ in range(run.n_players)]
+    roles = _role_moments(run.n_players)
+    for part in batches(run, games=[], wins=[]):
+        for seat, column in enumerate(_delta_columns(part)):
+            seats[seat].add(column)
+            per_seat[seat].add(column)
+        numerators = _role_numerators(part)
+        dealer.add(numerators["dealer"])
+        for role in ("all", "dealer", "non_dealer"):
+            roles[role].add(numerators[role])
+    everyone = Histogram()
+    for histogram in seats:
+        everyone.merge(histogram)
+    non_dealer = everyone.copy().merge(dealer, minus=True)
+    groups = [(seat, "all", seats[seat], per_seat[seat]) for seat in range(run.n_players)]
     groups += [
-        (pd.NA, "all", everyone, per_hand["all"]),
-        (pd.NA, "dealer", dealer, per_hand["dealer"]),
-        (pd.NA, "non_dealer", _merged([everyone], minus=dealer), per_hand["non_dealer"]),
+        (pd.NA, "all", everyone, roles["all"]),
+        (pd.NA, "dealer", dealer, roles["dealer"]),
+        (pd.NA, "non_dealer", non_dealer, roles["non_dealer"]),
     ]
     rows = []
-    for seat, role, (values, counts), hand_values in groups:
-        interval = mean_interval(hand_values, confidence)
-        row = {"seat": seat, "role": role, **_counted_summary(values, counts, thresholds)}
+    for seat, role, counted, moments in groups:
+        interval = moments.interval(confidence)
+        row = {"seat": seat, "role": role}
+        row.update(_counted_summary(counted.values, counted.counts, thresholds))
         row.update(lo=interval.lo, hi=interval.hi)
         rows.append(row)
     frame = pd.DataFrame(rows)[_DISTRIBUTION_COLUMNS + [_tail_name(t) for t in thresholds]]
@@ -167,29 +209,6 @@ _DISTRIBUTION_COLUMNS = [
     *("seat", "role", "observations", "mean", "lo", "hi", "std", "variance", "min"),
     *("q05", "q25", "median", "q75", "q95", "max", "mean_abs"),
 ]
-QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
-
-
-def _histogram(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct values of an integer array, ascending, and how often each occurs."""
-    if len(values) == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    low, high = int(values.min()), int(values.max())
-    if high - low > 10_000_000:  # too wide a range for a count per value
-        return np.unique(values, return_counts=True)
-    counts = np.bincount((values - low).astype(np.intp), minlength=high - low + 1)
-    present = np.flatnonzero(counts)
-    return present.astype(np.int64) + low, counts[present].astype(np.int64)
-
-
-def _merged(histograms, minus=None) -> tuple[np.ndarray, np.ndarray]:
-    """Histograms added together (and ``minus`` taken away), as one."""
-    values = np.concatenate([h[0] for h in histograms] + ([minus[0]] if minus else []))
-    counts = np.concatenate([h[1] for h in histograms] + ([-minus[1]] if minus else []))
-    distinct, where = np.unique(values, return_inverse=True)
-    total = np.bincount(where, weights=counts, minlength=len(distinct)).astype(np.int64)
-    keep = total > 0
-    return distinct[keep], total[keep]
 
 
 def _counted_summary(values: np.ndarray, counts: np.ndarray, thresholds) -> dict:
@@ -215,59 +234,6 @@ def _counted_summary(values: np.ndarray, counts: np.ndarray, thresholds) -> dict
     return row
 
 
-def _linear_quantile(x: np.ndarray, ends: np.ndarray, n: int, q: float) -> float:
-    """numpy's ``linear`` quantile of the sorted values that ``x`` and ``ends`` describe,
-    computed as numpy computes it (its virtual index and its two-sided interpolation)."""
-    virtual = n * q + (1 + q * (1 - 1 - 1)) - 1
-    below = math.floor(virtual)
-    gamma = virtual - below
-    below = min(max(below, 0), n - 1)
-    above = min(below + 1, n - 1)
-    a = x[np.searchsorted(ends, below, side="right")]
-    b = x[np.searchsorted(ends, above, side="right")]
-    difference = b - a
-    if gamma >= 0.5:
-        return float(b - difference * (1 - gamma))
-    return float(a + difference * gamma)
-
-
-def _score_distribution_of_values(run: Run, thresholds, confidence, per_hand) -> pd.DataFrame:
-    """:func:`score_distribution` of scores that are not integers, from the values."""
-    deltas = _deltas(run)
-    dealer_mask = np.zeros(deltas.shape, dtype=bool)
-    dealer_mask[np.arange(len(deltas)), run.games["dealer"].to_numpy(dtype=int)] = True
-    groups = [(seat, "all", deltas[:, seat], deltas[:, seat]) for seat in range(run.n_players)]
-    groups += [
-        (pd.NA, "all", deltas.ravel(), per_hand["all"]),
-        (pd.NA, "dealer", deltas[dealer_mask], per_hand["dealer"]),
-        (pd.NA, "non_dealer", deltas[~dealer_mask], per_hand["non_dealer"]),
-    ]
-    rows = []
-    for seat, role, values, hand_values in groups:
-        interval = mean_interval(hand_values, confidence)
-        quantiles = np.quantile(values, [0.05, 0.25, 0.5, 0.75, 0.95]) if len(values) else []
-        row = {
-            "seat": seat,
-            "role": role,
-            "observations": len(values),
-            "mean": values.mean() if len(values) else math.nan,
-            "lo": interval.lo,
-            "hi": interval.hi,
-            "std": values.std(ddof=1) if len(values) > 1 else math.nan,
-            "variance": values.var(ddof=1) if len(values) > 1 else math.nan,
-            "min": values.min() if len(values) else math.nan,
-            **dict(zip(["q05", "q25", "median", "q75", "q95"], quantiles, strict=False)),
-            "max": values.max() if len(values) else math.nan,
-            "mean_abs": np.abs(values).mean() if len(values) else math.nan,
-        }
-        for threshold in thresholds:
-            row[_tail_name(threshold)] = (np.abs(values) >= threshold).mean()
-        rows.append(row)
-    frame = pd.DataFrame(rows)
-    frame["seat"] = frame["seat"].astype("Int64")
-    return frame
-
-
 @per_run
 def tail_probabilities(
     run: Run, thresholds: Sequence[float] = (8, 16, 32, 64), confidence: float = 0.95
@@ -286,18 +252,23 @@ def tail_probabilities(
     3     3      1       0.2500
     4  <NA>      1       0.0625
     """
-    absolute = np.abs(_deltas(run))
+    hands = 0
+    counts = np.zeros((len(thresholds), run.n_players), np.int64)
+    for part in batches(run, games=[], wins=[]):
+        hands += len(part.games)
+        for seat, column in enumerate(_delta_columns(part)):
+            absolute = np.abs(column)
+            counts[:, seat] += [int((absolute >= threshold).sum()) for threshold in thresholds]
     rows = []
-    for threshold in thresholds:
-        hits = absolute >= threshold
+    for index, threshold in enumerate(thresholds):
         for seat in [*range(run.n_players), pd.NA]:
-            chosen = hits.ravel() if seat is pd.NA else hits[:, seat]
+            pooled = seat is pd.NA
             rows.append(
                 {
                     "seat": seat,
                     "threshold": threshold,
-                    "observations": chosen.size,
-                    "count": int(chosen.sum()),
+                    "observations": hands * (run.n_players if pooled else 1),
+                    "count": int(counts[index].sum() if pooled else counts[index, seat]),
                 }
             )
     frame = pd.DataFrame(rows)

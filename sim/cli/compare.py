@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .. import backends
 from ..config import load_config
 from ..outdir import RUNS_FOLDER
 from . import integer, number, run_overrides
@@ -58,6 +59,7 @@ def _command_compare(args: argparse.Namespace) -> int:
     from ..compare import compare
 
     config, agents, out = _checked(args)
+    backend = backends.from_arguments(args)
     compare(
         config,
         agents,
@@ -66,6 +68,7 @@ def _command_compare(args: argparse.Namespace) -> int:
         progress=None if not args.quiet else False,
         session_hands=args.session_hands,
         loss=args.loss,
+        backend=backend,
     )
     settings, hands = load_comparison(out)
     frame = duplicate_comparison(hands, agents, settings["session_hands"], settings["loss"])
@@ -134,4 +137,5 @@ def register(commands) -> None:
         help="points lost over a session whose chance is shown (default 100)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    backends.add_arguments(parser)
     parser.set_defaults(run=_command_compare, games=None)

@@ -24,7 +24,10 @@ def summary_lines(path: Path) -> list[str]:
     from .. import analysis
     from ..analysis.runs import SUMMARY_COLUMNS
 
-    result = analysis.load_run(path, SUMMARY_COLUMNS)  # only the columns read below
+    stored = analysis.open_run(path)
+    # a long run batch by batch (bounded memory), a short one read once: the same figures
+    big = stored.hands > stored.batch_rows
+    result = stored if big else analysis.load_run(path, SUMMARY_COLUMNS)  # only those columns
     lines = []
     draws = analysis.draw_rate(result).iloc[0]
     lines.append(f"  exhaustive draws (荒庄)  {_percent(draws['rate'], draws['lo'], draws['hi'])}")
