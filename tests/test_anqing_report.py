@@ -108,3 +108,20 @@ def test_another_variants_report_has_no_anqing_section(tmp_path):
     page = Page(report.write_report(directory).read_text(encoding="utf-8"))
     assert not {"anqing-items", "anqing-bao"} & set(page.tables)
     assert np.isin(["patterns", "points"], list(page.tables)).all()
+
+
+def test_the_sections_read_from_a_stored_run_equal_the_loaded_run(anqing):
+    """A run read batch by batch (``open_run``, as for runs larger than memory; 97-hand
+    batches here, so many of them) gives the sections' figures exactly as the run in memory."""
+    from sim import analysis
+    from sim.variants import get_variant
+
+    directory = anqing[0]
+    loaded = analysis.load_run(directory)
+    stored = analysis.open_run(directory, batch_rows=97)
+    sections = get_variant("anqing").report.sections
+    assert sections
+    for section in sections:
+        whole = analysis.counted_rows(loaded, section)
+        batched = analysis.counted_rows(stored, section)
+        pd.testing.assert_frame_equal(batched, whole, check_exact=True)
