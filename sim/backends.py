@@ -19,6 +19,7 @@ The ``--backend`` and ``--scheduler`` flags come from :func:`add_arguments` and
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -77,12 +78,15 @@ class Backend:
             return
         client, closers = _dask_client(self.scheduler, workers)
         self._client = client
+        stopped = True  # until the block ends normally: a Ctrl-C, a kill or an error
         try:
             yield self.pool
+            stopped = False
         finally:
             self._client = None
-            for close in closers:
-                close()
+            with _dask_logs_silenced(stopped):
+                for close in closers:
+                    close()
 
     def pool(self, n_jobs: int):
         """A ``joblib.Parallel`` over ``n_jobs`` workers (every worker of a Dask cluster),
@@ -110,8 +114,6 @@ def _dask_client(scheduler: str | None, workers: int):
     """A ``distributed.Client`` to ``scheduler``, or to a new ``LocalCluster`` of ``workers``
     processes; and the functions that close what was started."""
     Backend("dask").check_installed()
-    import logging
-
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
@@ -136,6 +138,26 @@ def _dask_client(scheduler: str | None, workers: int):
         )
     client = Client(cluster, set_as_default=False)
     return client, [client.close, cluster.close]
+
+
+@contextmanager
+def _dask_logs_silenced(silenced: bool) -> Iterator[None]:
+    """While a stopped run closes its cluster, Dask's and tornado's loggers say nothing: the
+    tasks still in flight are cancelled, and the scheduler and client log each as an error with
+    a traceback ("Couldn't gather keys", "ConnectionPool is closed"), where the run's own line
+    already says what happened. Their levels are restored afterwards."""
+    if not silenced:
+        yield
+        return
+    loggers = [logging.getLogger(name) for name in ("distributed", "tornado")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 @contextmanager
