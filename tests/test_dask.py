@@ -193,3 +193,74 @@ def test_ctrl_c_on_dask_says_how_to_resume_and_the_resume_gives_the_same_bytes(t
     finished = runner.read_manifest(tmp_path / "x")
     assert finished["complete"] is True and finished["resumed_chunks"] == len(kept)
     assert finished["backend"] == "dask"
+
+
+def test_tune_on_a_cluster_gives_the_study_of_one_job_and_resumes_there(tmp_path, cluster):
+    """``mjsim tune --backend dask``: the trials' batches played on the cluster make the study
+    one job makes, trial for trial, and a study resumed on the cluster continues it."""
+    import pandas as pd
+
+    from sim.tune import check_settings, run_study, trials_frame
+
+    config = load_config(CONFIG, ["run.games=40", "run.seed=7"])
+    settings = check_settings(config, "value", "efficiency", 4, 2, 40)
+    on_cluster = Backend("dask", scheduler=cluster.scheduler_address)
+
+    def study(out, trials, **how):
+        chosen = check_settings(config, "value", "efficiency", trials, 2, 40)
+        return trials_frame(run_study(chosen, tmp_path / out, say=lambda line: None, **how))
+
+    one = trials_frame(run_study(settings, tmp_path / "one", jobs=1, say=lambda line: None))
+    pd.testing.assert_frame_equal(one, study("dask", 4, jobs=2, backend=on_cluster))
+    study("resumed", 2, jobs=2, backend=on_cluster)
+    resumed = study("resumed", 4, jobs=2, backend=on_cluster, resume=True)
+    pd.testing.assert_frame_equal(one, resumed)
+
+
+RESUMED_SWEEP = f"""\
+base = "{Path(CONFIG).as_posix()}"
+[run]
+games = 3000
+chunk_hands = 200
+seed = 4
+[axes]
+bird_count = [2, 4]
+"""
+
+
+@pytest.mark.slow  # three sweeps of 6,000 hands, one of them killed
+def test_a_sweep_killed_on_a_cluster_resumes_there_to_the_tables_of_one_job(tmp_path, cluster):
+    """``mjsim sweep --resume DIR --backend dask``: a sweep whose client was SIGKILLed in its
+    second cell finishes on the cluster with the tables one job writes."""
+    (tmp_path / "grid.toml").write_text(RESUMED_SWEEP, encoding="utf-8")
+    dask = ["--backend", "dask", "--scheduler", cluster.scheduler_address, "--quiet"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "sweep", "grid.toml", "--out", "x", *dask],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,
+    )
+    second = partial_path(tmp_path / "x") / "cells" / ".bird_count=4.partial" / runner.PARTS
+    deadline = time.monotonic() + 300
+    try:
+        while len(list(second.glob("chunk-*.json"))) < 2:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the sweep never reached its second cell"
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGKILL)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+    assert not (tmp_path / "x").exists()
+    resumed = _mjsim("sweep", "--resume", "x", *dask, cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    whole = _mjsim("sweep", "grid.toml", "--out", "whole", "--quiet", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    for cell in ("bird_count=2", "bird_count=4"):
+        _same(tmp_path / "x" / "cells" / cell, tmp_path / "whole" / "cells" / cell)
+    for name in ("comparison.csv", "significance.csv"):
+        assert (tmp_path / "x" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()

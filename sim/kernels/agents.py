@@ -529,7 +529,8 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
     (now, after the pong, after the chi from each of ``starts``), from one batch call."""
     rows = np.empty((1 + 4 * N_KINDS, 4), np.int64)
     option_of = np.empty(1 + 4 * N_KINDS, np.int64)  # -1: the hand now; 0: pong; 1-3: chi
-    rows[0] = keys
+    for suit in range(4):  # a loop, not rows[0] = keys: see hand._copy_rows
+        rows[0, suit] = keys[suit]
     option_of[0] = -1
     n_rows = 1
     counts = np.empty(N_KINDS, np.int64)

@@ -316,10 +316,14 @@ def claim_discard(
         seen_kind = kind
         if stand_in >= 0 and (kind == stand_in or hands[other, stand_in] > 0):
             moved = hands[other, stand_in]
-            view_hand[:] = hands[other]
+            # loops, not view_hand[:] = hands[other]: an array copy compiles numba's
+            # shape-mismatch error formatting (seconds of every variant's compile)
+            for k in range(N_KINDS):
+                view_hand[k] = hands[other, k]
             view_hand[stand_in] = 0
             view_hand[face] += moved
-            view_keys[:] = keys[other]
+            for suit in range(4):
+                view_keys[suit] = keys[other, suit]
             view_keys[KIND_SUIT[stand_in]] -= moved * KIND_POWER[stand_in]
             view_keys[KIND_SUIT[face]] += moved * KIND_POWER[face]
             seen_hand = view_hand

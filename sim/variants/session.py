@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..compile_ahead import AheadKernel, Samples, helping
 from ..kernels import state as game_state
 from ..kernels.agents import seed_agents
 from ..kernels.record import R_NEXT_DEALER
@@ -63,6 +64,13 @@ class SessionPlay:
     play_hand: Callable[..., int]
     record_width: int
     streak_slot: int | None = None
+    compile_ahead: tuple[AheadKernel, ...] = ()
+    """The big cached kernels the variant's loop calls, in the order its compile reaches them,
+    that a helper process compiles beside a cold compile (``sim.compile_ahead``)."""
+
+    def _helped(self, entry: Callable, state, params, tables, record):
+        """``entry``'s first call compiled with the helper (``sim.compile_ahead.helping``)."""
+        return helping(entry, self.compile_ahead, lambda: Samples(state, params, tables, record))
 
     def play_records(
         self,
@@ -83,9 +91,10 @@ class SessionPlay:
         records = np.zeros((len(walls), self.record_width), np.int64)
         seed_agents(agent_seed)
         state = game_state.new_state(agents=seat_agents(agent_kinds), agent_params=agent_params)
-        self.play_hands(
-            state, *_sessions(options, walls, first_dealers, hands_per_session), records
-        )
+        arguments = _sessions(options, walls, first_dealers, hands_per_session)
+        row = np.zeros(self.record_width, np.int64)
+        with self._helped(self.play_hands, state, arguments[4], arguments[5], row):
+            self.play_hands(state, *arguments, records)
         return records
 
     def replay_hand(
@@ -121,16 +130,11 @@ class SessionPlay:
         state = game_state.new_state(
             log_capacity, agents=seat_agents(agent_kinds), agent_params=agent_params
         )
-        self.play_hand(
-            state,
-            walls[index],
-            options.player_count,
-            dealer,
-            streak,
-            options.params(),
-            load_tables(),
-            record,
-        )
+        params, tables = options.params(), load_tables()
+        with self._helped(self.play_hand, state, params, tables, record):
+            self.play_hand(
+                state, walls[index], options.player_count, dealer, streak, params, tables, record
+            )
         events = state.log[: state.scalars[game_state.LOG_COUNT]].copy()
         return record, events, game_state.final_position(state)
 

@@ -218,6 +218,8 @@ def points(features: int) -> int:
 # Play and replay through the generic Python face (``sim.variants.session``). Anhua's records
 # keep no streak slot: its hooks never read the dealer's 连庄 count, so a replayed hand dealt with
 # a streak of 0 plays as it did in its session.
-PLAY = SessionPlay(engine.play_hands, engine.play_hand, N_RECORD)
+PLAY = SessionPlay(
+    engine.play_hands, engine.play_hand, N_RECORD, compile_ahead=engine.compile_ahead()
+)
 play_records = PLAY.play_records
 replay_hand = PLAY.replay_hand

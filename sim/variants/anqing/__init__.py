@@ -85,6 +85,12 @@ class AnqingPlay(SessionPlay):
 # Play and replay through the generic Python face (``sim.variants.session``): records of
 # ``N_ANQING_RECORD`` slots, the engine's then Anqing's (``record_slots``); a replayed hand is
 # dealt with the 连庄 count its session reached, from the hand before's ``RA_NEXT_STREAK``.
-PLAY = AnqingPlay(engine.play_hands, engine.play_hand, N_ANQING_RECORD, RA_NEXT_STREAK)
+PLAY = AnqingPlay(
+    engine.play_hands,
+    engine.play_hand,
+    N_ANQING_RECORD,
+    RA_NEXT_STREAK,
+    compile_ahead=engine.compile_ahead(),
+)
 play_records = PLAY.play_records
 replay_hand = PLAY.replay_hand

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...compile_ahead import AheadKernel, Samples, agent_kernels
 from ...kernels import engine as generic
 from ...kernels._jit import kernel
 from ...kernels.moves import emit
@@ -133,3 +134,16 @@ def observe(state, event, seat, tile, detail, params):
 def setup(state, params, record):
     """Anqing's ``setup`` hook as an entry point (the flip, the 钻, the seats' flags)."""
     ANQING.setup(state, params, record)
+
+
+def compile_ahead() -> tuple[AheadKernel, ...]:
+    """The big cached kernels Anqing's loop calls, in the order its compile reaches them, for
+    the helper process of a cold compile (``sim.compile_ahead``)."""
+    i = Samples.integer
+    return (
+        # seat_score(state, seat, tile, how, params, items): the win hook's scorer
+        AheadKernel(hooks.seat_score, lambda s: (s.state, i, i, i, s.params, s.seat_values)),
+        # zhi_jiao_allowed(state, seat, params, tables): 直叫's question
+        AheadKernel(hooks.zhi_jiao_allowed, lambda s: (s.state, i, s.params, s.tables)),
+        *agent_kernels(),
+    )

@@ -53,6 +53,12 @@ class WenganOptions(Options, declarations=WENGAN_OPTIONS):
 # Play and replay through the generic Python face (``sim.variants.session``): records of
 # ``N_WENGAN_RECORD`` slots, the engine's then Weng'an's (``record_slots``); a replayed hand is
 # dealt with the 连庄 count its session reached, from the hand before's ``RW_NEXT_STREAK``.
-PLAY = SessionPlay(engine.play_hands, engine.play_hand, N_WENGAN_RECORD, RW_NEXT_STREAK)
+PLAY = SessionPlay(
+    engine.play_hands,
+    engine.play_hand,
+    N_WENGAN_RECORD,
+    RW_NEXT_STREAK,
+    compile_ahead=engine.compile_ahead(),
+)
 play_records = PLAY.play_records
 replay_hand = PLAY.replay_hand

@@ -10,11 +10,14 @@ position.
 
 from __future__ import annotations
 
+import numpy as np
+
+from ...compile_ahead import AheadKernel, Samples, agent_kernels
 from ...kernels import engine as generic
 from ...kernels._jit import kernel
 from ...kernels.moves import emit
 from ...kernels.variant_type import HOOK_NAMES, define_variant
-from . import hooks
+from . import hooks, scoring
 
 WENGAN = define_variant("wengan", {name: getattr(hooks, name) for name in HOOK_NAMES})
 
@@ -105,3 +108,28 @@ def observe(state, event, seat, tile, detail, params):
 def setup(state, params, record):
     """Weng'an's ``setup`` hook as an entry point (定缺 named, 原缺, the first-turn flags)."""
     WENGAN.setup(state, params, record)
+
+
+def compile_ahead() -> tuple[AheadKernel, ...]:
+    """The big cached kernels Weng'an's loop calls, in the order its compile reaches them, for
+    the helper process of a cold compile (``sim.compile_ahead``)."""
+    i = Samples.integer
+    return (
+        # best_pattern(counts, melds, n_melds, win, heavenly, que_suit, params, tables)
+        AheadKernel(
+            scoring.best_pattern,
+            lambda s: (s.seat_values, s.state.melds[0], i, i, np.False_, i, s.params, s.tables),
+        ),
+        # settle_hand(variant, state, hand, winners, n_winners, features, params, tables,
+        #             record, delta): the whole settlement (B5.12), the biggest of all
+        AheadKernel(
+            hooks.settle_hand,
+            lambda s: (
+                WENGAN, s.state, s.seat_values, s.seat_values, i, s.seat_values, s.params,
+                s.tables, s.record, s.seat_values,
+            ),
+        ),
+        # ready_discards(state, seat, params, tables): 报听's question
+        AheadKernel(hooks.ready_discards, lambda s: (s.state, i, s.params, s.tables)),
+        *agent_kernels(),
+    )  # fmt: skip
