@@ -14,7 +14,7 @@ from .record_slots import POINT_SOURCES
 
 REPORT = ReportText(
     win_kind_labels={"kong_bloom": "杠开 (win on a kong's replacement)"},
-    points_source_labels={source.name: source.words for source in POINT_SOURCES},
+    points_source_labels={source.name: source.label for source in POINT_SOURCES},
     named_patterns=tuple(PATTERN_NAMES.values()),
     tier_note="Weng'an has no tiers: each win scores one row of the pattern table (牌型分).",
     score_includes="chickens 鸡, dou 豆, 包, 查叫, 原缺 and the win's bonuses",

@@ -70,30 +70,34 @@ class PointSource:
     """A source of points the records carry per seat: ``name`` (the games frame's
     ``<name>_<seat>`` and ``points_from_<name>`` columns), ``slot`` (its record slots, one per
     seat: the seat's net points from it), the settlement items (``settle.ITEM_KINDS`` ids) it
-    nets after a win (``on_win``) and after a 荒庄 (``on_draw``), and what it is in words."""
+    nets after a win (``on_win``) and after a 荒庄 (``on_draw``), what it is in words (the
+    columns' meaning) and its short label in reports and figures."""
 
     name: str
     slot: str
     on_win: tuple[str, ...]
     on_draw: tuple[str, ...]
     words: str
+    label: str
 
 
 POINT_SOURCES = (
     PointSource("chicken", "chicken", ("chicken", "responsibility"),
-                ("chicken", "responsibility"), "chickens 鸡分 and 责任鸡"),
-    PointSource("dou", "dou", ("dou",), ("dou",), "dou 豆分"),
+                ("chicken", "responsibility"), "chickens 鸡分 and 责任鸡",
+                "chickens 鸡分 / 责任鸡"),
+    PointSource("dou", "dou", ("dou",), ("dou",), "dou 豆分", "dou 豆分"),
     PointSource("bao", "bao", ("bao_ji", "bao_gang"), ("bao_ji", "bao_gang"),
-                "包鸡 and 包杠 (paid back by non-ready players)"),
+                "包鸡 and 包杠 (paid back by non-ready players)", "包鸡 / 包杠"),
     PointSource("cha_jiao", "cha_jiao", (), ("cha_jiao", "dealer_bonus"),
-                "荒庄查叫 (with its dealer bonus)"),
-    PointSource("yuan_que", "yuan_que", ("yuan_que",), ("yuan_que",), "原缺"),
+                "荒庄查叫 (with its dealer bonus)", "荒庄查叫"),
+    PointSource("yuan_que", "yuan_que", ("yuan_que",), ("yuan_que",), "原缺", "原缺"),
     PointSource("pattern", "pattern_net", ("pattern",), (),
-                "牌型分, the hand payments T (pattern + 名堂 + 杠开)"),
+                "牌型分, the hand payments T (pattern + 名堂 + 杠开)", "牌型分 (T)"),
     PointSource("dealer_bonus", "dealer_bonus_net", ("dealer_bonus",), (),
-                "连庄 / 一口二 on a win's hand payments"),
-    PointSource("hot_cannon", "hot_cannon_net", ("hot_cannon",), (), "热炮 (+1 per winner)"),
-    PointSource("sha_ting", "sha_ting_net", ("sha_ting",), (), "杀听"),
+                "连庄 / 一口二 on a win's hand payments", "连庄 / 一口二"),
+    PointSource("hot_cannon", "hot_cannon_net", ("hot_cannon",), (), "热炮 (+1 per winner)",
+                "热炮"),
+    PointSource("sha_ting", "sha_ting_net", ("sha_ting",), (), "杀听", "杀听"),
 )  # fmt: skip
 """Every settlement item of a hand is netted into exactly one source (a test checks it), so a
 seat's sources sum to its score change. The dealer bonus of a 荒庄 is part of its 查叫 payment

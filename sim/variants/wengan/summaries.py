@@ -15,8 +15,8 @@ from .record_slots import POINT_SOURCES
 TIER_COLORS: dict[str, str] = {}
 """Weng'an has no tiers (the pattern table B5.1 is flat)."""
 
-METRIC_LABELS = {f"points_{source.name}": source.words for source in POINT_SOURCES}
-"""Figure labels of the recorded point sources (``points_<source>``), their declared words."""
+METRIC_LABELS = {f"points_{source.name}": f"{source.label} points" for source in POINT_SOURCES}
+"""Figure labels of the recorded point sources (``points_<source>``), from their declared labels."""
 
 FIGURE_METRICS = ("points_chicken", "points_bao", "points_dou", "points_cha_jiao")
 """Columns of the sweep table a sweep draws besides the generic ones."""
