@@ -20,6 +20,7 @@ from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import replay as anhua_replay
 from sim.variants.anhua.hooks import EVENT_REVEAL
+from sim.variants.wengan.record_slots import POINT_SOURCES
 from sim.wall import shuffled_walls
 
 
@@ -365,12 +366,23 @@ WENGAN_RUNS = {
         "wengan-3p",
         [
             'options.ding_que_mode="declare"',
+            'options.dealer_bonus_mode="lian_zhuang"',
             "options.qian_hou_fan_ji=true",
             "options.wu_gu_ji=true",
             'run.agents=["random", "self_draw", "efficiency"]',
         ],
     ),
 }
+
+
+def _item_source(item: str, draw_game: bool) -> str:
+    """The point source netting a settlement item (a 荒庄's dealer bonus is part of 查叫)."""
+    (name,) = [
+        source.name
+        for source in POINT_SOURCES
+        if item in (source.on_draw if draw_game else source.on_win)
+    ]
+    return name
 
 
 @pytest.fixture(scope="module", params=list(WENGAN_RUNS))
@@ -393,30 +405,31 @@ def wengan_run(request, tmp_path_factory):
 def test_wengan_json_lines_give_every_score_change_from_the_settlement_items(wengan_run):
     """总分 (002_065383326e4e38d7.txt): summing the ``settlement`` items (payer minus, payee
     plus) gives every seat's delta; each chicken is named with its kinds and each kong with its
-    dou; the flips follow a win only; the games table's net chicken points are the chicken and
-    责任鸡 items'."""
+    dou; the flips follow a win only; the games table's net points of each source
+    (``record_slots.POINT_SOURCES``: 牌型分, 连庄, 热炮, 杀听, chickens, ...) are its items'."""
     config, games, hands = wengan_run
     n_players = config.n_players
     seen = Counter()
     for game, objects in hands.items():
         row = games.loc[game]
         delta = np.zeros(n_players, np.int64)
-        chickens = np.zeros(n_players, np.int64)
+        sources = {source.name: np.zeros(n_players, np.int64) for source in POINT_SOURCES}
         for obj in objects:
             seen[obj["event"]] += 1
             if obj["event"] == "settlement":
                 seen[obj["item"]] += 1
                 delta[obj["payer"]] -= obj["amount"]
                 delta[obj["payee"]] += obj["amount"]
-                if obj["item"] in ("chicken", "responsibility"):
-                    chickens[obj["payer"]] -= obj["amount"]
-                    chickens[obj["payee"]] += obj["amount"]
+                net = sources[_item_source(obj["item"], row["outcome"] == "draw")]
+                net[obj["payer"]] -= obj["amount"]
+                net[obj["payee"]] += obj["amount"]
             elif obj["event"] == "chicken":
                 assert obj["chicken"] and obj["value"] > 0 and obj["where"]
             elif obj["event"] == "dou":
                 assert obj["dou_name"] in ("闷豆", "爬坡豆", "点豆", "憨包豆")
         np.testing.assert_array_equal(delta, [row[f"delta_{s}"] for s in range(n_players)])
-        np.testing.assert_array_equal(chickens, [row[f"chicken_{s}"] for s in range(n_players)])
+        for name, net in sources.items():
+            np.testing.assert_array_equal(net, [row[f"{name}_{s}"] for s in range(n_players)])
         assert objects[-1]["score_changes"] == delta.tolist()
         flips = [obj for obj in objects if obj["event"] == "indicator"]
         assert not flips or row["outcome"] == "win"
@@ -424,6 +437,8 @@ def test_wengan_json_lines_give_every_score_change_from_the_settlement_items(wen
         assert len(winners) == row["n_winners"]
     assert seen["pattern"] > 0 and seen["chicken"] > 0 and seen["dou"] > 0
     assert seen["pay"] == 0  # the items are the payments
+    if config.options.dealer_bonus_mode != "none":
+        assert seen["dealer_bonus"] > 0
     if config.options.ding_que_mode == "declare":
         assert seen["declare"] >= 150 * n_players
 

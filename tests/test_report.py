@@ -22,6 +22,7 @@ from sim.cli import main
 from sim.report.page import write_atomic
 from sim.variants.anhua import NAMED_PATTERNS, OPTION_TITLES, AnhuaOptions
 from sim.variants.anhua.play import play_anhua
+from sim.variants.wengan.record_slots import POINT_SOURCES
 
 N_HANDS = 3000
 EXTRA_DRAWS = 40  # Anhua with efficiency agents almost never ends in a draw: add some
@@ -511,7 +512,8 @@ def test_each_seats_net_by_source_is_tabled_and_drawn(wengan_report, played):
     assert "points_sources.png" in {p.name for p in (directory / "figures").iterdir()}
     assert "figures/points_sources.png" in {image["data-file"] for image in page.images}
     rows = page.rows("source-nets")
-    assert list(rows) == ["chickens 鸡分 / 责任鸡", "dou 豆分", "包鸡 / 包杠", "荒庄查叫", "原缺"]
+    # every recorded source (record_slots.POINT_SOURCES), the win's bonuses too
+    assert list(rows) == [source.label for source in POINT_SOURCES]
     nets = games[[f"chicken_{s}" for s in SEATS]].to_numpy(dtype=float)
     chickens = rows["chickens 鸡分 / 责任鸡"]
     assert chickens["mean |net| of a seat"] == f"{np.abs(nets).mean():.3f}"

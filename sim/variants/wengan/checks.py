@@ -14,13 +14,19 @@ dou kind (闷豆 / 爬坡豆 / 点豆 / 憨包豆) fitting its meld; every scori
 hand, melds or discards; every settlement item a payment between two seats, the kinds fitting
 the end (no 查叫 after a win, no pattern payment after a 荒庄, 原缺 only with 2 or 3 players), so
 that every settlement is zero-sum; and the record: the score changes equal the items, each
-source's net points (chickens, dou, 包, 查叫, 原缺) are the items', zero-sum, the flips, 报听 and
-the kongs by dou kind are the log's.
+source's net points (``record_slots.POINT_SOURCES``: 牌型分, 连庄 / 一口二, 热炮, 杀听, chickens,
+dou, 包, 查叫, 原缺) are the items', zero-sum, and sum to each seat's score change; the flips, 报听
+and the kongs by dou kind are the log's.
 
 Claim priority: the ledger is told (``open_offer``) the seats that answered the discard (passed
 or won, read ahead in the log), and this module checks each of them holds a complete hand with
-the tile; the engine's own listing of who may win (通行证, 过胡, 定缺) is not recomputed here, so a
-seat the engine wrongly never asked is not caught (docs/engine.md, "Ledger").
+the tile. Who was *entitled* to win (通行证 with every ``passport_kinds`` and its exceptions,
+过胡, 定缺, 报听, 一炮多响, robbing only a 爬坡豆) is re-derived apart, slowly and in plain Python,
+by the referee ``tests/reference/wengan_claims.py`` over the reference patterns: it names a win
+the rules forbid, an entitled seat the log shows neither winning nor passing, a pass by a seat
+that could not win, and a wrong next dealer, 连庄 count or dealer bonus
+(``tests/variants/test_wengan_claims.py`` runs it over the invariant grid; docs/engine.md,
+"Ledger").
 
 ``check_wengan_hands`` plays hands like ``engine.play_hands`` with the log on and checks each;
 ``check_games`` is its Python face, the one the variant contract test
@@ -114,16 +120,14 @@ from .options import (
 from .patterns import PING_HU
 from .record_slots import (
     N_WENGAN_RECORD,
-    RW_BAO,
+    POINT_SOURCES,
     RW_BAO_TING,
-    RW_CHA_JIAO,
-    RW_CHICKEN,
-    RW_DOU,
     RW_FLIP,
     RW_KONGS,
     RW_NEXT_STREAK,
     RW_QUE_SUIT,
-    RW_YUAN_QUE,
+    SLOT,
+    source_of_items,
 )
 from .scoring import flip_count
 
@@ -184,7 +188,13 @@ EXCEPTIONS |= FEATURE_SHA_TING
 """What lets a 平胡 win on a discard (B4.3): a 通行证, 地胡, 热炮, 报听 or 杀听."""
 _GUO_HU_ANY_TILE = OPTION["guo_hu_scope"].code("any_tile")
 ALL_SUITED = (1 << 27) - 1
-N_SOURCES = 5
+N_SOURCES = len(POINT_SOURCES)
+_ITEM_IDS = tuple(english for english, _ in SE.ITEM_KINDS)
+SOURCE_ON_WIN = np.array(source_of_items(_ITEM_IDS, on_draw=False), np.int64)
+SOURCE_ON_DRAW = np.array(source_of_items(_ITEM_IDS, on_draw=True), np.int64)
+SOURCE_SLOTS = np.array([SLOT[source.slot] for source in POINT_SOURCES], np.int64)
+"""Each item kind's point source after a win and after a 荒庄, each source's first record slot
+(``record_slots.POINT_SOURCES``, the declaration ``hooks.fill_record`` also follows)."""
 
 # Weng'an's books beside the ledger's: one int64 array, with these slots
 F_BAO_TING = 0  # + seat: 1 once declared
@@ -199,8 +209,7 @@ F_PASSED_PONG = 24  # + seat: kinds passed for a pong (过碰)
 F_DISCARDED = 28  # + seat: discards made
 F_DOU = 32  # + dou kind (settle.DOU_*): EVENT_DOU told
 F_SOURCE = 40  # + 4 x source + seat: the items' net points per record source
-F_N_KONGS = 60
-N_FACTS = 64
+N_FACTS = F_SOURCE + 4 * N_SOURCES
 
 
 @inline_kernel
@@ -365,23 +374,6 @@ def _chicken(books, seat, kind, detail):
 
 
 @inline_kernel
-def _source(kind, draw_game):
-    """The record's source (0 chicken, 1 dou, 2 包, 3 查叫, 4 原缺) an item counts in, -1 none
-    (as ``hooks.fill_record``)."""
-    if kind == SE.ITEM_CHICKEN or kind == SE.ITEM_RESPONSIBILITY:
-        return 0
-    if kind == SE.ITEM_DOU:
-        return 1
-    if kind == SE.ITEM_BAO_JI or kind == SE.ITEM_BAO_GANG:
-        return 2
-    if kind == SE.ITEM_CHA_JIAO or (kind == SE.ITEM_DEALER_BONUS and draw_game):
-        return 3
-    if kind == SE.ITEM_YUAN_QUE:
-        return 4
-    return -1
-
-
-@inline_kernel
 def _item(books, facts, kind, payer, payee, amount, params):
     """A settlement item: between two seats, a positive amount, of a kind the end allows."""
     n_players = books[SCALARS, B_N_PLAYERS]
@@ -397,7 +389,7 @@ def _item(books, facts, kind, payer, payee, amount, params):
         return ERR_ITEM
     facts[F_DELTA + payer] -= amount
     facts[F_DELTA + payee] += amount
-    source = _source(kind, draw_game)
+    source = SOURCE_ON_DRAW[kind] if draw_game else SOURCE_ON_WIN[kind]
     if source >= 0:
         facts[F_SOURCE + 4 * source + payer] -= amount
         facts[F_SOURCE + 4 * source + payee] += amount
@@ -481,7 +473,8 @@ def _end_flips_and_kongs(books, facts, params, record):
 @inline_kernel
 def _end_record(books, facts, record):
     """The score changes are the items' sums; each source's net points are the items' and
-    zero-sum; the 报听 bits are the log's."""
+    zero-sum, and a seat's sources sum to its score change (every item has its source); the
+    报听 bits are the log's."""
     n_players = books[SCALARS, B_N_PLAYERS]
     bao_ting = 0
     for s in range(n_players):
@@ -490,16 +483,21 @@ def _end_record(books, facts, record):
         bao_ting |= facts[F_BAO_TING + s] << s
     if record[RW_BAO_TING] != bao_ting:
         return L.ERR_RECORD
-    slots = (RW_CHICKEN, RW_DOU, RW_BAO, RW_CHA_JIAO, RW_YUAN_QUE)
     for source in range(N_SOURCES):
         total = 0
         for s in range(n_players):
-            net = record[slots[source] + s]
+            net = record[SOURCE_SLOTS[source] + s]
             total += net
             if net != facts[F_SOURCE + 4 * source + s]:
                 return ERR_DELTA
         if total != 0:
             return L.ERR_ZERO_SUM
+    for s in range(n_players):
+        summed = 0
+        for source in range(N_SOURCES):
+            summed += record[SOURCE_SLOTS[source] + s]
+        if summed != record[R_DELTA + s]:
+            return ERR_DELTA
     return OK
 
 

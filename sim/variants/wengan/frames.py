@@ -2,8 +2,9 @@
 
 :mod:`sim.records` builds the generic columns and inserts these where they declare (``after``);
 :func:`games_values` and :func:`wins_values` compute them from Weng'an's record slots
-(``record_slots``: the settlement's net points per seat by source, readiness, 报听, 原缺, the
-flips, 热炮, the 连庄 count, the kongs by dou kind) and each winner's feature bits
+(``record_slots``: the settlement's net points per seat by source, as its ``POINT_SOURCES``
+declares them; readiness, 报听, 原缺, the flips, 热炮, the 连庄 count, the kongs by dou kind) and
+each winner's feature bits
 (``hooks.FEATURE_*``: the pattern code and the 名堂). Pure numpy and pandas: no kernels run here.
 """
 
@@ -19,19 +20,16 @@ from ...records import categorical
 from ...tiles import kind_name
 from .patterns import PATTERN_NAMES, PATTERN_POINTS
 from .record_slots import (
-    RW_BAO,
+    POINT_SOURCES,
     RW_BAO_TING,
-    RW_CHA_JIAO,
-    RW_CHICKEN,
     RW_DEALT_LACKING,
-    RW_DOU,
     RW_FLIP,
     RW_HOT_CANNON,
     RW_KONGS,
     RW_QUE_SUIT,
     RW_READY,
     RW_STREAK,
-    RW_YUAN_QUE,
+    SLOT,
 )
 
 if TYPE_CHECKING:
@@ -70,14 +68,10 @@ DOU_COLUMNS = (
 )
 """The kongs' dou kinds in the order of the ``kongs`` record slots."""
 
-SOURCES = (
-    ("chicken", RW_CHICKEN, "chickens 鸡分 and 责任鸡"),
-    ("dou", RW_DOU, "dou 豆分"),
-    ("bao", RW_BAO, "包鸡 and 包杠 (paid back by non-ready players)"),
-    ("cha_jiao", RW_CHA_JIAO, "荒庄查叫 (with its dealer bonus)"),
-    ("yuan_que", RW_YUAN_QUE, "原缺"),
-)
-"""(source, first record slot, what it is) of the settlement's net points per seat."""
+SOURCES = tuple((source.name, SLOT[source.slot], source.words) for source in POINT_SOURCES)
+"""(source, first record slot, what it is) of the settlement's net points per seat, from the
+declaration ``record_slots.POINT_SOURCES``: every item has one, so a seat's sources sum to its
+score change."""
 
 GAMES_COLUMNS = (
     Column(

@@ -100,12 +100,9 @@ from .options import (
 )
 from .patterns import PATTERN_NONE
 from .record_slots import (
-    RW_BAO,
+    POINT_SOURCES,
     RW_BAO_TING,
-    RW_CHA_JIAO,
-    RW_CHICKEN,
     RW_DEALT_LACKING,
-    RW_DOU,
     RW_FLIP,
     RW_HOT_CANNON,
     RW_KONGS,
@@ -114,8 +111,16 @@ from .record_slots import (
     RW_QUE_SUIT,
     RW_READY,
     RW_STREAK,
-    RW_YUAN_QUE,
+    SLOT,
+    source_of_items,
 )
+
+# Each settlement item kind's point source (an index of POINT_SOURCES, -1 none) after a win and
+# after a 荒庄, and each source's first record slot: constants of the kernels
+_ITEM_IDS = tuple(english for english, _ in accounts.ITEM_KINDS)
+SOURCE_ON_WIN = np.array(source_of_items(_ITEM_IDS, on_draw=False), np.int64)
+SOURCE_ON_DRAW = np.array(source_of_items(_ITEM_IDS, on_draw=True), np.int64)
+SOURCE_SLOTS = np.array([SLOT[source.slot] for source in POINT_SOURCES], np.int64)
 
 # Weng'an's own events (after the engine's, ``sim.kernels.state.EVENT_*``), logged by the
 # settle hooks: each owned chicken tile, each kong's dou kind, then every settlement item
@@ -705,27 +710,20 @@ def settle_hand(variant, state, hand, winners, n_winners, features, params, tabl
 
 @kernel
 def fill_record(items, n_items, collecting, seats, melds, draw_game, record):
-    """Weng'an's record slots (``record_slots``) from the settlement's items and the seats; on
-    a 荒庄 (``draw_game``) a dealer bonus is part of 查叫."""
+    """Weng'an's record slots (``record_slots``) from the settlement's items and the seats: each
+    item netted into its point source (``record_slots.POINT_SOURCES``; on a 荒庄, ``draw_game``,
+    a dealer bonus is part of 查叫)."""
     n_players = seats.shape[0]
     for seat in range(n_players):
-        for base in (RW_CHICKEN, RW_DOU, RW_BAO, RW_CHA_JIAO, RW_YUAN_QUE):
+        for base in SOURCE_SLOTS:
             record[base + seat] = 0
         record[RW_QUE_SUIT + seat] = seats[seat, accounts.S_QUE_SUIT]
     for row in range(n_items):
         kind = items[row, 0]
-        if kind == accounts.ITEM_CHICKEN or kind == accounts.ITEM_RESPONSIBILITY:
-            base = RW_CHICKEN
-        elif kind == accounts.ITEM_DOU:
-            base = RW_DOU
-        elif kind == accounts.ITEM_BAO_JI or kind == accounts.ITEM_BAO_GANG:
-            base = RW_BAO
-        elif kind == accounts.ITEM_CHA_JIAO or (kind == accounts.ITEM_DEALER_BONUS and draw_game):
-            base = RW_CHA_JIAO
-        elif kind == accounts.ITEM_YUAN_QUE:
-            base = RW_YUAN_QUE
-        else:
+        source = SOURCE_ON_DRAW[kind] if draw_game else SOURCE_ON_WIN[kind]
+        if source < 0:
             continue
+        base = SOURCE_SLOTS[source]
         record[base + items[row, 1]] -= items[row, 3]
         record[base + items[row, 2]] += items[row, 3]
     ready = 0
