@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_in_process import mjsim
 
 from sim import outdir
-from sim.cli import main
 from sim.outdir import RUN, SWEEP, TargetBusy, output_directory, plain_name, resolve_target
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -203,22 +203,11 @@ def _mjsim(*argv: str, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
-def _mjsim_in_process(capsys, *argv: str) -> subprocess.CompletedProcess:
-    """``mjsim ARGV`` run by ``main`` in this process (from the current folder), as the
-    subprocess's result: the refusals below are the command's, not the process's, and a
-    process of their own would pay for Python's and numba's start each time. One refusal
-    of each command is also made in a real process (``test_the_mjsim_process_refuses...``)."""
-    capsys.readouterr()
-    returncode = main(list(argv))
-    printed = capsys.readouterr()
-    return subprocess.CompletedProcess(argv, returncode, printed.out, printed.err)
-
-
 @pytest.mark.parametrize("label", [".", "..", "a/b", "/tmp/mjsim-label"])
 def test_cli_refuses_dangerous_labels_and_keeps_every_file(home, label, capsys):
     before = _tree(home.parent)
     argv = ("run", str(CONFIG), "--games", "8", "--set", f"label={label}")
-    result = _mjsim_in_process(capsys, *argv)
+    result = mjsim(capsys, *argv)
     assert result.returncode == 2, result.stderr
     assert result.stdout == "" and result.stderr.count("\n") == 1
     assert "label:" in result.stderr and "plain folder name" in result.stderr
@@ -232,7 +221,7 @@ def test_cli_refuses_a_dangerous_label_written_in_the_config(home, capsys):
         encoding="utf-8",
     )
     before = _tree(home.parent)
-    result = _mjsim_in_process(capsys, "run", str(config), "--games", "8")
+    result = mjsim(capsys, "run", str(config), "--games", "8")
     assert result.returncode == 2 and "label: '..' is not allowed" in result.stderr
     assert _tree(home.parent) == before
 
@@ -245,7 +234,7 @@ def test_cli_refuses_dangerous_outs_and_keeps_every_file(home, out, message, cap
     sweep = _sweep(home)
     before = _tree(home.parent)
     for command in (["run", str(CONFIG), "--games", "8"], ["sweep", str(sweep)]):
-        result = _mjsim_in_process(capsys, *command, "--out", out)
+        result = mjsim(capsys, *command, "--out", out)
         assert result.returncode == 2, result.stderr
         assert result.stdout == "" and result.stderr.count("\n") == 1
         assert f"--out {out}: {message}" in result.stderr
