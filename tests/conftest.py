@@ -33,7 +33,9 @@ def _distributed(config) -> bool:
 
 def pytest_configure(config) -> None:
     """Before the xdist workers start: compile every variant's engine, replay and checks once,
-    the variants side by side (``warm_caches.py``), instead of in every worker that meets them.
+    the variants side by side (``warm_caches.py``), instead of in every worker that meets them;
+    on a cold cache also the kernels the tests call on their own (``STEP_TESTS`` there), which
+    the workers would otherwise compile in the middle of the tests, both at once at times.
     A cold cache (a clean clone) costs minutes here and saves more in the workers; a warm one
     costs the seconds of loading it. ``MJSIM_SKIP_WARM_UP=1`` skips it."""
     if not _distributed(config) or os.environ.get("MJSIM_SKIP_WARM_UP") == "1":
@@ -46,7 +48,7 @@ def pytest_configure(config) -> None:
         name: subprocess.Popen(
             [sys.executable, script, name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
-        for name in VARIANT_NAMES
+        for name in (*VARIANT_NAMES, "tests")  # "tests": generic kernels, the toy variant
     }
     for name, process in processes.items():
         output, _ = process.communicate()
