@@ -41,6 +41,10 @@ STEP_TESTS = {
         "kernels/test_engine.py::test_missed_win_blocks_that_kind_until_the_next_draw",
         "kernels/test_exact.py::test_anhua_legal_batch_agrees_with_the_scorer",
         "kernels/test_variants.py::test_every_win_the_hook_accepts_passes_the_pre_check",
+        "kernels/test_engine.py::test_a_passed_kind_cannot_be_won_on_until_a_draw",
+        "kernels/test_claim_shape.py::test_every_listed_claim_is_seen_by_the_precheck",
+        "variants/test_anhua_frames.py::test_bird_hits_count_the_birds_the_kernel_lands_on_the_"
+        "winner_or_payer",
     ],
     "wengan": [
         "variants/test_wengan_option_outcomes.py::test_wa2_under_the_flip_options",
@@ -51,6 +55,11 @@ STEP_TESTS = {
         "variants/test_wengan_engine.py::test_plans_offered_at_the_deal_under_ding_que",
         "variants/test_wengan_scoring.py::test_waits_of_ready_hands",
         "variants/test_wengan_scoring.py::test_heavenly_win_scores_its_best_winning_tile",
+        "variants/test_wengan_scoring.py::test_pattern_of_random_complete_hands",
+        "variants/test_wengan_scoring.py::test_passport_agrees_with_the_reference",
+        "variants/test_wengan_scoring.py::test_flip_hits_agree_with_the_reference",
+        "variants/test_wengan_scoring.py::test_chicken_value_agrees_with_the_reference",
+        "variants/test_wengan_engine.py::test_wa4_bao_requires_ready",
     ],
     "anqing": [
         "variants/test_anqing_engine.py::test_aq1_pi_hu_with_a_chi_and_a_wind_triplet",
@@ -59,11 +68,18 @@ STEP_TESTS = {
         "variants/test_anqing_stand_in_chi.py::test_a_chi_holding_a_red_scores_as_the_face_aq1",
         "variants/test_anqing_scoring.py::test_the_kernels_score_every_hand_as_the_reference",
         "variants/test_anqing_scoring.py::test_the_kernels_pay_as_the_reference",
+        "variants/test_anqing_engine.py::test_aq9_lian_zhuang_and_its_carry",
+        "variants/test_anqing_engine.py::test_no_win_on_a_discard_and_no_claim_of_a_zuan_or_gang_"
+        "tile",
     ],
     "tests": [
         "kernels/test_loop_features.py::test_history_lists_every_discard_and_who_claimed_it",
         "test_hand.py::test_batch_functions_equal_single_hand_functions",
         "test_hand.py::test_decompositions_report_what_wilds_stand_for",
+        "test_hand.py::test_no_wait_on_a_fifth_copy",
+        "kernels/test_state.py",
+        "kernels/test_agents.py::test_discard_reaches_the_least_shanten",
+        "kernels/test_agents.py::test_shanten_many_equals_the_batch_kernel",
         "kernels/test_claim_shape.py::test_a_chi_shape_is_seen_at_every_rank_and_a_lone_"
         "neighbour_is_not",
         "test_dealt.py::test_docstring_examples",
