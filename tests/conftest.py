@@ -1,5 +1,7 @@
 """Shared test set-up: ``tests/`` on the import path, so every test module (also in sub-folders)
-imports the reference evaluator as ``reference`` and the hand generators as ``strategies``."""
+imports the reference evaluator as ``reference`` and the hand generators as ``strategies``;
+the engines compiled once before the workers start; and hypothesis's example counts capped in
+the quick run (``pytest -m "not slow"``), full in the whole suite (CI)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+QUICK_EXAMPLES = 50
+"""At most this many examples per hypothesis test in the quick run (``-m "not slow"``): the
+whole suite, which CI runs, tries every test's own count (60 to 1,000)."""
 
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
@@ -24,7 +33,9 @@ def _distributed(config) -> bool:
 
 def pytest_configure(config) -> None:
     """Before the xdist workers start: compile every variant's engine, replay and checks once,
-    the variants side by side (``warm_caches.py``), instead of in every worker that meets them.
+    the variants side by side (``warm_caches.py``), instead of in every worker that meets them;
+    on a cold cache also the kernels the tests call on their own (``STEP_TESTS`` there), which
+    the workers would otherwise compile in the middle of the tests, both at once at times.
     A cold cache (a clean clone) costs minutes here and saves more in the workers; a warm one
     costs the seconds of loading it. ``MJSIM_SKIP_WARM_UP=1`` skips it."""
     if not _distributed(config) or os.environ.get("MJSIM_SKIP_WARM_UP") == "1":
@@ -37,7 +48,7 @@ def pytest_configure(config) -> None:
         name: subprocess.Popen(
             [sys.executable, script, name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
-        for name in VARIANT_NAMES
+        for name in (*VARIANT_NAMES, "tests")  # "tests": generic kernels, the toy variant
     }
     for name, process in processes.items():
         output, _ = process.communicate()
@@ -46,3 +57,27 @@ def pytest_configure(config) -> None:
     seconds = time.perf_counter() - started
     if seconds > 10:
         sys.stderr.write(f"conftest: compiled the engines into numba's cache in {seconds:.0f} s\n")
+
+
+def _hypothesis_profile(config) -> str:
+    """``quick`` when slow tests are deselected (``-m "not slow"``), else ``full``;
+    ``MJSIM_HYPOTHESIS_PROFILE=full`` (or ``quick``) chooses."""
+    chosen = os.environ.get("MJSIM_HYPOTHESIS_PROFILE")
+    if chosen in ("full", "quick"):
+        return chosen
+    if chosen:
+        raise pytest.UsageError(f"MJSIM_HYPOTHESIS_PROFILE: {chosen!r}; expected full or quick")
+    return "quick" if "not slow" in (config.option.markexpr or "") else "full"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """In the quick profile, cap each hypothesis test's examples at ``QUICK_EXAMPLES``. The
+    cap must override the tests' own ``@settings(max_examples=...)``, which a hypothesis
+    profile does not: ``@given`` reads the settings it runs with from the attribute set here."""
+    if _hypothesis_profile(config) != "quick":
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and own.max_examples > QUICK_EXAMPLES:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=QUICK_EXAMPLES)

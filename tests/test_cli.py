@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_in_process import mjsim
 
 from sim.cli import main
 
@@ -60,10 +61,18 @@ def test_console_script_exit_status():
 
 
 @pytest.mark.parametrize("command", ["hand", "demo"])
-def test_negative_max_decompositions_is_refused(command):
+def test_negative_max_decompositions_is_refused(command, capsys):
     argv = [command, "123m 456m 789m 12p 55s"] if command == "hand" else [command]
+    result = mjsim(capsys, *argv, "--max-decompositions", "-1")
+    assert result.returncode == 2 and result.stdout == ""
+    assert "--max-decompositions: expected a whole number >= 0, got -1" in result.stderr
+
+
+def test_the_demo_process_refuses_a_negative_max_decompositions():
+    """The refusal above made by ``python -m sim.cli demo`` itself (``hand``'s process is
+    tested by ``test_console_script_exit_status``)."""
     result = subprocess.run(
-        [sys.executable, "-m", "sim.cli", *argv, "--max-decompositions", "-1"],
+        [sys.executable, "-m", "sim.cli", "demo", "--max-decompositions", "-1"],
         capture_output=True,
         text=True,
     )

@@ -8,6 +8,7 @@ import sys
 
 import pandas as pd
 import pytest
+from cli_in_process import mjsim
 
 from sim.cli import COMMAND_MODULES, build_parser, main
 
@@ -65,13 +66,9 @@ def test_run_writes_tables_and_a_summary_of_them(tmp_path, capsys):
         (["run", "configs/anhua-seven-kings.toml", "--jobs", "0"], "jobs"),
     ],
 )
-def test_bad_input_exits_2_with_one_line_and_no_output(tmp_path, argv, message):
+def test_bad_input_exits_2_with_one_line_and_no_output(tmp_path, argv, message, capsys):
     out = tmp_path / "out"
-    result = subprocess.run(
-        [sys.executable, "-m", "sim.cli", *argv, "--out", str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = mjsim(capsys, *argv, "--out", str(out))
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and message in result.stderr

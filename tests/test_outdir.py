@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_in_process import mjsim
 
 from sim import outdir
 from sim.outdir import RUN, SWEEP, TargetBusy, output_directory, plain_name, resolve_target
@@ -203,23 +204,24 @@ def _mjsim(*argv: str, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("label", [".", "..", "a/b", "/tmp/mjsim-label"])
-def test_cli_refuses_dangerous_labels_and_keeps_every_file(home, label):
+def test_cli_refuses_dangerous_labels_and_keeps_every_file(home, label, capsys):
     before = _tree(home.parent)
-    result = _mjsim("run", str(CONFIG), "--games", "8", "--set", f"label={label}", cwd=home)
+    argv = ("run", str(CONFIG), "--games", "8", "--set", f"label={label}")
+    result = mjsim(capsys, *argv)
     assert result.returncode == 2, result.stderr
     assert result.stdout == "" and result.stderr.count("\n") == 1
     assert "label:" in result.stderr and "plain folder name" in result.stderr
     assert _tree(home.parent) == before
 
 
-def test_cli_refuses_a_dangerous_label_written_in_the_config(home):
+def test_cli_refuses_a_dangerous_label_written_in_the_config(home, capsys):
     config = home / "mine.toml"
     config.write_text(
         CONFIG.read_text(encoding="utf-8").replace('label = "anhua-seven-kings"', 'label = ".."'),
         encoding="utf-8",
     )
     before = _tree(home.parent)
-    result = _mjsim("run", str(config), "--games", "8", cwd=home)
+    result = mjsim(capsys, "run", str(config), "--games", "8")
     assert result.returncode == 2 and "label: '..' is not allowed" in result.stderr
     assert _tree(home.parent) == before
 
@@ -227,15 +229,32 @@ def test_cli_refuses_a_dangerous_label_written_in_the_config(home):
 @pytest.mark.parametrize(
     ("out", "message"), [*DANGEROUS_OUTS, ("link-to-data", "exists and is not a finished")]
 )
-def test_cli_refuses_dangerous_outs_and_keeps_every_file(home, out, message):
+def test_cli_refuses_dangerous_outs_and_keeps_every_file(home, out, message, capsys):
     (home / "link-to-data").symlink_to(home / "data")
     sweep = _sweep(home)
     before = _tree(home.parent)
     for command in (["run", str(CONFIG), "--games", "8"], ["sweep", str(sweep)]):
-        result = _mjsim(*command, "--out", out, cwd=home)
+        result = mjsim(capsys, *command, "--out", out)
         assert result.returncode == 2, result.stderr
         assert result.stdout == "" and result.stderr.count("\n") == 1
         assert f"--out {out}: {message}" in result.stderr
+        assert _tree(home.parent) == before
+
+
+def test_the_mjsim_process_refuses_a_dangerous_label_and_out(home):
+    """The refusals above, made by ``python -m sim.cli`` itself: one line, exit status 2,
+    nothing written, for ``run`` and for ``sweep``."""
+    sweep = _sweep(home)
+    before = _tree(home.parent)
+    commands = [
+        (["run", str(CONFIG), "--games", "8", "--set", "label=.."], "plain folder name"),
+        (["sweep", str(sweep), "--out", ".."], "--out ..: is a parent of the current"),
+    ]
+    for command, message in commands:
+        result = _mjsim(*command, cwd=home)
+        assert result.returncode == 2, result.stderr
+        assert result.stdout == "" and result.stderr.count("\n") == 1
+        assert message in result.stderr, result.stderr
         assert _tree(home.parent) == before
 
 

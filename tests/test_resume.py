@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from cli_in_process import mjsim
 
 from sim import runner
 from sim.cli import main
@@ -43,10 +44,11 @@ def _mjsim(*argv: str, cwd: Path, **kwargs):
 
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("whole")
-    result = _mjsim("run", str(CONFIG), *SETTINGS, "--out", "whole", cwd=folder)
-    assert result.returncode == 0, result.stderr
-    return folder / "whole"
+    """The run played whole, by ``main`` in this process (the runs killed below are real
+    processes; this one need not pay for another Python start)."""
+    whole = tmp_path_factory.mktemp("whole") / "whole"
+    assert main(["run", str(CONFIG), *SETTINGS, "--out", str(whole)]) == 0
+    return whole
 
 
 def _start(folder: Path, *extra: str) -> subprocess.Popen:
@@ -75,7 +77,9 @@ def _assert_same_tables(a: Path, b: Path) -> None:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_sigkilled_run_resumes_to_the_same_bytes(tmp_path, uninterrupted, jobs):
+def test_a_sigkilled_run_resumes_to_the_same_bytes(
+    tmp_path, uninterrupted, jobs, capsys, monkeypatch
+):
     process = _start(tmp_path, "--jobs", jobs)
     partial = partial_path(tmp_path / "x")
     try:
@@ -96,12 +100,14 @@ def test_a_sigkilled_run_resumes_to_the_same_bytes(tmp_path, uninterrupted, jobs
             pq.read_table(runner._part(partial / runner.PARTS, name, index))  # whole files
     assert not list(partial.glob("*.parquet"))  # the tables are written whole, at the end
 
-    # a fresh run refuses to throw the kept chunks away, and says how to go on
-    fresh = _mjsim("run", str(CONFIG), "--games", "40", "--quiet", "--out", "x", cwd=tmp_path)
+    # a fresh run refuses to throw the kept chunks away, and says how to go on (the commands
+    # after the kill run in this process: the killed run was the real one)
+    monkeypatch.chdir(tmp_path)
+    fresh = mjsim(capsys, "run", str(CONFIG), "--games", "40", "--quiet", "--out", "x")
     assert fresh.returncode == 2 and fresh.stderr.count("\n") == 1, fresh.stderr
     assert "mjsim run --resume x" in fresh.stderr and partial.is_dir()
 
-    resumed = _mjsim("run", "--resume", "x", "--jobs", jobs, "--quiet", cwd=tmp_path)
+    resumed = mjsim(capsys, "run", "--resume", "x", "--jobs", jobs, "--quiet")
     assert resumed.returncode == 0, resumed.stderr
     _assert_same_tables(tmp_path / "x", uninterrupted)
     assert not partial.exists()
@@ -125,7 +131,8 @@ def test_ctrl_c_keeps_the_finished_chunks_and_says_how_to_resume(tmp_path, unint
     assert stderr.count("\n") == 1, stderr
     assert stderr.startswith("mjsim: interrupted (Ctrl-C); ")
     assert stderr.rstrip().endswith("finish the run with: mjsim run --resume x")
-    # the hidden folder's own path is accepted too
+    # the hidden folder's own path is accepted too (a real process: the resumes above run in
+    # the test's)
     resumed = _mjsim("run", "--resume", ".x.partial", "--quiet", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     _assert_same_tables(tmp_path / "x", uninterrupted)
@@ -200,14 +207,14 @@ def _finished_cells(cells: Path) -> list[Path]:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path, jobs):
+def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path, jobs, capsys, monkeypatch):
     """Killed in the middle: with one job, in the second cell (the first finished, the second
     with some chunks); with two, cells of one chunk play side by side in workers, killed once
     one of them is finished."""
     grid = SWEEP if jobs == "1" else SWEEP.replace("chunk_hands = 200", "chunk_hands = 8000")
     (tmp_path / "grid.toml").write_text(grid, encoding="utf-8")
-    whole = _mjsim("sweep", "grid.toml", "--out", "whole", "--quiet", cwd=tmp_path)
-    assert whole.returncode == 0, whole.stderr
+    monkeypatch.chdir(tmp_path)  # the uninterrupted sweep and the resume run in this process
+    assert mjsim(capsys, "sweep", "grid.toml", "--out", "whole", "--quiet").returncode == 0
     command = ["sweep", "grid.toml", "--out", "x", "--quiet", "--jobs", jobs]
     process = subprocess.Popen(
         [sys.executable, "-m", "sim.cli", *command],
@@ -236,7 +243,7 @@ def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path, jobs):
     assert 1 <= len(_finished_cells(partial / "cells")) < 4
     assert json.loads((partial / "sweep.json").read_text())["complete"] is False
     assert not (tmp_path / "x").exists()
-    resumed = _mjsim("sweep", "--resume", "x", "--quiet", "--jobs", jobs, cwd=tmp_path)
+    resumed = mjsim(capsys, "sweep", "--resume", "x", "--quiet", "--jobs", jobs)
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.startswith("grid: 4 cells × 6,000 hands")
     for cell in SWEEP_CELLS:

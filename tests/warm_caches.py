@@ -1,9 +1,11 @@
-"""Compile a variant's engine, replay and rule checks into numba's disk cache, once.
+"""Compile a variant's engine, replay and rule checks into numba's disk cache, once, and the
+kernels the tests call on their own (the engine's single steps, scorers, batch evaluators).
 
-    python tests/warm_caches.py NAME
+    python tests/warm_caches.py NAME        NAME: a registered variant, or ``tests``
 
-``conftest.py`` runs this for every registered variant, one process each and side by side,
-before pytest-xdist starts its workers. Without it, on a cold cache (a clean clone, or after an
+``conftest.py`` runs this for every registered variant and for ``tests`` (the generic kernels
+and the toy variant), one process each and side by side, before pytest-xdist starts its
+workers. Without it, on a cold cache (a clean clone, or after an
 edit to the kernels) every worker compiles every engine it meets itself: two workers compiling
 the same variant at the same moment, each variant after the other. With it each engine is
 compiled once, the variants in parallel, and the workers load the machine code from disk.
@@ -13,7 +15,10 @@ With a warm cache a run takes the few seconds of loading it.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+import time
+from pathlib import Path
 
 import numpy as np
 
@@ -22,6 +27,72 @@ from sim.variants import get_variant
 from sim.wall import shuffled_walls
 
 HANDS = 8
+
+TESTS = Path(__file__).resolve().parent
+COLD_SECONDS = 20
+"""A warm-up that took longer compiled (the cache was cold): the step tests below then run."""
+STEP_TESTS = {
+    "anhua": [
+        "variants/test_anhua_kong.py",
+        "variants/test_anhua_examples.py",
+        "variants/test_anhua_options.py::test_instant_win_window_until_first_claim_allows_later_"
+        "declarations",
+        "kernels/test_engine.py::test_claim_winners_honours_a_limit_of_none",
+        "kernels/test_engine.py::test_missed_win_blocks_that_kind_until_the_next_draw",
+        "kernels/test_exact.py::test_anhua_legal_batch_agrees_with_the_scorer",
+        "kernels/test_variants.py::test_every_win_the_hook_accepts_passes_the_pre_check",
+        "kernels/test_engine.py::test_a_passed_kind_cannot_be_won_on_until_a_draw",
+        "kernels/test_claim_shape.py::test_every_listed_claim_is_seen_by_the_precheck",
+        "variants/test_anhua_frames.py::test_bird_hits_count_the_birds_the_kernel_lands_on_the_"
+        "winner_or_payer",
+    ],
+    "wengan": [
+        "variants/test_wengan_option_outcomes.py::test_wa2_under_the_flip_options",
+        "variants/test_wengan_engine.py::test_wa1a_ping_hu_without_passport_may_not_win_a_"
+        "discard_and_locks_nothing",
+        "variants/test_wengan_engine.py::test_wa1b_men_dou_is_the_passport",
+        "variants/test_wengan_engine.py::test_wa6_cha_jiao",
+        "variants/test_wengan_engine.py::test_plans_offered_at_the_deal_under_ding_que",
+        "variants/test_wengan_scoring.py::test_waits_of_ready_hands",
+        "variants/test_wengan_scoring.py::test_heavenly_win_scores_its_best_winning_tile",
+        "variants/test_wengan_scoring.py::test_pattern_of_random_complete_hands",
+        "variants/test_wengan_scoring.py::test_passport_agrees_with_the_reference",
+        "variants/test_wengan_scoring.py::test_flip_hits_agree_with_the_reference",
+        "variants/test_wengan_scoring.py::test_chicken_value_agrees_with_the_reference",
+        "variants/test_wengan_engine.py::test_wa4_bao_requires_ready",
+    ],
+    "anqing": [
+        "variants/test_anqing_engine.py::test_aq1_pi_hu_with_a_chi_and_a_wind_triplet",
+        "variants/test_anqing_engine.py::test_aq2b_and_aq6_a_drawn_zuan_for_another_tile_then_"
+        "zhi_jiao",
+        "variants/test_anqing_stand_in_chi.py::test_a_chi_holding_a_red_scores_as_the_face_aq1",
+        "variants/test_anqing_scoring.py::test_the_kernels_score_every_hand_as_the_reference",
+        "variants/test_anqing_scoring.py::test_the_kernels_pay_as_the_reference",
+        "variants/test_anqing_engine.py::test_aq9_lian_zhuang_and_its_carry",
+        "variants/test_anqing_engine.py::test_no_win_on_a_discard_and_no_claim_of_a_zuan_or_gang_"
+        "tile",
+    ],
+    "tests": [
+        "kernels/test_loop_features.py::test_history_lists_every_discard_and_who_claimed_it",
+        "test_hand.py::test_batch_functions_equal_single_hand_functions",
+        "test_hand.py::test_decompositions_report_what_wilds_stand_for",
+        "test_hand.py::test_no_wait_on_a_fifth_copy",
+        "kernels/test_state.py",
+        "kernels/test_agents.py::test_discard_reaches_the_least_shanten",
+        "kernels/test_agents.py::test_shanten_many_equals_the_batch_kernel",
+        "kernels/test_claim_shape.py::test_a_chi_shape_is_seen_at_every_rank_and_a_lone_"
+        "neighbour_is_not",
+        "test_dealt.py::test_docstring_examples",
+        "kernels/test_exact.py::test_count_kinds",
+        "kernels/test_exact.py::test_draw_prefixes_picks_by_the_uniforms",
+        "kernels/test_exact.py::test_convolve_forms_adds_sets_and_places_the_pair_once",
+        "kernels/test_exact.py::test_convolve_spread_sizes_takes_every_size_that_fits",
+    ],
+}
+"""Per warm-up process, tests whose kernels the workers would otherwise each compile on their
+first call: numba compiles an entry point for the argument types it meets, so a test that makes
+the call is the surest way to compile it with the types the tests use. They run here once, with
+few hypothesis examples, and again in the workers, where their kernels load from the cache."""
 
 
 def warm(name: str) -> None:
@@ -39,5 +110,42 @@ def warm(name: str) -> None:
     assert np.all(checked.errors[:, 0] == 0), f"{name}: a warm-up hand fails its checks"
 
 
+def warm_step_tests(name: str) -> int:
+    """Run ``STEP_TESTS[name]`` in this process (one at a time, output kept for a failure);
+    pytest's exit status."""
+    import pytest
+
+    os.environ["MJSIM_HYPOTHESIS_PROFILE"] = "quick"
+    os.environ["MJSIM_SKIP_WARM_UP"] = "1"
+    tests = [str(TESTS / test) for test in STEP_TESTS[name]]
+    options = ["-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-o", "addopts="]
+    return pytest.main([*options, "--import-mode=importlib", "-m", "not slow", *tests])
+
+
+def warm_toy() -> None:
+    """Compile the toy variant's engine (``tests/toy_variant``) by playing a few hands."""
+    sys.path.insert(0, str(TESTS))
+    from toy_variant import engine as toy
+
+    from sim.kernels import engine, state
+    from sim.kernels.agents import AGENT_RANDOM, seed_agents
+    from sim.tables import load_tables
+
+    seed_agents(0)
+    records = np.zeros((HANDS, engine.N_RECORD), np.int64)
+    walls = shuffled_walls(HANDS, 136, 0)
+    first_dealers = np.zeros(1, np.int64)
+    toy.play_hands(
+        state.new_state(agents=(AGENT_RANDOM,) * 4), walls, 4, first_dealers, HANDS,
+        np.zeros(1, np.int64), load_tables(), records,
+    )  # fmt: skip
+
+
 if __name__ == "__main__":
-    warm(sys.argv[1])
+    started = time.perf_counter()
+    if sys.argv[1] == "tests":
+        warm_toy()
+    else:
+        warm(sys.argv[1])
+    if time.perf_counter() - started > COLD_SECONDS:
+        sys.exit(warm_step_tests(sys.argv[1]))
