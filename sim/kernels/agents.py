@@ -52,8 +52,10 @@ from .hand import (
     N_KINDS,
     OPTION_PAIR_258,
     OPTION_QUADS,
-    shanten_after_swaps,
+    discard_search_space,
+    shanten_after_discards,
     shanten_many,
+    useful_draws,
 )
 from .moves import (
     A_DETAIL,
@@ -160,8 +162,9 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     Lowest shanten after the discard; among equals, the most useful tiles left: unseen copies
     (``visible``: tiles every player sees) of the candidate draws (``_draw_candidates``) that
     would lower the shanten further; then the lowest kind id. Wilds are discarded only when
-    nothing else is allowed. The shanten of every (tied discard, draw) pair comes from one call
-    of ``shanten_after_swaps``, which reuses what the pairs share. The seat's arrays come as
+    nothing else is allowed. The shanten after each discard (``shanten_after_discards``) and
+    the useful draws of each tied discard (``useful_draws``) come from one search of the hand,
+    which reuses what the discards and draws share. The seat's arrays come as
     arguments, not the state: each call that passes the state tuple costs a reference count per
     array in it.
     """
@@ -175,13 +178,14 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     tied = vectors[2]
     for kind in range(N_KINDS):
         after[kind] = 1_000
-    candidates = np.empty((N_KINDS, 4), np.int64)
-    n_candidates = _without_each_natural(keys, hand, wild, candidates, kinds, -1, 0)
+    n_candidates = 0
+    for kind in range(N_KINDS):
+        if hand[kind] > 0 and not wild[kind]:
+            kinds[n_candidates] = kind
+            n_candidates += 1
     values = vectors[3][:n_candidates]
-    wild_counts = vectors[4][:n_candidates]
-    for index in range(n_candidates):
-        wild_counts[index] = wilds
-    shanten_many(candidates[:n_candidates], wild_counts, forms, tables, values)
+    rows, info = discard_search_space()
+    shanten_after_discards(keys, wilds, forms, kinds[:n_candidates], tables, rows, info, values)
     for index in range(n_candidates):
         after[kinds[index]] = values[index]
     best_shanten = 1_000
@@ -203,8 +207,8 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
         return tied[0]
     draw_kinds, draw_unseen = _draw_candidates(hand, wild, visible, n_kinds, forms)
     n_draws = draw_kinds.shape[0]
-    shanten = np.empty((n_tied, n_draws), np.int64)
-    if (forms & FORM_THIRTEEN) != 0:  # the swap kernel has no 十三烂: each pair in full
+    useful = vectors[4][:n_tied]
+    if (forms & FORM_THIRTEEN) != 0:  # the search has no 十三烂: each pair in full
         candidates = np.empty((n_tied * n_draws, 4), np.int64)
         for t in range(n_tied):
             for d in range(n_draws):
@@ -218,19 +222,20 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
         flat = np.empty(n_tied * n_draws, np.int64)
         shanten_many(candidates, wild_counts, forms, tables, flat)
         for t in range(n_tied):
+            useful[t] = 0
             for d in range(n_draws):
-                shanten[t, d] = flat[t * n_draws + d]
+                if flat[t * n_draws + d] < best_shanten:
+                    useful[t] += draw_unseen[d]
     else:
-        shanten_after_swaps(keys, wilds, forms, tied[:n_tied], draw_kinds, tables, shanten)
+        useful_draws(
+            keys, wilds, forms, tied[:n_tied], draw_kinds, draw_unseen, best_shanten, tables,
+            rows, info, useful,
+        )  # fmt: skip
     best_kind = -1
     best_useful = -1
     for t in range(n_tied):
-        useful = 0
-        for d in range(n_draws):
-            if shanten[t, d] < best_shanten:
-                useful += draw_unseen[d]
-        if useful > best_useful:
-            best_useful = useful
+        if useful[t] > best_useful:
+            best_useful = useful[t]
             best_kind = tied[t]
     return best_kind
 

@@ -387,6 +387,265 @@ def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
             out[i, j] = best
 
 
+# ---------------------------------------------------------------------------------------------
+# The efficiency agent's discard search: shanten after each discard, then the useful draws
+#
+# Both kernels share one work space for a hand (``discard_search_space``): add-table rows
+# (``(MAX_SETS + 1, 2)``: tiles to add for c sets, without / with the pair) of the hand's suits
+# and of the suits a discard or a draw changes, and min-plus products of the suits a change
+# leaves alone. A discard changes one suit, so its shanten is one product of the three other
+# suits (the same for every discard of that suit) with one new row; a (discard, draw) pair
+# changes at most two, and a draw's own row does not depend on a discard of another suit. The
+# products are the same sums as ``standard_tiles_to_add``'s in another order, so the answers
+# are ``shanten_many``'s exactly.
+
+_SUIT_ROW = 0  # 4 rows: the hand's suits
+_AFTER_ROW = 4  # 34 rows by kind: the kind's suit less one tile of the kind
+_DRAW_ROW = 38  # 34 rows by kind: the kind's suit with one tile more
+_OTHERS_ROW = 72  # 4 rows by suit: the product of the three other suits
+_TWO_ROW = 76  # 16 rows by suit pair (4 * low + high): the product of the two other suits
+_REST_ROW = 92  # 4 rows by suit: the product of the other suits after the discard at hand
+_SCRATCH_ROW = 96
+SEARCH_ROWS = 97
+_PAIRS = 0  # 4 by suit: the hand's seven-pairs byte
+_AFTER_PAIRS = 4  # 34 by kind: the byte of the kind's suit less one tile of the kind
+_DRAW_PAIRS = 38  # 34 by kind: the byte of the kind's suit with one tile more
+_OTHERS_DONE = 72  # 4 flags: _OTHERS_ROW + suit is made
+_TWO_DONE = 76  # 16 flags: _TWO_ROW + slot is made
+_SIZE = 92  # tiles in the hand, wilds included
+_HAND_PAIRS = 93  # 8: seven-pairs bytes of the hand at hand (after a discard, after a swap)
+SEARCH_INFO = 101
+
+
+@kernel
+def discard_search_space():
+    """A work space for ``shanten_after_discards`` and ``useful_draws``: (rows int64
+    (SEARCH_ROWS, MAX_SETS + 1, 2), info int64 (SEARCH_INFO,)); contents unset."""
+    return (
+        np.empty((SEARCH_ROWS, MAX_SETS + 1, 2), np.int64),
+        np.empty(SEARCH_INFO, np.int64),
+    )
+
+
+@inline_kernel
+def _read_row(table, key, pair_column, rows, index):
+    """rows[index]: the add-table row of ``key`` (as ``_add_row``)."""
+    for sets in range(MAX_SETS + 1):
+        rows[index, sets, 0] = table[key, sets * N_PAIR_COLUMNS]
+        rows[index, sets, 1] = table[key, sets * N_PAIR_COLUMNS + pair_column]
+
+
+@inline_kernel
+def _fold_at(rows, left, right, out):
+    """rows[out] = the min-plus product of rows[left] and rows[right] (``_fold_rows``);
+    ``out`` is neither."""
+    for sets in range(MAX_SETS + 1):
+        no_pair = _FAR
+        with_pair = _FAR
+        for left_sets in range(sets + 1):
+            right_sets = sets - left_sets
+            left_none = rows[left, left_sets, 0]
+            right_none = rows[right, right_sets, 0]
+            no_pair = min(no_pair, left_none + right_none)
+            with_pair = min(
+                with_pair,
+                rows[left, left_sets, 1] + right_none,
+                left_none + rows[right, right_sets, 1],
+            )
+        rows[out, sets, 0] = no_pair
+        rows[out, sets, 1] = with_pair
+
+
+@inline_kernel
+def _joined(rows, rest, own, sets):
+    """Tiles to add for exactly ``sets`` sets and the pair over rows[rest] and rows[own]."""
+    best = _FAR
+    for own_sets in range(sets + 1):
+        best = min(
+            best,
+            rows[rest, sets - own_sets, 0] + rows[own, own_sets, 1],
+            rows[rest, sets - own_sets, 1] + rows[own, own_sets, 0],
+        )
+    return best
+
+
+@kernel
+def _two_others(rows, info, first, second):
+    """The row holding the product of the two suits other than ``first`` and ``second``
+    (different suits), made on first use."""
+    slot = 4 * min(first, second) + max(first, second)
+    if info[_TWO_DONE + slot] == 0:
+        low = -1
+        for suit in range(4):
+            if suit != first and suit != second:
+                if low < 0:
+                    low = suit
+                else:
+                    _fold_at(rows, _SUIT_ROW + low, _SUIT_ROW + suit, _TWO_ROW + slot)
+        info[_TWO_DONE + slot] = 1
+    return _TWO_ROW + slot
+
+
+@kernel
+def _three_others(rows, info, suit):
+    """The row holding the product of the three suits other than ``suit``, made on first
+    use."""
+    if info[_OTHERS_DONE + suit] == 0:
+        first = 1 if suit == 0 else 0
+        two = _two_others(rows, info, suit, first)
+        _fold_at(rows, _SUIT_ROW + first, two, _OTHERS_ROW + suit)
+        info[_OTHERS_DONE + suit] = 1
+    return _OTHERS_ROW + suit
+
+
+@kernel
+def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out):
+    """out[i] = shanten over ``forms`` of the hand ``keys`` + ``wilds`` less one natural tile
+    of kind ``removed[i]`` (held): the answers of ``shanten_many`` on those hands (at most 14
+    tiles before the discard).
+
+    Fills the work space ``rows``, ``info`` (``discard_search_space``) for ``useful_draws`` on
+    the same hand and discards. The three other suits' product is made once per suit, so each
+    discard costs one table row and one small product.
+    """
+    pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
+    pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
+    suit_add = tables.suit_add
+    honour_add = tables.honour_add
+    suit_bytes = tables.suit_bytes
+    honour_bytes = tables.honour_bytes
+    n_wilds = np.int64(wilds)
+    size = tiles_in_hand(keys[0], keys[1], keys[2], keys[3], tables) + n_wilds
+    info[_SIZE] = size
+    for slot in range(_OTHERS_DONE, _SIZE):
+        info[slot] = 0
+    for suit in range(3):
+        _read_row(suit_add, keys[suit], pair_column, rows, _SUIT_ROW + suit)
+        info[_PAIRS + suit] = suit_bytes[pairs_row, keys[suit]]
+    _read_row(honour_add, keys[3], pair_column, rows, _SUIT_ROW + 3)
+    info[_PAIRS + 3] = honour_bytes[pairs_row, keys[3]]
+    size_after = size - 1
+    sets = min(size_after // 3, MAX_SETS)
+    for i in range(removed.shape[0]):
+        kind = removed[i]
+        suit = KIND_SUIT[kind]
+        key = keys[suit] - KIND_POWER[kind]
+        if suit == 3:
+            _read_row(honour_add, key, pair_column, rows, _AFTER_ROW + kind)
+            info[_AFTER_PAIRS + kind] = honour_bytes[pairs_row, key]
+        else:
+            _read_row(suit_add, key, pair_column, rows, _AFTER_ROW + kind)
+            info[_AFTER_PAIRS + kind] = suit_bytes[pairs_row, key]
+        best = NOT_APPLICABLE
+        if (forms & FORM_STANDARD) != 0:
+            others = _three_others(rows, info, suit)
+            to_add = _joined(rows, others, _AFTER_ROW + kind, sets)
+            best = max(0, to_add - n_wilds) - 1
+        if size_after >= 13:
+            if (forms & FORM_SEVEN_PAIRS) != 0:
+                after = _HAND_PAIRS
+                for other in range(4):
+                    info[after + other] = info[_PAIRS + other]
+                info[after + suit] = info[_AFTER_PAIRS + kind]
+                to_add = _seven_pairs_tiles_to_add_from(
+                    info[after], info[after + 1], info[after + 2], info[after + 3]
+                )
+                best = min(best, max(0, to_add - n_wilds) - 1)
+            if (forms & FORM_THIRTEEN) != 0:
+                to_add = thirteen_tiles_to_add(
+                    keys[0] - (KIND_POWER[kind] if suit == 0 else 0),
+                    keys[1] - (KIND_POWER[kind] if suit == 1 else 0),
+                    keys[2] - (KIND_POWER[kind] if suit == 2 else 0),
+                    keys[3] - (KIND_POWER[kind] if suit == 3 else 0),
+                    tables,
+                )
+                best = min(best, max(0, to_add - n_wilds) - 1)
+        out[i] = best
+
+
+@kernel
+def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, rows, info, out):
+    """out[i] = the sum of ``weights[j]`` over the kinds ``added[j]`` (none held four times)
+    whose tile, joining the hand ``keys`` + ``wilds`` less one natural tile of ``removed[i]``,
+    brings it below ``shanten`` (the shanten of each of those hands): the useful draws of each
+    discard, weighted. The same answers as comparing ``shanten_after_swaps`` with ``shanten``
+    (十三烂 is not supported here).
+
+    ``rows``, ``info``: the work space ``shanten_after_discards`` filled for this hand with
+    every kind of ``removed`` among its discards. A draw of a suit the discard leaves alone
+    reads its row once for all discards; per discard, the other suits' product is one small
+    product per suit drawn from.
+    """
+    pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
+    pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
+    suit_add = tables.suit_add
+    honour_add = tables.honour_add
+    suit_bytes = tables.suit_bytes
+    honour_bytes = tables.honour_bytes
+    standard = (forms & FORM_STANDARD) != 0
+    n_wilds = np.int64(wilds)
+    size = info[_SIZE]
+    sets = min(size // 3, MAX_SETS)
+    seven = size >= 13 and (forms & FORM_SEVEN_PAIRS) != 0
+    drawn_suits = 0  # bit s: some added kind is of suit s
+    for j in range(added.shape[0]):
+        kind = added[j]
+        suit = KIND_SUIT[kind]
+        key = keys[suit] + KIND_POWER[kind]
+        if suit == 3:
+            _read_row(honour_add, key, pair_column, rows, _DRAW_ROW + kind)
+            info[_DRAW_PAIRS + kind] = honour_bytes[pairs_row, key]
+        else:
+            _read_row(suit_add, key, pair_column, rows, _DRAW_ROW + kind)
+            info[_DRAW_PAIRS + kind] = suit_bytes[pairs_row, key]
+        drawn_suits |= 1 << suit
+    after = _HAND_PAIRS  # the hand's bytes after the discard
+    swapped = _HAND_PAIRS + 4  # and after the swap
+    for i in range(removed.shape[0]):
+        gone = removed[i]
+        own = KIND_SUIT[gone]
+        if standard:
+            for suit in range(4):
+                if suit != own and (drawn_suits >> suit) & 1:
+                    two = _two_others(rows, info, own, suit)
+                    _fold_at(rows, _AFTER_ROW + gone, two, _REST_ROW + suit)
+        for suit in range(4):
+            info[after + suit] = info[_PAIRS + suit]
+        info[after + own] = info[_AFTER_PAIRS + gone]
+        useful = 0
+        for j in range(added.shape[0]):
+            kind = added[j]
+            suit = KIND_SUIT[kind]
+            if suit == own:
+                key = keys[own] - KIND_POWER[gone] + KIND_POWER[kind]
+                if suit == 3:
+                    _read_row(honour_add, key, pair_column, rows, _SCRATCH_ROW)
+                    changed = np.int64(honour_bytes[pairs_row, key])
+                else:
+                    _read_row(suit_add, key, pair_column, rows, _SCRATCH_ROW)
+                    changed = np.int64(suit_bytes[pairs_row, key])
+                row = _SCRATCH_ROW
+                rest = _OTHERS_ROW + own
+            else:
+                changed = info[_DRAW_PAIRS + kind]
+                row = _DRAW_ROW + kind
+                rest = _REST_ROW + suit
+            best = NOT_APPLICABLE
+            if standard:
+                best = max(0, _joined(rows, rest, row, sets) - n_wilds) - 1
+            if seven:
+                for other in range(4):
+                    info[swapped + other] = info[after + other]
+                info[swapped + suit] = changed
+                to_add = _seven_pairs_tiles_to_add_from(
+                    info[swapped], info[swapped + 1], info[swapped + 2], info[swapped + 3]
+                )
+                best = min(best, max(0, to_add - n_wilds) - 1)
+            if best < shanten:
+                useful += weights[j]
+        out[i] = useful
+
+
 @kernel
 def waits_mask(keys, wilds, forms, allowed_kinds, tables):
     """Bitmask over the 34 kinds of the waits of a hand of size 1 mod 3 (bit k = kind k).
