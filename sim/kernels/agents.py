@@ -102,8 +102,9 @@ N_AGENTS = 5
 
 
 @kernel
-def _draw_candidates(hand, wild, visible, n_kinds, forms):
-    """The draws the efficiency agent weighs when breaking ties, as (kinds, unseen copies).
+def _draw_candidates(hand, wild, visible, n_kinds, forms, kinds, unseen):
+    """The draws the efficiency agent weighs when breaking ties: their kinds and unseen copies
+    written to ``kinds`` and ``unseen`` (int64 (>= n_kinds,)); returns their number.
 
     A kind counts when it is not wild, some copy is unseen by ``seat``, and it is held or
     within two ranks of a held tile of its suit (any kind when 十三烂 counts). A heuristic, not
@@ -111,9 +112,6 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms):
     Counting only near kinds is the usual 'effective tiles' count of players, and is three
     times cheaper to compute. The 14-tile hand decides, the same for every candidate discard.
     """
-    found = np.empty((2, n_kinds), np.int64)  # one allocation: kinds, unseen copies
-    kinds = found[0]
-    unseen = found[1]
     n_candidates = 0
     everything = (forms & FORM_THIRTEEN) != 0
     for kind in range(n_kinds):
@@ -133,7 +131,7 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms):
             kinds[n_candidates] = kind
             unseen[n_candidates] = left
             n_candidates += 1
-    return kinds[:n_candidates], unseen[:n_candidates]
+    return n_candidates
 
 
 @inline_kernel
@@ -172,7 +170,7 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     # rather than in a helper: every kernel call that passes the tables tuple costs reference
     # counts)
     # one allocation for the vectors: each costs about as much as a shanten lookup
-    vectors = np.empty((5, N_KINDS), np.int64)
+    vectors = np.empty((7, N_KINDS), np.int64)
     after = vectors[0]
     kinds = vectors[1]
     tied = vectors[2]
@@ -205,8 +203,9 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
             n_tied += 1
     if n_tied == 1:
         return tied[0]
-    draw_kinds, draw_unseen = _draw_candidates(hand, wild, visible, n_kinds, forms)
-    n_draws = draw_kinds.shape[0]
+    n_draws = _draw_candidates(hand, wild, visible, n_kinds, forms, vectors[5], vectors[6])
+    draw_kinds = vectors[5][:n_draws]
+    draw_unseen = vectors[6][:n_draws]
     useful = vectors[4][:n_tied]
     if (forms & FORM_THIRTEEN) != 0:  # the search has no 十三烂: each pair in full
         candidates = np.empty((n_tied * n_draws, 4), np.int64)
@@ -533,11 +532,21 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
     """Shanten of the hand now, and the least shanten after each claim and its best discard:
     (now, after the pong, after the chi from each of ``starts``), from one batch call."""
     rows = np.empty((1 + 4 * N_KINDS, 4), np.int64)
-    option_of = np.empty(1 + 4 * N_KINDS, np.int64)  # -1: the hand now; 0: pong; 1-3: chi
-    rows[0] = keys
+    # one allocation for the vectors (each costs about as much as a shanten lookup): the option
+    # of each row (-1: the hand now; 0: pong; 1-3: chi), its wilds, its shanten, and the counts,
+    # suit keys and least shanten after each claim
+    vectors = np.empty((4, 1 + 4 * N_KINDS), np.int64)
+    option_of = vectors[0]
+    wild_counts = vectors[1]
+    values = vectors[2]
+    counts = vectors[3][:N_KINDS]
+    claimed_keys = vectors[3][N_KINDS : N_KINDS + 4]
+    best = vectors[3][N_KINDS + 4 : N_KINDS + 8]
+    for suit in range(4):  # loops, not array assignments: see hand._copy_rows
+        rows[0, suit] = keys[suit]
+        best[suit] = 1_000
     option_of[0] = -1
     n_rows = 1
-    counts = np.empty(N_KINDS, np.int64)
     for option in range(4):
         if option == 0 and not can_pong:
             continue
@@ -545,7 +554,8 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
             continue
         for k in range(N_KINDS):
             counts[k] = hand[k]
-        claimed_keys = keys.copy()
+        for suit in range(4):
+            claimed_keys[suit] = keys[suit]
         if option == 0:
             taken_first, taken_count = kind, 2
         else:
@@ -557,9 +567,9 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
             counts[taken] -= 1
             claimed_keys[KIND_SUIT[taken]] -= KIND_POWER[taken]
         n_rows = _without_each_natural(claimed_keys, counts, wild, rows, option_of, option, n_rows)
-    values = np.empty(n_rows, np.int64)
-    shanten_many(rows[:n_rows], np.full(n_rows, wilds, np.int64), forms, tables, values)
-    best = np.full(4, 1_000, np.int64)
+    for row in range(n_rows):
+        wild_counts[row] = wilds
+    shanten_many(rows[:n_rows], wild_counts[:n_rows], forms, tables, values[:n_rows])
     for row in range(1, n_rows):
         best[option_of[row]] = min(best[option_of[row]], values[row])
     return values[0], best
@@ -580,8 +590,12 @@ def choose_claim(
     1/2, else each chi in turn with probability 1/2.
     """
     pong_row = -1
-    starts = np.full(3, -1, np.int64)
-    chi_rows = np.full(3, -1, np.int64)
+    chis = np.empty((2, 3), np.int64)  # one allocation: each listed chi's first tile and row
+    starts = chis[0]
+    chi_rows = chis[1]
+    for index in range(3):
+        starts[index] = -1
+        chi_rows[index] = -1
     n_chi = 0
     for row in range(n_actions):
         if actions[row, A_TYPE] == ACT_PONG:
