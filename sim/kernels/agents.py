@@ -52,8 +52,10 @@ from .hand import (
     N_KINDS,
     OPTION_PAIR_258,
     OPTION_QUADS,
-    shanten_after_swaps,
+    discard_search_space,
+    shanten_after_discards,
     shanten_many,
+    useful_draws,
 )
 from .moves import (
     A_DETAIL,
@@ -100,8 +102,9 @@ N_AGENTS = 5
 
 
 @kernel
-def _draw_candidates(hand, wild, visible, n_kinds, forms):
-    """The draws the efficiency agent weighs when breaking ties, as (kinds, unseen copies).
+def _draw_candidates(hand, wild, visible, n_kinds, forms, kinds, unseen):
+    """The draws the efficiency agent weighs when breaking ties: their kinds and unseen copies
+    written to ``kinds`` and ``unseen`` (int64 (>= n_kinds,)); returns their number.
 
     A kind counts when it is not wild, some copy is unseen by ``seat``, and it is held or
     within two ranks of a held tile of its suit (any kind when 十三烂 counts). A heuristic, not
@@ -109,9 +112,6 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms):
     Counting only near kinds is the usual 'effective tiles' count of players, and is three
     times cheaper to compute. The 14-tile hand decides, the same for every candidate discard.
     """
-    found = np.empty((2, n_kinds), np.int64)  # one allocation: kinds, unseen copies
-    kinds = found[0]
-    unseen = found[1]
     n_candidates = 0
     everything = (forms & FORM_THIRTEEN) != 0
     for kind in range(n_kinds):
@@ -131,7 +131,7 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms):
             kinds[n_candidates] = kind
             unseen[n_candidates] = left
             n_candidates += 1
-    return kinds[:n_candidates], unseen[:n_candidates]
+    return n_candidates
 
 
 @inline_kernel
@@ -160,8 +160,9 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     Lowest shanten after the discard; among equals, the most useful tiles left: unseen copies
     (``visible``: tiles every player sees) of the candidate draws (``_draw_candidates``) that
     would lower the shanten further; then the lowest kind id. Wilds are discarded only when
-    nothing else is allowed. The shanten of every (tied discard, draw) pair comes from one call
-    of ``shanten_after_swaps``, which reuses what the pairs share. The seat's arrays come as
+    nothing else is allowed. The shanten after each discard (``shanten_after_discards``) and
+    the useful draws of each tied discard (``useful_draws``) come from one search of the hand,
+    which reuses what the discards and draws share. The seat's arrays come as
     arguments, not the state: each call that passes the state tuple costs a reference count per
     array in it.
     """
@@ -169,19 +170,20 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     # rather than in a helper: every kernel call that passes the tables tuple costs reference
     # counts)
     # one allocation for the vectors: each costs about as much as a shanten lookup
-    vectors = np.empty((5, N_KINDS), np.int64)
+    vectors = np.empty((7, N_KINDS), np.int64)
     after = vectors[0]
     kinds = vectors[1]
     tied = vectors[2]
     for kind in range(N_KINDS):
         after[kind] = 1_000
-    candidates = np.empty((N_KINDS, 4), np.int64)
-    n_candidates = _without_each_natural(keys, hand, wild, candidates, kinds, -1, 0)
+    n_candidates = 0
+    for kind in range(N_KINDS):
+        if hand[kind] > 0 and not wild[kind]:
+            kinds[n_candidates] = kind
+            n_candidates += 1
     values = vectors[3][:n_candidates]
-    wild_counts = vectors[4][:n_candidates]
-    for index in range(n_candidates):
-        wild_counts[index] = wilds
-    shanten_many(candidates[:n_candidates], wild_counts, forms, tables, values)
+    rows, info = discard_search_space()
+    shanten_after_discards(keys, wilds, forms, kinds[:n_candidates], tables, rows, info, values)
     for index in range(n_candidates):
         after[kinds[index]] = values[index]
     best_shanten = 1_000
@@ -201,10 +203,11 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
             n_tied += 1
     if n_tied == 1:
         return tied[0]
-    draw_kinds, draw_unseen = _draw_candidates(hand, wild, visible, n_kinds, forms)
-    n_draws = draw_kinds.shape[0]
-    shanten = np.empty((n_tied, n_draws), np.int64)
-    if (forms & FORM_THIRTEEN) != 0:  # the swap kernel has no 十三烂: each pair in full
+    n_draws = _draw_candidates(hand, wild, visible, n_kinds, forms, vectors[5], vectors[6])
+    draw_kinds = vectors[5][:n_draws]
+    draw_unseen = vectors[6][:n_draws]
+    useful = vectors[4][:n_tied]
+    if (forms & FORM_THIRTEEN) != 0:  # the search has no 十三烂: each pair in full
         candidates = np.empty((n_tied * n_draws, 4), np.int64)
         for t in range(n_tied):
             for d in range(n_draws):
@@ -218,19 +221,20 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
         flat = np.empty(n_tied * n_draws, np.int64)
         shanten_many(candidates, wild_counts, forms, tables, flat)
         for t in range(n_tied):
+            useful[t] = 0
             for d in range(n_draws):
-                shanten[t, d] = flat[t * n_draws + d]
+                if flat[t * n_draws + d] < best_shanten:
+                    useful[t] += draw_unseen[d]
     else:
-        shanten_after_swaps(keys, wilds, forms, tied[:n_tied], draw_kinds, tables, shanten)
+        useful_draws(
+            keys, wilds, forms, tied[:n_tied], draw_kinds, draw_unseen, best_shanten, tables,
+            rows, info, useful,
+        )  # fmt: skip
     best_kind = -1
     best_useful = -1
     for t in range(n_tied):
-        useful = 0
-        for d in range(n_draws):
-            if shanten[t, d] < best_shanten:
-                useful += draw_unseen[d]
-        if useful > best_useful:
-            best_useful = useful
+        if useful[t] > best_useful:
+            best_useful = useful[t]
             best_kind = tied[t]
     return best_kind
 
@@ -528,12 +532,21 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
     """Shanten of the hand now, and the least shanten after each claim and its best discard:
     (now, after the pong, after the chi from each of ``starts``), from one batch call."""
     rows = np.empty((1 + 4 * N_KINDS, 4), np.int64)
-    option_of = np.empty(1 + 4 * N_KINDS, np.int64)  # -1: the hand now; 0: pong; 1-3: chi
-    for suit in range(4):  # a loop, not rows[0] = keys: see hand._copy_rows
+    # one allocation for the vectors (each costs about as much as a shanten lookup): the option
+    # of each row (-1: the hand now; 0: pong; 1-3: chi), its wilds, its shanten, and the counts,
+    # suit keys and least shanten after each claim
+    vectors = np.empty((4, 1 + 4 * N_KINDS), np.int64)
+    option_of = vectors[0]
+    wild_counts = vectors[1]
+    values = vectors[2]
+    counts = vectors[3][:N_KINDS]
+    claimed_keys = vectors[3][N_KINDS : N_KINDS + 4]
+    best = vectors[3][N_KINDS + 4 : N_KINDS + 8]
+    for suit in range(4):  # loops, not array assignments: see hand._copy_rows
         rows[0, suit] = keys[suit]
+        best[suit] = 1_000
     option_of[0] = -1
     n_rows = 1
-    counts = np.empty(N_KINDS, np.int64)
     for option in range(4):
         if option == 0 and not can_pong:
             continue
@@ -541,7 +554,8 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
             continue
         for k in range(N_KINDS):
             counts[k] = hand[k]
-        claimed_keys = keys.copy()
+        for suit in range(4):
+            claimed_keys[suit] = keys[suit]
         if option == 0:
             taken_first, taken_count = kind, 2
         else:
@@ -553,9 +567,9 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
             counts[taken] -= 1
             claimed_keys[KIND_SUIT[taken]] -= KIND_POWER[taken]
         n_rows = _without_each_natural(claimed_keys, counts, wild, rows, option_of, option, n_rows)
-    values = np.empty(n_rows, np.int64)
-    shanten_many(rows[:n_rows], np.full(n_rows, wilds, np.int64), forms, tables, values)
-    best = np.full(4, 1_000, np.int64)
+    for row in range(n_rows):
+        wild_counts[row] = wilds
+    shanten_many(rows[:n_rows], wild_counts[:n_rows], forms, tables, values[:n_rows])
     for row in range(1, n_rows):
         best[option_of[row]] = min(best[option_of[row]], values[row])
     return values[0], best
@@ -576,8 +590,12 @@ def choose_claim(
     1/2, else each chi in turn with probability 1/2.
     """
     pong_row = -1
-    starts = np.full(3, -1, np.int64)
-    chi_rows = np.full(3, -1, np.int64)
+    chis = np.empty((2, 3), np.int64)  # one allocation: each listed chi's first tile and row
+    starts = chis[0]
+    chi_rows = chis[1]
+    for index in range(3):
+        starts[index] = -1
+        chi_rows[index] = -1
     n_chi = 0
     for row in range(n_actions):
         if actions[row, A_TYPE] == ACT_PONG:

@@ -387,6 +387,345 @@ def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
             out[i, j] = best
 
 
+# ---------------------------------------------------------------------------------------------
+# The efficiency agent's discard search: shanten after each discard, then the useful draws
+#
+# Both kernels share one work space for a hand (``discard_search_space``): add-table rows
+# (``(MAX_SETS + 1, 2)``: tiles to add for c sets, without / with the pair) of the hand's suits
+# and of the suits a discard or a draw changes, and min-plus products of the suits a change
+# leaves alone. A discard changes one suit, so its shanten is one product of the three other
+# suits (the same for every discard of that suit) with one new row; a (discard, draw) pair
+# changes at most two, and a draw's own row does not depend on a discard of another suit. The
+# products are the same sums as ``standard_tiles_to_add``'s in another order, so the answers
+# are ``shanten_many``'s exactly.
+
+_SUIT_ROW = 0  # 4 rows: the hand's suits
+_AFTER_ROW = 4  # 34 rows by kind: the kind's suit less one tile of the kind
+_DRAW_ROW = 38  # 34 rows by kind: the kind's suit with one tile more
+_OTHERS_ROW = 72  # 4 rows by suit: the product of the three other suits
+_TWO_ROW = 76  # 16 rows by suit pair (4 * low + high): the product of the two other suits
+_REST_ROW = 92  # 4 rows by suit: the product of the other suits after the discard at hand
+SEARCH_ROWS = 96
+_PAIRS = 0  # 4 by suit: the hand's seven-pairs byte
+_AFTER_PAIRS = 4  # 34 by kind: the byte of the kind's suit less one tile of the kind
+_DRAW_PAIRS = 38  # 34 by kind: the byte of the kind's suit with one tile more
+_TWO_DONE = 76  # 16 flags: _TWO_ROW + slot is made
+_SIZE = 92  # tiles in the hand, wilds included
+_HAND_PAIRS = 93  # 8: the hand's seven-pairs bytes after a discard, its best splits by suit
+_DRAW_IMPROVED = 101  # 34 by kind: the columns a tile of the kind improves in its suit
+SEARCH_INFO = 135
+
+
+@kernel
+def discard_search_space():
+    """A work space for ``shanten_after_discards`` and ``useful_draws``: (rows int64
+    (SEARCH_ROWS, MAX_SETS + 1, 2), info int64 (SEARCH_INFO,)); contents unset."""
+    return (
+        np.empty((SEARCH_ROWS, MAX_SETS + 1, 2), np.int64),
+        np.empty(SEARCH_INFO, np.int64),
+    )
+
+
+@inline_kernel
+def _read_row(table, key, pair_column, rows, index):
+    """rows[index]: the add-table row of ``key`` (as ``_add_row``)."""
+    for sets in range(MAX_SETS + 1):
+        rows[index, sets, 0] = table[key, sets * N_PAIR_COLUMNS]
+        rows[index, sets, 1] = table[key, sets * N_PAIR_COLUMNS + pair_column]
+
+
+@inline_kernel
+def _fold_at(rows, left, right, out):
+    """rows[out] = the min-plus product of rows[left] and rows[right] (``_fold_rows``);
+    ``out`` is neither."""
+    for sets in range(MAX_SETS + 1):
+        no_pair = _FAR
+        with_pair = _FAR
+        for left_sets in range(sets + 1):
+            right_sets = sets - left_sets
+            left_none = rows[left, left_sets, 0]
+            right_none = rows[right, right_sets, 0]
+            no_pair = min(no_pair, left_none + right_none)
+            with_pair = min(
+                with_pair,
+                rows[left, left_sets, 1] + right_none,
+                left_none + rows[right, right_sets, 1],
+            )
+        rows[out, sets, 0] = no_pair
+        rows[out, sets, 1] = with_pair
+
+
+@inline_kernel
+def _joined(rows, rest, own, sets):
+    """Tiles to add for exactly ``sets`` sets and the pair over rows[rest] and rows[own]."""
+    best = _FAR
+    for own_sets in range(sets + 1):
+        best = min(
+            best,
+            rows[rest, sets - own_sets, 0] + rows[own, own_sets, 1],
+            rows[rest, sets - own_sets, 1] + rows[own, own_sets, 0],
+        )
+    return best
+
+
+@inline_kernel
+def _two_slot(first, second):
+    """The slot (0-15) of the product of the two suits other than ``first`` and ``second``."""
+    return 4 * min(first, second) + max(first, second)
+
+
+@inline_kernel
+def _other_two(first, second):
+    """The two suits other than ``first`` and ``second`` (different suits), lower first."""
+    low = 0
+    while low == first or low == second:
+        low += 1
+    high = low + 1
+    while high == first or high == second:
+        high += 1
+    return low, high
+
+
+@inline_kernel
+def _make_two(rows, info, first, second):
+    """Make the product of the two suits other than ``first`` and ``second`` (_TWO_ROW + its
+    slot) unless it is made."""
+    slot = _two_slot(first, second)
+    if info[_TWO_DONE + slot] == 0:
+        low, high = _other_two(first, second)
+        _fold_at(rows, _SUIT_ROW + low, _SUIT_ROW + high, _TWO_ROW + slot)
+        info[_TWO_DONE + slot] = 1
+
+
+@kernel
+def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out):
+    """out[i] = shanten over ``forms`` of the hand ``keys`` + ``wilds`` less one natural tile
+    of kind ``removed[i]`` (held): the answers of ``shanten_many`` on those hands (at most 14
+    tiles before the discard).
+
+    Fills the work space ``rows``, ``info`` (``discard_search_space``) for ``useful_draws`` on
+    the same hand and discards. The three other suits' product is made once per suit, so each
+    discard costs one table row and one small product.
+    """
+    pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
+    pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
+    suit_add = tables.suit_add
+    honour_add = tables.honour_add
+    suit_bytes = tables.suit_bytes
+    honour_bytes = tables.honour_bytes
+    n_wilds = np.int64(wilds)
+    size = tiles_in_hand(keys[0], keys[1], keys[2], keys[3], tables) + n_wilds
+    info[_SIZE] = size
+    for slot in range(_TWO_DONE, _TWO_DONE + 16):
+        info[slot] = 0
+    for suit in range(3):
+        _read_row(suit_add, keys[suit], pair_column, rows, _SUIT_ROW + suit)
+        info[_PAIRS + suit] = suit_bytes[pairs_row, keys[suit]]
+    _read_row(honour_add, keys[3], pair_column, rows, _SUIT_ROW + 3)
+    info[_PAIRS + 3] = honour_bytes[pairs_row, keys[3]]
+    if (forms & FORM_STANDARD) != 0:
+        discarded_suits = 0
+        for i in range(removed.shape[0]):
+            discarded_suits |= 1 << KIND_SUIT[removed[i]]
+        for suit in range(4):  # the product of the three other suits, per suit discarded from
+            if (discarded_suits >> suit) & 1:
+                first = 1 if suit == 0 else 0
+                _make_two(rows, info, suit, first)
+                two = _TWO_ROW + _two_slot(suit, first)
+                _fold_at(rows, _SUIT_ROW + first, two, _OTHERS_ROW + suit)
+    size_after = size - 1
+    sets = min(size_after // 3, MAX_SETS)
+    after = _HAND_PAIRS
+    for i in range(removed.shape[0]):
+        kind = removed[i]
+        suit = KIND_SUIT[kind]
+        key = keys[suit] - KIND_POWER[kind]
+        if suit == 3:
+            _read_row(honour_add, key, pair_column, rows, _AFTER_ROW + kind)
+            info[_AFTER_PAIRS + kind] = honour_bytes[pairs_row, key]
+        else:
+            _read_row(suit_add, key, pair_column, rows, _AFTER_ROW + kind)
+            info[_AFTER_PAIRS + kind] = suit_bytes[pairs_row, key]
+        best = NOT_APPLICABLE
+        if (forms & FORM_STANDARD) != 0:
+            to_add = _joined(rows, _OTHERS_ROW + suit, _AFTER_ROW + kind, sets)
+            best = max(0, to_add - n_wilds) - 1
+        if size_after >= 13:
+            if (forms & FORM_SEVEN_PAIRS) != 0:
+                for other in range(4):
+                    info[after + other] = info[_PAIRS + other]
+                info[after + suit] = info[_AFTER_PAIRS + kind]
+                to_add = _seven_pairs_tiles_to_add_from(
+                    info[after], info[after + 1], info[after + 2], info[after + 3]
+                )
+                best = min(best, max(0, to_add - n_wilds) - 1)
+            if (forms & FORM_THIRTEEN) != 0:
+                to_add = thirteen_tiles_to_add(
+                    keys[0] - (KIND_POWER[kind] if suit == 0 else 0),
+                    keys[1] - (KIND_POWER[kind] if suit == 1 else 0),
+                    keys[2] - (KIND_POWER[kind] if suit == 2 else 0),
+                    keys[3] - (KIND_POWER[kind] if suit == 3 else 0),
+                    tables,
+                )
+                best = min(best, max(0, to_add - n_wilds) - 1)
+        out[i] = best
+
+
+@inline_kernel
+def _best_columns(rows, rest, own, sets, to_add):
+    """The columns (bit 2 * c + p: c sets in ``own``, with the pair there when p) of the
+    splits of exactly ``sets`` sets and the pair over rows[rest] and rows[own] that need
+    ``to_add`` tiles."""
+    columns = 0
+    for own_sets in range(sets + 1):
+        if rows[rest, sets - own_sets, 1] + rows[own, own_sets, 0] == to_add:
+            columns |= 1 << (2 * own_sets)
+        if rows[rest, sets - own_sets, 0] + rows[own, own_sets, 1] == to_add:
+            columns |= 1 << (2 * own_sets + 1)
+    return columns
+
+
+@kernel
+def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, rows, info, out):
+    """out[i] = the sum of ``weights[j]`` over the kinds ``added[j]`` (none held four times)
+    whose tile, joining the hand ``keys`` + ``wilds`` less one natural tile of ``removed[i]``,
+    brings it below ``shanten``, which must be the shanten of each of those hands: the useful
+    draws of each discard, weighted. The same answers as comparing ``shanten_after_swaps``
+    with ``shanten`` (十三烂 is not supported here).
+
+    ``rows``, ``info``: the work space ``shanten_after_discards`` filled for this hand with
+    every kind of ``removed`` among its discards.
+
+    A tile lowers the tiles to add of each split of sets and pair by 0 or 1 (the add table's
+    rows differ so: ``tests/kernels/test_discard_search.py``), and a hand's shanten by at most
+    one. So a draw is useful when some split that reaches the hand's least tiles to add is one
+    the drawn tile's suit improves, or when it completes more of seven pairs: per discard the
+    best splits are listed once per suit, and each draw of another suit is a test of its
+    precomputed improved columns against them. Hands whose size is not 2 mod 3 (never one a
+    discard is chosen from) take the pair-by-pair kernel instead.
+    """
+    size = info[_SIZE]
+    if size % 3 != 2 or size > 14:
+        swaps = np.empty((removed.shape[0], added.shape[0]), np.int64)
+        shanten_after_swaps(keys, wilds, forms, removed, added, tables, swaps)
+        for i in range(removed.shape[0]):
+            out[i] = 0
+            for j in range(added.shape[0]):
+                if swaps[i, j] < shanten:
+                    out[i] += weights[j]
+        return
+    pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
+    pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
+    suit_add = tables.suit_add
+    honour_add = tables.honour_add
+    suit_bytes = tables.suit_bytes
+    honour_bytes = tables.honour_bytes
+    standard = (forms & FORM_STANDARD) != 0
+    n_wilds = np.int64(wilds)
+    sets = size // 3
+    seven = size >= 13 and (forms & FORM_SEVEN_PAIRS) != 0
+    # each draw's row, and the columns it improves over its suit's row in the hand
+    drawn_suits = 0  # bit s: some added kind is of suit s
+    for j in range(added.shape[0]):
+        kind = added[j]
+        suit = KIND_SUIT[kind]
+        key = keys[suit] + KIND_POWER[kind]
+        if suit == 3:
+            _read_row(honour_add, key, pair_column, rows, _DRAW_ROW + kind)
+            info[_DRAW_PAIRS + kind] = honour_bytes[pairs_row, key]
+        else:
+            _read_row(suit_add, key, pair_column, rows, _DRAW_ROW + kind)
+            info[_DRAW_PAIRS + kind] = suit_bytes[pairs_row, key]
+        improved = 0
+        for own_sets in range(sets + 1):
+            for pair in range(2):
+                if rows[_DRAW_ROW + kind, own_sets, pair] < rows[_SUIT_ROW + suit, own_sets, pair]:
+                    improved |= 1 << (2 * own_sets + pair)
+        info[_DRAW_IMPROVED + kind] = improved
+        drawn_suits |= 1 << suit
+    discarded_suits = 0
+    for i in range(removed.shape[0]):
+        discarded_suits |= 1 << KIND_SUIT[removed[i]]
+    if standard:  # the products of two suits each (discard, draw) pair of suits leaves alone
+        for own in range(4):
+            for suit in range(4):
+                if own != suit and (discarded_suits >> own) & 1 and (drawn_suits >> suit) & 1:
+                    _make_two(rows, info, own, suit)
+    after = _HAND_PAIRS  # the hand's seven-pairs bytes after the discard
+    best_columns = _HAND_PAIRS + 4  # by suit: the best splits' columns (_best_columns)
+    for i in range(removed.shape[0]):
+        gone = removed[i]
+        own = KIND_SUIT[gone]
+        for suit in range(4):
+            info[after + suit] = info[_PAIRS + suit]
+        info[after + own] = info[_AFTER_PAIRS + gone]
+        by_standard = False  # the standard form reaches ``shanten``: a draw may lower it
+        if standard:
+            to_add = _joined(rows, _OTHERS_ROW + own, _AFTER_ROW + gone, sets)
+            by_standard = max(0, to_add - n_wilds) - 1 == shanten
+        if by_standard:
+            for suit in range(4):
+                if (drawn_suits >> suit) & 1 == 0:
+                    continue
+                if suit == own:
+                    info[best_columns + suit] = _best_columns(
+                        rows, _OTHERS_ROW + own, _AFTER_ROW + gone, sets, to_add
+                    )
+                else:
+                    two = _TWO_ROW + _two_slot(own, suit)
+                    _fold_at(rows, _AFTER_ROW + gone, two, _REST_ROW + suit)
+                    info[best_columns + suit] = _best_columns(
+                        rows, _REST_ROW + suit, _SUIT_ROW + suit, sets, to_add
+                    )
+        by_pairs = False  # seven pairs reaches ``shanten``
+        if seven:
+            to_add = _seven_pairs_tiles_to_add_from(
+                info[after], info[after + 1], info[after + 2], info[after + 3]
+            )
+            by_pairs = max(0, to_add - n_wilds) - 1 == shanten
+        useful = 0
+        for j in range(added.shape[0]):
+            kind = added[j]
+            suit = KIND_SUIT[kind]
+            hit = False
+            if by_standard:
+                columns = info[best_columns + suit]
+                if suit != own:
+                    hit = (columns & info[_DRAW_IMPROVED + kind]) != 0
+                else:
+                    # the drawn tile joins the discard's suit: its row differs per discard
+                    key = keys[own] - KIND_POWER[gone] + KIND_POWER[kind]
+                    for own_sets in range(sets + 1):
+                        for pair in range(2):
+                            if (columns >> (2 * own_sets + pair)) & 1:
+                                column = own_sets * N_PAIR_COLUMNS + (pair_column if pair else 0)
+                                needed = (
+                                    honour_add[key, column] if suit == 3 else suit_add[key, column]
+                                )
+                                if needed < rows[_AFTER_ROW + gone, own_sets, pair]:
+                                    hit = True
+            if by_pairs and not hit:
+                if suit == own:
+                    key = keys[own] - KIND_POWER[gone] + KIND_POWER[kind]
+                    changed = np.int64(
+                        honour_bytes[pairs_row, key] if suit == 3 else suit_bytes[pairs_row, key]
+                    )
+                else:
+                    changed = info[_DRAW_PAIRS + kind]
+                whole = 0
+                half = 0
+                for other in range(4):
+                    packed = changed if other == suit else info[after + other]
+                    whole += packed & 15
+                    half += packed >> 4
+                whole = min(whole, 7)
+                half = min(half, 7 - whole)
+                hit = max(0, 14 - 2 * whole - half - n_wilds) - 1 < shanten
+            if hit:
+                useful += weights[j]
+        out[i] = useful
+
+
 @kernel
 def waits_mask(keys, wilds, forms, allowed_kinds, tables):
     """Bitmask over the 34 kinds of the waits of a hand of size 1 mod 3 (bit k = kind k).
