@@ -29,11 +29,15 @@ import pickle
 import select
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+LOG = os.environ.get("MJSIM_COMPILE_AHEAD_LOG")
+"""A file the helper's words are appended to as this process reads them (to see its timing)."""
 
 HELPER_TIMEOUT_SECONDS = 600.0
 """The longest this process waits for the helper's next word before compiling on its own."""
@@ -180,9 +184,12 @@ class _Helper:
             if not line:
                 self.stop()
                 return
-            word, _, number = line.decode().partition(" ")
+            word, number = line.decode().split()[:2]
             if word in ("compiled", "failed"):
                 self.finished.add(int(number))
+            if LOG is not None:
+                with open(LOG, "a", encoding="utf-8") as log:
+                    log.write(line.decode())
 
     def stop(self) -> None:
         if self.stopped:
@@ -245,12 +252,13 @@ def helping(entry: Any, kernels: Sequence[AheadKernel], samples: Callable[[], Sa
 def _compile(work: list[tuple[str, str, tuple]], say: Callable[[str], None]) -> None:
     """The helper's work: compile each kernel for its argument types (into the disk cache),
     saying ``compiled i`` (or ``failed i``) after each."""
+    started = time.perf_counter()
     for index, (module, name, signature) in enumerate(work):
         try:
             getattr(importlib.import_module(module), name).compile(signature)
-            say(f"compiled {index}")
+            say(f"compiled {index} {name} at {time.perf_counter() - started:.1f} s")
         except Exception:  # the main process compiles it itself
-            say(f"failed {index}")
+            say(f"failed {index} {name}")
 
 
 def main() -> None:
