@@ -95,8 +95,28 @@ CAUTIOUS_SHANTEN_COST = 0
 VALUE_CLAIM_GAIN = 1
 """The value agent pongs or chis only when the claim (with its best discard) brings its hand at
 least this many shanten nearer to ready; the efficiency agent claims at 0 (no further)."""
-"""A kind is safe for the cautious agent when this many of its copies are accounted for (seen by
-all, or in its own hand): a wait on it is then unlikely (at most one copy left)."""
+VALUE_CHANCE_PER_SHANTEN = 0.3
+"""How the value agent weighs a target by its chance of completing: each shanten a target lies
+further from ready than the plain hand multiplies its worth by this (a target worth w plain wins
+is played while w x VALUE_CHANCE_PER_SHANTEN ** (its shanten - the plain shanten) >= 1)."""
+CAUTIOUS_DANGER_COST = 1
+"""The shanten the cautious agent gives up for a safe discard once the variant says an opponent
+looks ready (``STEER_DANGER``)."""
+
+# The steer word (the hand row's ``steer_forms``, set by the variant's hooks). Its low byte holds
+# the forms and options the agents' shanten counts by (``hand.FORM_*``, ``OPTION_*``); the bits
+# above it are hints of what the variant pays for, read by the value and cautious agents only
+# (a variant that sets none gets the value agent of docs/strategies.md unchanged):
+STEER_FORM_BITS = 0xFF
+"""The forms and options of the steer word (what the shanten kernels are given)."""
+STEER_TRIPLETS_SHIFT = 8
+"""4 bits from here: what an all-triplets hand is worth, in plain wins (0: nothing more)."""
+STEER_CONCEALED = 1 << 12
+"""A concealed hand (no claimed meld) pays extra: claim only what makes the hand ready."""
+STEER_DANGER = 1 << 13
+"""An opponent of the seat about to discard looks ready (the variant keeps the bit current)."""
+STEER_KEEP_SHIFT = 32
+"""Bit ``STEER_KEEP_SHIFT + k``: numbered kind k (k < 27) pays its owner while held: keep it."""
 
 
 @kernel
@@ -465,6 +485,199 @@ def value_declines_claim(hand, wild, kind, forms, flush, pairs):
 
 
 # ---------------------------------------------------------------------------------------------
+# What the variant's hints add (the steer word above its form bits)
+
+
+@kernel
+def triplets_shanten(hand, wild):
+    """Shanten of the concealed ``hand`` (counts, wilds included) towards all triplets and a
+    pair (大对子 / 碰碰胡 shapes): with N = tiles // 3 sets still to make, the tiles missing from
+    the best N triplet kinds and one pair kind, less one (-1: complete, 0: ready). Triplets take
+    the kinds held most (a kind counts at most three for a triplet, two for the pair); wilds
+    fill any gap. Plain counting, no table."""
+    held = np.zeros(4, np.int64)  # held[c]: natural kinds held min(count, 3) == c times
+    tiles = 0
+    wilds = 0
+    for kind in range(N_KINDS):
+        count = np.int64(hand[kind])
+        tiles += count
+        if wild[kind]:
+            wilds += count
+        elif count > 0:
+            held[min(count, 3)] += 1
+    sets = tiles // 3
+    filled = 0
+    for count in range(3, 0, -1):  # the triplet slots take the fullest kinds
+        used = min(sets, held[count])
+        filled += used * count
+        held[count] -= used
+        sets -= used
+    for count in range(3, 0, -1):  # then the pair slot the fullest left
+        if held[count] > 0:
+            filled += min(count, 2)
+            break
+    missing = 3 * (tiles // 3) + 2 - filled - wilds
+    return max(missing, 0) - 1
+
+
+@kernel
+def triplets_discard(hand, wild, visible, allowed, keep):
+    """The discard of a seat playing for all triplets: the allowed natural kind whose removal
+    leaves the least ``triplets_shanten``; among equals a kind not in ``keep`` (bit k: kind k),
+    then the one with the fewest copies left unseen (a pair that can no longer grow, a single
+    that can no longer pair), then the lowest kind id. -1 when no natural may go."""
+    best_kind = -1
+    best = 1_000_000
+    for kind in range(N_KINDS):
+        if hand[kind] == 0 or not allowed[kind] or wild[kind]:
+            continue
+        hand[kind] -= 1
+        shanten = triplets_shanten(hand, wild)
+        hand[kind] += 1
+        kept = 1 if (kind < 27 and (keep >> kind) & 1) else 0
+        left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
+        score = 100 * shanten + 10 * kept + left  # shanten first, then kept, then copies left
+        if score < best:
+            best = score
+            best_kind = kind
+    return best_kind
+
+
+@kernel
+def plays_for_triplets(hand, keys, wilds, wild, forms, hints, tables, chance):
+    """Whether the value agent plays for all triplets: the variant says what they are worth
+    (``STEER_TRIPLETS_SHIFT``), w plain wins, and w x ``chance`` ** (their shanten - the plain
+    shanten over ``forms``) is at least 1 (a target weighed by its chance of completing)."""
+    worth = (hints >> STEER_TRIPLETS_SHIFT) & 15
+    if worth == 0:
+        return False
+    gap = triplets_shanten(hand, wild) - _hand_shanten(keys, wilds, forms, tables)
+    weight = np.float64(worth)
+    for _ in range(gap):
+        weight *= chance
+    return weight >= 1.0
+
+
+@kernel
+def keep_hinted(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, choice, keep):
+    """The discard instead of ``choice`` when ``choice`` is a kind worth keeping (``keep``, bit
+    k: kind k): the efficiency agent's choice among the other allowed kinds when it leaves the
+    hand no further from ready; else ``choice``."""
+    if choice < 0 or choice >= 27 or ((keep >> choice) & 1) == 0:
+        return choice
+    others = allowed.copy()
+    any_other = False
+    for kind in range(N_KINDS):
+        if kind < 27 and (keep >> kind) & 1:
+            others[kind] = False
+        elif others[kind] and hand[kind] > 0 and not wild[kind]:
+            any_other = True
+    if not any_other:
+        return choice
+    other = efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, others, tables)
+    after_choice = keys.copy()
+    after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
+    after_other = keys.copy()
+    after_other[KIND_SUIT[other]] -= KIND_POWER[other]
+    if _hand_shanten(after_other, wilds, forms, tables) <= _hand_shanten(
+        after_choice, wilds, forms, tables
+    ):
+        return other
+    return choice
+
+
+@kernel
+def value_hinted_discard(
+    hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, tables, chance
+):
+    """The value agent's discard under the variant's hints (``hints``: the steer word above its
+    form bits): all triplets when they are worth their chance (``plays_for_triplets``), else the
+    value agent's discard (``value_discard``); kinds worth keeping (``STEER_KEEP_SHIFT``) go
+    only when nothing as good can go instead (``keep_hinted``)."""
+    keep = hints >> STEER_KEEP_SHIFT
+    if plays_for_triplets(hand, keys, wilds, wild, forms, hints, tables, chance):
+        kind = triplets_discard(hand, wild, visible, allowed, keep)
+        if kind >= 0:
+            return kind
+    choice = value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
+    return keep_hinted(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, choice, keep)
+
+
+@kernel
+def concealed_claim(now, after, pong_row, chi_rows, n_chi):
+    """The claim of a value agent whose variant pays a concealed hand (``STEER_CONCEALED``):
+    only one that makes the hand ready (``after``: the least shanten after the pong, then each
+    chi, with the best discard; ``now``: before), the pong first; else -1."""
+    if pong_row >= 0 and after[0] <= 0 and after[0] < now:
+        return pong_row
+    for index in range(n_chi):
+        if after[1 + index] <= 0 and after[1 + index] < now:
+            return chi_rows[index]
+    return -1
+
+
+@kernel
+def hinted_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, tables):
+    """The value or cautious agent's discard when the variant gives hints: the value agent's
+    (``value_hinted_discard``); the cautious agent's is a safe kind instead (``safe_instead``)
+    when the variant says an opponent looks ready (``STEER_DANGER``: at most
+    ``CAUTIOUS_DANGER_COST`` shanten given up) or the wall is late (as ``cautious_discard``)."""
+    choice = value_hinted_discard(
+        hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, tables,
+        VALUE_CHANCE_PER_SHANTEN,
+    )  # fmt: skip
+    if agent != AGENT_CAUTIOUS or choice < 0:
+        return choice
+    if (hints & STEER_DANGER) != 0:
+        margin = CAUTIOUS_DANGER_COST
+    elif _late(visible, CAUTIOUS_LATE_VISIBLE):
+        margin = CAUTIOUS_SHANTEN_COST
+    else:
+        return choice
+    return safe_instead(
+        hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, tables, choice,
+        CAUTIOUS_SAFE_SEEN, margin,
+    )  # fmt: skip
+
+
+@kernel
+def safe_instead(
+    hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, tables, choice, safe_seen,
+    margin,
+):  # fmt: skip
+    """``choice``, or when it is not safe the value agent's choice among the safe kinds (with
+    ``safe_seen`` copies accounted for: seen by all or held) if it leaves the hand at most
+    ``margin`` shanten further from ready."""
+    if np.int64(visible[choice]) + np.int64(hand[choice]) >= safe_seen:
+        return choice
+    safe = np.zeros(N_KINDS, np.bool_)
+    any_safe = False
+    for kind in range(N_KINDS):
+        if (
+            allowed[kind]
+            and hand[kind] > 0
+            and not wild[kind]
+            and np.int64(visible[kind]) + np.int64(hand[kind]) >= safe_seen
+        ):
+            safe[kind] = True
+            any_safe = True
+    if not any_safe:
+        return choice
+    careful = value_hinted_discard(
+        hand, keys, wilds, wild, visible, n_kinds, forms, hints, safe, tables,
+        VALUE_CHANCE_PER_SHANTEN,
+    )  # fmt: skip
+    after_choice = keys.copy()
+    after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
+    after_careful = keys.copy()
+    after_careful[KIND_SUIT[careful]] -= KIND_POWER[careful]
+    cost = _hand_shanten(after_careful, wilds, forms, tables) - _hand_shanten(
+        after_choice, wilds, forms, tables
+    )
+    return careful if cost <= margin else choice
+
+
+# ---------------------------------------------------------------------------------------------
 # The six questions
 
 
@@ -498,6 +711,10 @@ def choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allo
         kind = shed_discard(hand, wild, plan, allowed)
         if kind >= 0:
             return kind
+    hints = forms & ~STEER_FORM_BITS
+    forms = forms & STEER_FORM_BITS
+    if (agent == AGENT_VALUE or agent == AGENT_CAUTIOUS) and hints != 0:
+        return hinted_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, tables)
     if agent == AGENT_VALUE:
         return value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
     if agent == AGENT_CAUTIOUS:
@@ -599,11 +816,18 @@ def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms
         return -1
     if (not can_pong and n_chi == 0) or ((plan >> kind) & 1) != 0:
         return -1  # nothing to claim, or a kind to be rid of: skip the shanten of the hand
-    if (agent == AGENT_VALUE or agent == AGENT_CAUTIOUS) and value_declines_claim(
-        hand, wild, kind, forms, VALUE_FLUSH_OFF_SUIT, VALUE_PAIRS
+    hints = forms & ~STEER_FORM_BITS
+    forms = forms & STEER_FORM_BITS
+    valued = agent == AGENT_VALUE or agent == AGENT_CAUTIOUS
+    if valued and hints != 0 and can_pong and plays_for_triplets(
+        hand, keys, wilds, wild, forms, hints, tables, VALUE_CHANCE_PER_SHANTEN
     ):
+        return pong_row
+    if valued and value_declines_claim(hand, wild, kind, forms, VALUE_FLUSH_OFF_SUIT, VALUE_PAIRS):
         return -1
     now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
+    if valued and (hints & STEER_CONCEALED) != 0:
+        return concealed_claim(now, after, pong_row, chi_rows, n_chi)
     # the shanten a claim must reach: no further from ready (efficiency), or nearer (value)
     needed = now
     if agent == AGENT_VALUE or agent == AGENT_CAUTIOUS:
