@@ -74,7 +74,7 @@ from ...kernels.state import (
     tiles_left,
 )
 from ...kernels.status import StatusColumn, status_slots
-from . import scoring
+from . import agent, scoring
 from .options import NEXT_DEALER_ROTATE, P_NEXT_DEALER_RULE
 from .record_slots import (
     RA_AMOUNT,
@@ -151,7 +151,8 @@ def setup(variant, state, params, record):
     log_event(state, EVENT_WILD, -1, zuan, 0)
     status = state.status
     status[HAND_ROW, HAND_ZUAN] = zuan
-    status[HAND_ROW, HAND_STEER_FORMS] = CLASS_ONE_FORMS
+    # the forms the agents steer by, and what Anqing pays for (agent.steer_hints)
+    status[HAND_ROW, HAND_STEER_FORMS] = CLASS_ONE_FORMS | agent.steer_hints(params)
     n_players = state.scalars[N_PLAYERS]
     status[HAND_ROW, HAND_DEALT_LAST] = state.wall[13 * n_players]
     for seat in range(n_players):
