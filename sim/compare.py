@@ -12,6 +12,7 @@ so only the first hand of a session is dealt alike whatever the agents.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -47,12 +48,27 @@ def rotations(agents: tuple[str, ...], n_players: int) -> list[tuple[str, ...]]:
     return [tuple(agents[(s + r) % count] for s in range(n_players)) for r in range(n_players)]
 
 
+def every_order(agents: tuple[str, ...], n_players: int) -> list[tuple[str, ...]]:
+    """The seatings of ``rotations`` for every order of ``agents`` around the table (the first
+    agent fixed, the others permuted: each cyclic order once). Rotations alone seat each agent
+    after the same neighbour every time, and where a seat claims from the one before it (a
+    chi) or is paid more by a player who fed it (包), the neighbour decides much of the score:
+    with every order each agent follows every other alike."""
+    first, rest = agents[0], agents[1:]
+    return [
+        seats
+        for order in itertools.permutations(rest)
+        for seats in rotations((first, *order), n_players)
+    ]
+
+
 def compare(
     config: RunConfig,
     agents: tuple[str, ...],
     out: str | Path,
     *,
     jobs: int = 1,
+    orders: bool = False,
     progress: bool | None = None,
     session_hands: int | None = None,
     loss: float = DEFAULT_LOSS,
@@ -60,10 +76,11 @@ def compare(
     """Play ``config``'s walls once per rotation of ``agents`` into the comparison directory
     ``out`` (``comparison.json`` and ``rotation-R/``) and return its path. ``session_hands``
     (default: the config's ``hands_per_session``) and ``loss`` are kept for the analysis: the
-    chance of losing ``loss`` points over that many hands."""
+    chance of losing ``loss`` points over that many hands. With ``orders``, every order of the
+    agents around the table is played, each in every rotation (``every_order``)."""
     out = Path(out)
     session_hands = session_hands or config.hands_per_session
-    seatings = rotations(agents, config.n_players)
+    seatings = (every_order if orders else rotations)(agents, config.n_players)
     base = config.with_overrides(["run.hands_per_session=1"])
     out.mkdir(parents=True, exist_ok=True)
     for index, seats in enumerate(seatings):

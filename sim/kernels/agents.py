@@ -36,6 +36,16 @@ only when a claim brings its hand nearer to ready, plays for seven pairs from fi
 a flush with at most one tile off suit; the cautious agent plays as the value agent, makes no
 kongs, and late in the hand prefers a discard already seen when it costs no shanten
 (``cautious_discard``).
+
+What a variant pays for reaches the value and cautious agents as data: hints in the steer word
+above its form bits (``STEER_*``), which the variant's hooks set (at the deal, and as the hand
+goes on for ``STEER_DANGER``). With hints the value agent plays for all triplets when their
+worth, weighed by their chance (``plays_for_triplets``), says so, for seven pairs and a flush
+only when the variant pays for them, leads with kinds whose first discard pays, claims as the
+efficiency agent when claims pay, or only to become ready when a concealed hand pays; the
+cautious agent also plays safe when told an opponent looks ready, and makes the kongs a variant
+lists as safe (A_VALUE 1: nobody may win on them). A variant without hints (0 above the form
+bits) gets the agents described above, unchanged.
 """
 
 from __future__ import annotations
@@ -99,7 +109,7 @@ VALUE_CHANCE_PER_SHANTEN = 0.3
 """How the value agent weighs a target by its chance of completing: each shanten a target lies
 further from ready than the plain hand multiplies its worth by this (a target worth w plain wins
 is played while w x VALUE_CHANCE_PER_SHANTEN ** (its shanten - the plain shanten) >= 1)."""
-CAUTIOUS_DANGER_COST = 1
+CAUTIOUS_DANGER_COST = 0
 """The shanten the cautious agent gives up for a safe discard once the variant says an opponent
 looks ready (``STEER_DANGER``)."""
 
@@ -115,8 +125,17 @@ STEER_CONCEALED = 1 << 12
 """A concealed hand (no claimed meld) pays extra: claim only what makes the hand ready."""
 STEER_DANGER = 1 << 13
 """An opponent of the seat about to discard looks ready (the variant keeps the bit current)."""
-STEER_KEEP_SHIFT = 32
-"""Bit ``STEER_KEEP_SHIFT + k``: numbered kind k (k < 27) pays its owner while held: keep it."""
+STEER_CLAIMS_PAY = 1 << 14
+"""Claims pay (a feeder of several melds pays the winner more): claim as the efficiency agent."""
+STEER_PAIRS_SHIFT = 16
+"""4 bits from here: what seven pairs are worth, in plain wins (0: the value agent does not play
+for them; else from ``VALUE_PAIRS`` pairs, as without hints)."""
+STEER_FLUSH_SHIFT = 20
+"""4 bits from here: what a flush is worth, in plain wins (0: the value agent does not play for
+it; else from ``VALUE_FLUSH_OFF_SUIT`` tiles off suit, as without hints)."""
+STEER_LEAD_SHIFT = 32
+"""Bit ``STEER_LEAD_SHIFT + k``: numbered kind k (k < 27) pays its discarder extra when it is
+the first of its kind discarded in the hand and nobody claims it: lead with it."""
 
 
 @kernel
@@ -521,11 +540,12 @@ def triplets_shanten(hand, wild):
 
 
 @kernel
-def triplets_discard(hand, wild, visible, allowed, keep):
+def triplets_discard(hand, wild, visible, allowed, lead):
     """The discard of a seat playing for all triplets: the allowed natural kind whose removal
-    leaves the least ``triplets_shanten``; among equals a kind not in ``keep`` (bit k: kind k),
-    then the one with the fewest copies left unseen (a pair that can no longer grow, a single
-    that can no longer pair), then the lowest kind id. -1 when no natural may go."""
+    leaves the least ``triplets_shanten``; among equals a kind of ``lead`` (bit k: kind k) none
+    of which was seen yet, then the one with the fewest copies left unseen (a pair that can no
+    longer grow, a single that can no longer pair), then the lowest kind id. -1 when no natural
+    may go."""
     best_kind = -1
     best = 1_000_000
     for kind in range(N_KINDS):
@@ -534,9 +554,9 @@ def triplets_discard(hand, wild, visible, allowed, keep):
         hand[kind] -= 1
         shanten = triplets_shanten(hand, wild)
         hand[kind] += 1
-        kept = 1 if (kind < 27 and (keep >> kind) & 1) else 0
+        leads = kind < 27 and (lead >> kind) & 1 != 0 and visible[kind] == 0
         left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
-        score = 100 * shanten + 10 * kept + left  # shanten first, then kept, then copies left
+        score = 100 * shanten + (0 if leads else 10) + left  # shanten, a lead, copies left
         if score < best:
             best = score
             best_kind = kind
@@ -559,30 +579,30 @@ def plays_for_triplets(hand, keys, wilds, wild, forms, hints, tables, chance):
 
 
 @kernel
-def keep_hinted(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, choice, keep):
-    """The discard instead of ``choice`` when ``choice`` is a kind worth keeping (``keep``, bit
-    k: kind k): the efficiency agent's choice among the other allowed kinds when it leaves the
-    hand no further from ready; else ``choice``."""
-    if choice < 0 or choice >= 27 or ((keep >> choice) & 1) == 0:
+def lead_hinted(hand, keys, wilds, wild, visible, forms, allowed, tables, choice, lead):
+    """The discard instead of ``choice``: a held, allowed kind of ``lead`` (bit k: kind k) of
+    which no copy has been seen yet (its first discard pays extra), when discarding it leaves
+    the hand no further from ready than ``choice``; else ``choice``."""
+    if lead == 0 or choice < 0:
         return choice
-    others = allowed.copy()
-    any_other = False
-    for kind in range(N_KINDS):
-        if kind < 27 and (keep >> kind) & 1:
-            others[kind] = False
-        elif others[kind] and hand[kind] > 0 and not wild[kind]:
-            any_other = True
-    if not any_other:
-        return choice
-    other = efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, others, tables)
-    after_choice = keys.copy()
-    after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
-    after_other = keys.copy()
-    after_other[KIND_SUIT[other]] -= KIND_POWER[other]
-    if _hand_shanten(after_other, wilds, forms, tables) <= _hand_shanten(
-        after_choice, wilds, forms, tables
-    ):
-        return other
+    for kind in range(27):
+        if (
+            kind == choice
+            or (lead >> kind) & 1 == 0
+            or hand[kind] == 0
+            or not allowed[kind]
+            or wild[kind]
+            or visible[kind] > 0
+        ):
+            continue
+        after_choice = keys.copy()
+        after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
+        after_lead = keys.copy()
+        after_lead[KIND_SUIT[kind]] -= KIND_POWER[kind]
+        if _hand_shanten(after_lead, wilds, forms, tables) <= _hand_shanten(
+            after_choice, wilds, forms, tables
+        ):
+            return kind
     return choice
 
 
@@ -592,15 +612,30 @@ def value_hinted_discard(
 ):
     """The value agent's discard under the variant's hints (``hints``: the steer word above its
     form bits): all triplets when they are worth their chance (``plays_for_triplets``), else the
-    value agent's discard (``value_discard``); kinds worth keeping (``STEER_KEEP_SHIFT``) go
-    only when nothing as good can go instead (``keep_hinted``)."""
-    keep = hints >> STEER_KEEP_SHIFT
+    value agent's discard (``value_discard``); a kind whose first discard pays
+    (``STEER_LEAD_SHIFT``) goes first while none is seen, when that costs nothing
+    (``lead_hinted``)."""
+    lead = hints >> STEER_LEAD_SHIFT
     if plays_for_triplets(hand, keys, wilds, wild, forms, hints, tables, chance):
-        kind = triplets_discard(hand, wild, visible, allowed, keep)
+        kind = triplets_discard(hand, wild, visible, allowed, lead)
         if kind >= 0:
             return kind
-    choice = value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
-    return keep_hinted(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, choice, keep)
+    flush, pairs = _hinted_targets(hints)
+    choice = value_discard_with(
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, flush, pairs,
+        VALUE_WILD_MARGIN,
+    )  # fmt: skip
+    return lead_hinted(hand, keys, wilds, wild, visible, forms, allowed, tables, choice, lead)
+
+
+@kernel
+def _hinted_targets(hints):
+    """The value agent's flush and seven-pairs parameters under the variant's hints
+    (``value_discard_with``'s ``flush`` and ``pairs``): the defaults for a target the variant
+    pays for, never for one it does not."""
+    flush = VALUE_FLUSH_OFF_SUIT if (hints >> STEER_FLUSH_SHIFT) & 15 > 0 else -1
+    pairs = VALUE_PAIRS if (hints >> STEER_PAIRS_SHIFT) & 15 > 0 else N_KINDS
+    return flush, pairs
 
 
 @kernel
@@ -714,7 +749,9 @@ def choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allo
     hints = forms & ~STEER_FORM_BITS
     forms = forms & STEER_FORM_BITS
     if (agent == AGENT_VALUE or agent == AGENT_CAUTIOUS) and hints != 0:
-        return hinted_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, tables)
+        return hinted_discard(
+            agent, hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, tables
+        )
     if agent == AGENT_VALUE:
         return value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
     if agent == AGENT_CAUTIOUS:
@@ -819,15 +856,25 @@ def choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms
     hints = forms & ~STEER_FORM_BITS
     forms = forms & STEER_FORM_BITS
     valued = agent == AGENT_VALUE or agent == AGENT_CAUTIOUS
-    if valued and hints != 0 and can_pong and plays_for_triplets(
-        hand, keys, wilds, wild, forms, hints, tables, VALUE_CHANCE_PER_SHANTEN
+    if (
+        valued
+        and hints != 0
+        and can_pong
+        and plays_for_triplets(
+            hand, keys, wilds, wild, forms, hints, tables, VALUE_CHANCE_PER_SHANTEN
+        )
     ):
         return pong_row
-    if valued and value_declines_claim(hand, wild, kind, forms, VALUE_FLUSH_OFF_SUIT, VALUE_PAIRS):
+    flush, pairs = VALUE_FLUSH_OFF_SUIT, VALUE_PAIRS
+    if hints != 0:
+        flush, pairs = _hinted_targets(hints)
+    if valued and value_declines_claim(hand, wild, kind, forms, flush, pairs):
         return -1
     now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
     if valued and (hints & STEER_CONCEALED) != 0:
         return concealed_claim(now, after, pong_row, chi_rows, n_chi)
+    if valued and (hints & STEER_CLAIMS_PAY) != 0:
+        agent = AGENT_EFFICIENCY  # the claim rule below: no further from ready
     # the shanten a claim must reach: no further from ready (efficiency), or nearer (value)
     needed = now
     if agent == AGENT_VALUE or agent == AGENT_CAUTIOUS:
@@ -861,8 +908,8 @@ def choose_own_turn(agent, actions, n_actions, plan):
         if actions[row, A_TYPE] == ACT_KONG:
             if agent == AGENT_RANDOM:
                 return row if np.random.random() < 0.5 else -1
-            if agent == AGENT_CAUTIOUS:
-                break  # no kong: see accepts_kong
+            if agent == AGENT_CAUTIOUS and actions[row, A_VALUE] <= 0:
+                continue  # a kong others may win on: see accepts_kong (A_VALUE 1: none may)
             if ((plan >> actions[row, A_TILE]) & 1) == 0:
                 return row
     row = choose_declaration(agent, actions, n_actions, False)

@@ -93,6 +93,8 @@ GAMES_COLUMNS = (
            "int64", shown_as="number", per_seat=True),
     Column("carry_{seat}", "seat {seat}'s 连庄累加 carry paid to the dealer", "int64",
            shown_as="points", unit="points", per_seat=True),
+    Column("dealt_in_{seat}", "seat {seat} paid the winner a 包 (factor above 1): Anqing's "
+           "deal-in, as no win is on a discard", "bool", shown_as="flag", per_seat=True),
 )  # fmt: skip
 """Anqing's columns of the games frame."""
 
@@ -150,6 +152,7 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
         values[f"discarded_zuan_{seat}"] = (records[:, RA_DISCARDED_ZUAN] >> seat) & 1 == 1
         values[f"bao_factor_{seat}"] = records[:, RA_BAO_FACTOR + seat]
         values[f"carry_{seat}"] = records[:, RA_CARRY + seat]
+        values[f"dealt_in_{seat}"] = records[:, RA_BAO_FACTOR + seat] > 1
     return values
 
 

@@ -117,10 +117,21 @@ SEAT_STATUS = (
         "1 until the seat's first discard, chi, pong or 4-tile kong (天胡 / 地胡)",
         "hidden",
     ),
+    StatusColumn(
+        "mouths_from",
+        "4 bits per seat f: the chis and pongs the seat made of f's discards (口, the agents' "
+        "包 cue)",
+        "hidden",
+    ),
 )
-ST_DISCARDED_ZUAN, ST_GANG_KONGS, ST_ZUAN_KONGS, ST_KONG_CHAIN, ST_FIRST_TURN = status_slots(
-    SEAT_STATUS
-)
+(
+    ST_DISCARDED_ZUAN,
+    ST_GANG_KONGS,
+    ST_ZUAN_KONGS,
+    ST_KONG_CHAIN,
+    ST_FIRST_TURN,
+    ST_MOUTHS_FROM,
+) = status_slots(SEAT_STATUS)
 HAND_STATUS = (
     StatusColumn("zuan", "the 钻 (wild) kind: the flipped tile's successor (C2.2)", "tile", "hand"),
     StatusColumn(
@@ -380,19 +391,21 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
         return n_actions
     first, second = gang_kinds(zuan)
     single = np.int64(MELD_SINGLE_KONG)
+    # A_VALUE 1 on every kong: nobody may win on what it reveals (no robbing, no win on a
+    # discard), so even a cautious agent makes it (agents.choose_own_turn)
     if hand[first] > 0:
-        n_actions = add_action(actions, n_actions, ACT_KONG, first, single, 0, 0)
+        n_actions = add_action(actions, n_actions, ACT_KONG, first, single, 0, 1)
     if hand[second] > 0:
-        n_actions = add_action(actions, n_actions, ACT_KONG, second, single, 0, 0)
+        n_actions = add_action(actions, n_actions, ACT_KONG, second, single, 0, 1)
     if hand[zuan] > 0 and zhi_jiao_allowed(state, seat, params, tables):
-        n_actions = add_action(actions, n_actions, ACT_KONG, zuan, single, 0, 0)
+        n_actions = add_action(actions, n_actions, ACT_KONG, zuan, single, 0, 1)
     for kind in range(scoring.N_KINDS):
         if kind == zuan or kind == first or kind == second or hand[kind] == 0:
             continue
         if hand[kind] == 4:
-            n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 0)
+            n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 1)
         elif meld_index(state, seat, MELD_PONG, kind) >= 0:
-            n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, 0)
+            n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, 1)
     return n_actions
 
 
@@ -480,6 +493,7 @@ def observe(variant, status, event, seat, tile, detail, params):
     if event == EVENT_DRAW:
         if detail == DRAW_HEAD:
             status[seat, ST_KONG_CHAIN] = 0
+        agent.mark_danger(status, seat, ST_MOUTHS_FROM)
     elif event == EVENT_DISCARD:
         status[seat, ST_KONG_CHAIN] = 0
         status[seat, ST_FIRST_TURN] = 0
@@ -488,6 +502,8 @@ def observe(variant, status, event, seat, tile, detail, params):
     elif event == EVENT_CHI or event == EVENT_PONG:
         status[seat, ST_FIRST_TURN] = 0
         status[HAND_ROW, HAND_MELDED] = 1
+        status[seat, ST_MOUTHS_FROM] += np.int64(1) << (4 * detail)  # detail: the discarder
+        agent.mark_danger(status, seat, ST_MOUTHS_FROM)
     elif event == EVENT_KONG:
         status[seat, ST_KONG_CHAIN] += 1
         if detail == MELD_SINGLE_KONG:

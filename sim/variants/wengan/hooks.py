@@ -180,7 +180,9 @@ SEAT_STATUS = (
         "hidden",
     ),
     StatusColumn("after_kong", "1 from the seat's kong to its next discard (热炮)", "hidden"),
-    StatusColumn("melds_made", "the seat's pongs and kongs so far (the agents' danger cue)", "hidden"),
+    StatusColumn(
+        "melds_made", "the seat's pongs and kongs so far (the agents' danger cue)", "hidden"
+    ),
 )
 (
     ST_BAO_TING,
@@ -425,13 +427,15 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
             value = win_value(won, params)
             n_actions = add_action(actions, n_actions, ACT_WIN, drawn, how, won, value)
     if status[seat, ST_BAO_TING] == 0 and tiles_left(state) >= 1:
+        # A_VALUE 1: a kong nobody may rob (all but a 爬坡豆), which even a cautious agent makes
         for kind in range(27):
             if hand[kind] == 4:
                 n_actions = add_action(
-                    actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 0
+                    actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 1
                 )
             elif hand[kind] >= 1 and meld_index(state, seat, MELD_PONG, kind) >= 0:
-                n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, 0)
+                safe = 1 - ((status[seat, ST_FRESH] >> kind) & 1)
+                n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, safe)
     if (
         status[seat, ST_OWN_TURN_EXTRA] != 0
         and status[seat, ST_ACTED] == 0
