@@ -30,6 +30,8 @@ from sim.kernels.state import HAND_ROW, HAND_STEER_FORMS, N_STATUS
 from sim.tables import load_tables
 from sim.tiles import kind_id, parse_tiles
 from sim.variants import get_variant
+from sim.variants.anqing import agent as QA
+from sim.variants.anqing import hooks as AH
 from sim.variants.wengan import WenganOptions
 from sim.variants.wengan import agent as WA
 from sim.variants.wengan import hooks as WH
@@ -54,12 +56,12 @@ def _seat(text: str):
     return counts, keys
 
 
-def _discard(agent, text, steer, visible=None):
+def _discard(agent, text, steer, visible=None, params=DEFAULTS, n_kinds=27):
     counts, keys = _seat(text)
     visible = np.zeros(34, np.uint8) if visible is None else visible
     return AG.choose_discard(
-        agent, counts, keys, np.int64(0), np.zeros(34, np.bool_), visible, 27, steer,
-        np.ones(34, np.bool_), np.int64(0), DEFAULTS, load_tables(),
+        agent, counts, keys, np.int64(0), np.zeros(34, np.bool_), visible, n_kinds, steer,
+        np.ones(34, np.bool_), np.int64(0), params, load_tables(),
     )  # fmt: skip
 
 
@@ -197,9 +199,73 @@ def test_wengan_marks_danger_for_the_seat_whose_turn_begins():
     assert status[HAND_ROW, HAND_STEER_FORMS] & AG.STEER_DANGER
     WA.mark_danger(status, 2, WH.ST_BAO_TING, WH.ST_MELDS_MADE)  # its own 报听 is no danger
     assert not status[HAND_ROW, HAND_STEER_FORMS] & AG.STEER_DANGER
-    status[1, WH.ST_MELDS_MADE] = WA.DANGER_MELDS
+    status[1, WH.ST_MELDS_MADE] = 4  # pongs and kongs shown: a cue only with DANGER_MELDS > 0
     WA.mark_danger(status, 2, WH.ST_BAO_TING, WH.ST_MELDS_MADE)
-    assert status[HAND_ROW, HAND_STEER_FORMS] & AG.STEER_DANGER
+    assert bool(status[HAND_ROW, HAND_STEER_FORMS] & AG.STEER_DANGER) == (0 < WA.DANGER_MELDS <= 4)
+
+
+def test_anqing_marks_danger_and_whether_the_next_seat_holds_it():
+    """包 (004, C5.4 "包"): a seat whose discards an opponent took twice (two 口) is in danger;
+    the danger is the next seat's when he holds them (he may chi as well as pong)."""
+    status = np.zeros((5, N_STATUS), np.int64)
+    mouths = AH.ST_MOUTHS_FROM
+    status[2, mouths] = QA.DANGER_MOUTHS << (4 * 0)  # seat 2 took two 口 from seat 0
+    QA.mark_danger(status, 0, mouths)
+    word = status[HAND_ROW, HAND_STEER_FORMS]
+    assert word & AG.STEER_DANGER and not word & AG.STEER_DANGER_NEXT
+    QA.mark_danger(status, 1, mouths)  # seat 1 fed nobody twice
+    assert not status[HAND_ROW, HAND_STEER_FORMS] & (AG.STEER_DANGER | AG.STEER_DANGER_NEXT)
+    status[1, mouths] = QA.DANGER_MOUTHS << (4 * 0)  # seat 1, next after 0, took two too
+    QA.mark_danger(status, 0, mouths)
+    word = status[HAND_ROW, HAND_STEER_FORMS]
+    assert word & AG.STEER_DANGER and word & AG.STEER_DANGER_NEXT
+    status[0, mouths] = QA.DANGER_MOUTHS << (4 * 3)  # seat 0 is the one after seat 3
+    QA.mark_danger(status, 3, mouths)
+    assert status[HAND_ROW, HAND_STEER_FORMS] & AG.STEER_DANGER_NEXT
+
+
+def test_cautious_keeps_to_honours_when_the_next_seat_is_in_danger_of_chi():
+    """With the next seat holding two 口 of ours (``STEER_DANGER_NEXT``), a numbered kind with
+    three copies accounted for may still complete his chi: only an honour is safe."""
+    text = "1m 2m 3m 4p 5p 6p 7s 8s 2m 2m 9p 1s E E"
+    visible = np.zeros(34, np.uint8)
+    visible[kind_id("8s")] = 2  # 8s: three accounted for (2m too: all held), safe from a pong
+    visible[kind_id("E")] = 1  # E likewise, and no chi takes it
+    steer = FORMS | AG.STEER_CLAIMS_PAY
+    danger = steer | AG.STEER_DANGER
+    costly = np.array(DEFAULTS)
+    costly[AG.P_DANGER_COST] = 1
+    value = _discard(AG.AGENT_VALUE, text, danger, visible, costly, 34)
+    plain = _discard(AG.AGENT_CAUTIOUS, text, danger, visible, costly, 34)
+    chi_danger = danger | AG.STEER_DANGER_NEXT
+    assert value not in (kind_id("8s"), kind_id("E"))  # neither is the value agent's choice
+    assert plain in (kind_id("2m"), kind_id("8s"))  # a numbered kind safe from a pong
+
+    assert _discard(AG.AGENT_CAUTIOUS, text, chi_danger, visible, costly, 34) == kind_id("E")
+
+
+def test_a_richer_target_is_played_from_further():
+    """A target the variant pays w plain wins is played a step further for each factor
+    ``chance_per_shanten`` that keeps w above double (``_reach``): Weng'an's 清一色 (10, B5.1)
+    at chance 0.3 from two tiles off suit instead of one, 七对 (5) at 0.5 from four pairs;
+    at chance 0 the seat's own thresholds, as in Anhua."""
+    row = np.array(DEFAULTS)
+    hints = (10 << AG.STEER_FLUSH_SHIFT) | (5 << AG.STEER_PAIRS_SHIFT)
+    row[AG.P_CHANCE_PER_SHANTEN] = 0.0
+    assert AG._hinted_targets(hints, row) == (1, 5)
+    row[AG.P_CHANCE_PER_SHANTEN] = 0.3
+    assert AG._hinted_targets(hints, row) == (2, 5)
+    row[AG.P_CHANCE_PER_SHANTEN] = 0.5
+    assert AG._hinted_targets(hints, row) == (3, 4)
+    row[AG.P_FLUSH_OFF_SUIT] = -1  # never stays never
+    row[AG.P_SEVEN_PAIRS_FROM] = 8
+    assert AG._hinted_targets(hints, row) == (-1, 34)
+    assert AG._hinted_targets(np.int64(AG.STEER_CLAIMS_PAY), DEFAULTS) == (-1, 34)
+    for worth in range(1, 16):  # the reach is the most k with w x chance ** k >= 2
+        for chance in (0.0, 0.2, 0.3, 0.5, 0.7, 0.9):
+            k = AG._reach(worth, chance)
+            assert k == 6 or worth * chance ** (k + 1) < 2
+            assert k == 0 or worth * chance**k >= 2
 
 
 def test_cautious_makes_only_the_kongs_nobody_may_win_on():
@@ -283,8 +349,9 @@ def test_value_beats_efficiency(rankings, variant):
 def test_cautious_deals_in_less_than_value(rankings, variant):
     """Issue 16's must-hold where deal-ins exist, not met yet (docs/strategies.md): cautious
     deals in less often than value. Weng'an: a win on its discard (平胡点炮需要通行证; cautious
-    plays safe at no shanten cost once an opponent declared 报听 or shows two pongs or kongs);
-    Anqing: paying a 包 (three 口 fed or taken). Strict, so that the day it holds the test says
-    so."""
+    gives up at most a shanten for a safe discard once an opponent declared 报听); Anqing:
+    paying a 包 (three 口 fed or taken; cautious gives up at most a shanten for a safe discard
+    once an opponent holds two 口 of its discards, only an honour when he is the next seat).
+    Strict, so that the day it holds the test says so."""
     _, frame = rankings(variant)
     assert frame.loc["cautious", "deal_in_rate"] < frame.loc["value", "deal_in_rate"]

@@ -155,10 +155,11 @@ AGENT_PARAMETERS: tuple[AgentParameter, ...] = (
         "real",
         0,
         1,
-        0.3,
-        "where the variant says what a target pays (steer-word hints), each shanten the target "
-        "lies further from ready than the plain hand multiplies its worth by this: a target worth "
-        "w plain wins is played while w x this ** (the shanten gap) >= 1",
+        0.15,
+        "where the variant says what a target pays (steer-word hints), each shanten it lies "
+        "further than the plain hand multiplies its worth by this: all triplets worth w plain wins "
+        "are played while w x this ** (the shanten gap) >= 1, a flush or seven pairs a tile "
+        "or pair further per factor that keeps w above 2",
     ),
     AgentParameter(
         "danger_cost",
@@ -166,7 +167,7 @@ AGENT_PARAMETERS: tuple[AgentParameter, ...] = (
         "integer",
         0,
         3,
-        0,
+        1,
         "the shanten given up for a safe discard once the variant says an opponent looks ready "
         "(the steer word's danger hint)",
     ),

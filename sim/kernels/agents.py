@@ -126,6 +126,9 @@ STEER_DANGER = 1 << 13
 """An opponent of the seat about to discard looks ready (the variant keeps the bit current)."""
 STEER_CLAIMS_PAY = 1 << 14
 """Claims pay (a feeder of several melds pays the winner more): claim as the efficiency agent."""
+STEER_DANGER_NEXT = 1 << 15
+"""With ``STEER_DANGER``: the opponent who looks ready is the next seat, who may chi the discard
+as well as pong it: only honours are safe from him (a numbered kind may complete a run)."""
 STEER_PAIRS_SHIFT = 16
 """4 bits from here: what seven pairs are worth, in plain wins (0: the value agent does not play
 for them; else from ``seven_pairs_from`` pairs, as without hints)."""
@@ -616,15 +619,33 @@ def value_hinted_discard(
 @kernel
 def _hinted_targets(hints, params):
     """The value agent's flush and seven-pairs parameters under the variant's hints
-    (``value_discard_with``'s ``flush`` and ``pairs``): the seat's (``flush_off_suit``,
-    ``seven_pairs_from``) for a target the variant pays for, never for one it does not."""
+    (``value_discard_with``'s ``flush`` and ``pairs``): never for a target the variant does
+    not pay for; for one it pays w plain wins, the seat's (``flush_off_suit``,
+    ``seven_pairs_from``, set for a target worth double) reached further by ``_reach`` steps (a
+    tile more off suit, a pair fewer): a richer target is worth a longer way."""
+    chance = params[P_CHANCE_PER_SHANTEN]
     flush = np.int64(-1)
-    if (hints >> STEER_FLUSH_SHIFT) & 15 > 0:
-        flush = np.int64(params[P_FLUSH_OFF_SUIT])
+    flush_worth = (hints >> STEER_FLUSH_SHIFT) & 15
+    if flush_worth > 0 and params[P_FLUSH_OFF_SUIT] >= 0:
+        flush = min(np.int64(params[P_FLUSH_OFF_SUIT]) + _reach(flush_worth, chance), 13)
     pairs = np.int64(N_KINDS)
-    if (hints >> STEER_PAIRS_SHIFT) & 15 > 0:
-        pairs = np.int64(params[P_SEVEN_PAIRS_FROM])
+    pairs_worth = (hints >> STEER_PAIRS_SHIFT) & 15
+    if pairs_worth > 0 and params[P_SEVEN_PAIRS_FROM] < 8:
+        pairs = max(np.int64(params[P_SEVEN_PAIRS_FROM]) - _reach(pairs_worth, chance), 2)
     return flush, pairs
+
+
+@kernel
+def _reach(worth, chance):
+    """How many steps (tiles off suit, pairs short) beyond a threshold set for a target worth
+    double a target worth ``worth`` plain wins is still played: the most k with ``worth`` x
+    ``chance`` ** k >= 2 (each step a shanten further, weighed by its chance)."""
+    steps = 0
+    weight = np.float64(worth) * chance
+    while weight >= 2.0 and steps < 6:
+        steps += 1
+        weight *= chance
+    return np.int64(steps)
 
 
 @kernel
@@ -675,7 +696,11 @@ def safe_instead(
     ``safe_seen`` copies accounted for: seen by all or held) if it leaves the hand at most
     ``margin`` shanten further from ready."""
     safe_seen = np.int64(params[P_SAFE_SEEN])
-    if np.int64(visible[choice]) + np.int64(hand[choice]) >= safe_seen:
+    # the next seat may chi a numbered kind: then only honours are safe
+    honours_only = (hints & STEER_DANGER) != 0 and (hints & STEER_DANGER_NEXT) != 0
+    if np.int64(visible[choice]) + np.int64(hand[choice]) >= safe_seen and (
+        choice >= 27 or not honours_only
+    ):
         return choice
     safe = np.zeros(N_KINDS, np.bool_)
     any_safe = False
@@ -684,6 +709,7 @@ def safe_instead(
             allowed[kind]
             and hand[kind] > 0
             and not wild[kind]
+            and (kind >= 27 or not honours_only)
             and np.int64(visible[kind]) + np.int64(hand[kind]) >= safe_seen
         ):
             safe[kind] = True

@@ -29,8 +29,14 @@ from __future__ import annotations
 import numpy as np
 
 from ...kernels._jit import kernel
-from ...kernels.agents import STEER_CLAIMS_PAY, STEER_DANGER, STEER_TRIPLETS_SHIFT
+from ...kernels.agents import (
+    STEER_CLAIMS_PAY,
+    STEER_DANGER,
+    STEER_DANGER_NEXT,
+    STEER_TRIPLETS_SHIFT,
+)
 from ...kernels.state import HAND_ROW, HAND_STEER_FORMS, MAX_SEATS
+from .options import N_PLAYERS
 
 TRIPLETS_WORTH = 2
 """碰碰胡's worth in plain wins (base 3 + 3, C5.1), given to the value agent."""
@@ -56,12 +62,19 @@ def steer_hints(params):
 @kernel
 def mark_danger(status, seat, mouths_column):
     """Set the steer word's ``STEER_DANGER`` for ``seat``, whose turn begins: some opponent
-    holds ``DANGER_MOUTHS`` 口 of its discards (``mouths_column``: 4 bits per feeder)."""
+    holds ``DANGER_MOUTHS`` 口 of its discards (``mouths_column``: 4 bits per feeder), one
+    more is his third (包); and ``STEER_DANGER_NEXT`` when that opponent is the next seat, who
+    may take it by a chi as well as a pong (most 包 run so, docs/strategies.md)."""
     danger = False
+    next_seat = False
     for other in range(MAX_SEATS):
         if other != seat and (status[other, mouths_column] >> (4 * seat)) & 15 >= DANGER_MOUTHS:
             danger = True
+            if other == (seat + 1) % N_PLAYERS:
+                next_seat = True
+    bits = np.int64(STEER_DANGER) | np.int64(STEER_DANGER_NEXT)
+    status[HAND_ROW, HAND_STEER_FORMS] &= ~bits
     if danger:
         status[HAND_ROW, HAND_STEER_FORMS] |= STEER_DANGER
-    else:
-        status[HAND_ROW, HAND_STEER_FORMS] &= ~np.int64(STEER_DANGER)
+    if next_seat:
+        status[HAND_ROW, HAND_STEER_FORMS] |= STEER_DANGER_NEXT

@@ -40,11 +40,12 @@ PAIRS_WORTH = 5
 """七对's worth in plain wins (B5.1: 5; 龙七对 20)."""
 FLUSH_WORTH = 10
 """清一色's worth in plain wins (B5.1: 10)."""
-DANGER_MELDS = 2
-"""Pongs and kongs an opponent shows before the cautious agent treats him as ready."""
+DANGER_MELDS = 0
+"""Pongs and kongs an opponent shows before the cautious agent treats him as ready (0: never;
+only a declared 报听 is the cue, docs/strategies.md)."""
 LEAD_CHICKENS = False
 """Whether the value agent is told to lead with the charging chickens (docs/strategies.md)."""
-CLAIMS_PAY = False
+CLAIMS_PAY = True
 """Whether the value agent is told that claims pay (docs/strategies.md)."""
 TRIPLETS = False
 """Whether the value agent is told what 大对子 is worth (docs/strategies.md)."""
@@ -82,7 +83,8 @@ def mark_danger(status, seat, declared_column, melds_column):
     danger = False
     for other in range(MAX_SEATS):
         if other != seat and (
-            status[other, declared_column] != 0 or status[other, melds_column] >= DANGER_MELDS
+            status[other, declared_column] != 0
+            or (DANGER_MELDS > 0 and status[other, melds_column] >= DANGER_MELDS)
         ):
             danger = True
     if danger:
