@@ -112,9 +112,9 @@ def test_compare_plays_the_same_walls_in_every_rotation_whatever_the_jobs(tmp_pa
 
 
 def test_every_order_with_parameters_is_the_same_whatever_the_jobs(tmp_path):
-    """``--every-order`` seats every order of the agents, each rotated (3 agents: 2 orders x 4
-    rotations), gives each agent its ``parameters`` in every seat it holds, and writes the same
-    tables (byte for byte) with two jobs as with one."""
+    """``--every-order`` seats every order of the agents, each rotated (3 agents: 2 orders, the
+    first agent fixed, x 4 rotations), gives each agent its ``parameters`` in every seat it
+    holds, and writes the same tables (byte for byte) with two jobs as with one."""
     config = load_config(CONFIG, ["run.games=40", "run.chunk_hands=16"])
     agents = ("efficiency", "value", "random")
     parameters = {"value": {"claim_gain": 2}}
@@ -126,8 +126,8 @@ def test_every_order_with_parameters_is_the_same_whatever_the_jobs(tmp_path):
         )  # fmt: skip
     settings = json.loads((runs[1] / "comparison.json").read_text())
     seatings = [tuple(seats) for seats in settings["rotations"]]
-    assert len(seatings) == len(set(seatings)) == 8
-    assert ("efficiency", "random", "value", "efficiency") in seatings  # the second order
+    assert seatings[:4] == rotations(agents, 4)  # the first order, rotated
+    assert seatings[4:] == rotations(("efficiency", "random", "value"), 4)  # the second
     assert settings["parameters"] == parameters
     for index, seats in enumerate(seatings):
         manifest = json.loads((runs[1] / f"rotation-{index}" / "manifest.json").read_text())
