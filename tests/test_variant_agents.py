@@ -44,6 +44,10 @@ WENGAN_HINTS = (WA.TRIPLETS_WORTH << AG.STEER_TRIPLETS_SHIFT) | (
 FIELD = ("value", "cautious", "efficiency", "random")
 DEFAULTS = default_row()
 """Every agent parameter at its default (one seat's row of ``GameState.agent_params``)."""
+HOPEFUL = DEFAULTS.copy()
+HOPEFUL[AG.P_CHANCE_PER_SHANTEN] = 0.3
+"""The defaults with ``chance_per_shanten`` 0.3: 大对子 worth 5 is played one shanten further
+than the plain hand (5 x 0.3 >= 1; at the default 0.15 only when it costs none)."""
 
 
 def _seat(text: str):
@@ -98,10 +102,11 @@ def test_triplets_shanten_matches_brute_force(tiles, wilds):
 
 def test_value_plays_for_all_triplets_when_they_are_worth_their_chance():
     """大对子 (5 against a 平胡's 1): with a triplet and four pairs, the value agent told so
-    discards a single, one that leaves the least all-triplets shanten."""
+    (and hopeful enough: ``HOPEFUL``) discards a single, one that leaves the least all-triplets
+    shanten."""
     text = "1m 1m 1m 3p 3p 6p 6p 2s 2s 9s 9s 4m 7p 5s"
     steer = FORMS | WENGAN_HINTS
-    value = _discard(AG.AGENT_VALUE, text, steer)
+    value = _discard(AG.AGENT_VALUE, text, steer, params=HOPEFUL)
     counts, _ = _seat(text)
     assert counts[value] == 1
     no_wild = np.zeros(34, np.bool_)
@@ -135,7 +140,7 @@ def test_value_pongs_under_triplets_and_claims_as_efficiency_when_claims_pay():
     actions[0, 1] = kind_id("3p")
     args = (counts, keys, np.int64(0), np.zeros(34, np.bool_), kind_id("3p"), actions, 1)
     hinted = FORMS | WENGAN_HINTS
-    assert AG.choose_claim(AG.AGENT_VALUE, *args, hinted, np.int64(0), DEFAULTS, tables) == 0
+    assert AG.choose_claim(AG.AGENT_VALUE, *args, hinted, np.int64(0), HOPEFUL, tables) == 0
     assert AG.choose_claim(AG.AGENT_VALUE, *args, FORMS, np.int64(0), DEFAULTS, tables) == -1
 
 
