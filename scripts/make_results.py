@@ -79,21 +79,30 @@ def sweep_outputs(jobs: int) -> None:
     (target / "summary.txt").write_text(printed)
 
 
+AGENT_COMPARISONS = (
+    ("anhua-agents", "configs/anhua-seven-kings.toml", AGENT_DEALS, ()),
+    ("wengan-agents", "configs/wengan-4p.toml", 3_000, ("--every-order",)),
+    ("anqing-agents", "configs/anqing.toml", 3_000, ("--every-order",)),
+)
+"""(results folder, config, walls, options) of each variant's agents on duplicate deals: where a
+seat claims from its neighbours (Anqing's chi and 包) every order of the agents is played."""
+
+
 def agents_outputs(jobs: int) -> None:
-    """The Anhua agents against each other on duplicate deals (docs/strategies.md)."""
-    label = "anhua-agents"
-    compare_dir = ROOT / "runs" / "results" / label
-    printed = mjsim(
-        "compare", "configs/anhua-seven-kings.toml", "--agents",
-        "efficiency,value,cautious,random", "--deals", str(AGENT_DEALS), "--jobs", str(jobs),
-        "--out", str(compare_dir.relative_to(ROOT)), "--quiet",
-    )  # fmt: skip
-    target = RESULTS / label
-    shutil.rmtree(target, ignore_errors=True)
-    target.mkdir(parents=True)
-    for name in ("comparison.csv", "pairs.csv", "comparison.json"):
-        shutil.copy(compare_dir / name, target / name)
-    (target / "summary.txt").write_text(printed)
+    """Each variant's agents against each other on duplicate deals (docs/strategies.md)."""
+    for label, config, deals, options in AGENT_COMPARISONS:
+        compare_dir = ROOT / "runs" / "results" / label
+        printed = mjsim(
+            "compare", config, "--agents", "efficiency,value,cautious,random", "--deals",
+            str(deals), "--jobs", str(jobs), "--out", str(compare_dir.relative_to(ROOT)),
+            "--quiet", *options,
+        )  # fmt: skip
+        target = RESULTS / label
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        for name in ("comparison.csv", "pairs.csv", "comparison.json"):
+            shutil.copy(compare_dir / name, target / name)
+        (target / "summary.txt").write_text(printed)
 
 
 def exact_outputs() -> None:

@@ -12,6 +12,7 @@ so only the first hand of a session is dealt alike whatever the agents.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -49,12 +50,33 @@ def rotations(agents: tuple[str, ...], n_players: int) -> list[tuple[str, ...]]:
     return [tuple(agents[(s + r) % count] for s in range(n_players)) for r in range(n_players)]
 
 
+def every_order(agents: tuple[str, ...], n_players: int) -> list[tuple[str, ...]]:
+    """The seatings of ``rotations`` for every order of ``agents`` around the table (the first
+    agent fixed, the others permuted: each cyclic order once). Rotations alone seat each agent
+    after the same neighbour every time, and where a seat claims from the one before it (a
+    chi) or is paid more by a player who fed it (包), the neighbour decides much of the score:
+    with every order each agent follows every other alike."""
+    first, rest = agents[0], agents[1:]
+    return [
+        seats
+        for order in itertools.permutations(rest)
+        for seats in rotations((first, *order), n_players)
+    ]
+
+
+def seatings(agents: tuple[str, ...], n_players: int, orders: bool) -> list[tuple[str, ...]]:
+    """The seatings a comparison plays: ``every_order`` with ``orders``, else ``rotations``."""
+    return (every_order if orders else rotations)(agents, n_players)
+
+
 def seated_configs(
     config: RunConfig,
     agents: tuple[str, ...],
     parameters: Mapping[str, Mapping[str, float]] | None = None,
+    orders: bool = False,
 ) -> list[RunConfig]:
-    """The config of each rotation of ``agents`` (``rotations``), one hand per session, each
+    """The config of each seating of ``agents`` (``seatings``: ``rotations``, or with ``orders``
+    ``every_order``), one hand per session, each
     agent with its ``parameters`` (agent name -> parameter values, ``sim.agents``) in every
     seat it holds. A config with its own seat parameters is refused: they belong to a seat, and
     the seats rotate."""
@@ -66,7 +88,7 @@ def seated_configs(
     base = config.with_overrides(["run.hands_per_session=1"])
     parameters = parameters or {}
     seated = []
-    for seats in rotations(agents, config.n_players):
+    for seats in seatings(agents, config.n_players, orders):
         overrides = [f"run.agents={json.dumps(list(seats))}"]
         for seat, agent in enumerate(seats):
             for name, value in parameters.get(agent, {}).items():
@@ -81,6 +103,7 @@ def compare(
     out: str | Path,
     *,
     jobs: int = 1,
+    orders: bool = False,
     progress: bool | None = None,
     session_hands: int | None = None,
     loss: float = DEFAULT_LOSS,
@@ -91,18 +114,19 @@ def compare(
     """Play ``config``'s walls once per rotation of ``agents`` into the comparison directory
     ``out`` (``comparison.json`` and ``rotation-R/``) and return its path. ``session_hands``
     (default: the config's ``hands_per_session``) and ``loss`` are kept for the analysis: the
-    chance of losing ``loss`` points over that many hands. ``parameters``: agent name -> its
-    parameters (``sim.agents``), given to every seat it holds in every rotation; a config's own
-    seat parameters are refused (they belong to a seat, and the seats rotate). ``backend``:
-    where the chunks play (:class:`sim.backends.Backend`; one Dask cluster serves every
-    rotation); the tables are the same bytes whatever it is. ``run_options`` go to each
-    rotation's ``sim.runner.run`` (``command``)."""
+    chance of losing ``loss`` points over that many hands. With ``orders``, every order of the
+    agents around the table is played, each in every rotation (``every_order``). ``parameters``:
+    agent name -> its parameters (``sim.agents``), given to every seat it holds in every
+    seating; a config's own seat parameters are refused (they belong to a seat, and the seats
+    rotate). ``backend``: where the chunks play (:class:`sim.backends.Backend`; one Dask
+    cluster serves every seating); the tables are the same bytes whatever it is.
+    ``run_options`` go to each seating's ``sim.runner.run`` (``command``)."""
     backend = backend or Backend()
     backend.check_installed()
     out = Path(out)
     session_hands = session_hands or config.hands_per_session
-    seatings = rotations(agents, config.n_players)
-    seated = seated_configs(config, agents, parameters)
+    played = seatings(agents, config.n_players, orders)
+    seated = seated_configs(config, agents, parameters, orders)
     out.mkdir(parents=True, exist_ok=True)
     with backend.started(n_workers(jobs)):
         for index, rotation in enumerate(seated):
@@ -110,7 +134,7 @@ def compare(
             run(rotation, target, jobs=jobs, progress=progress, backend=backend, **run_options)
     settings = {
         "agents": list(agents),
-        "rotations": [list(seats) for seats in seatings],
+        "rotations": [list(seats) for seats in played],
         "deals": config.games,
         "seed": config.seed,
         "variant": config.variant,

@@ -111,6 +111,33 @@ def test_compare_plays_the_same_walls_in_every_rotation_whatever_the_jobs(tmp_pa
     assert json.loads((one / "comparison.json").read_text())["deals"] == 120
 
 
+def test_every_order_with_parameters_is_the_same_whatever_the_jobs(tmp_path):
+    """``--every-order`` seats every order of the agents, each rotated (3 agents: 2 orders, the
+    first agent fixed, x 4 rotations), gives each agent its ``parameters`` in every seat it
+    holds, and writes the same tables (byte for byte) with two jobs as with one."""
+    config = load_config(CONFIG, ["run.games=40", "run.chunk_hands=16"])
+    agents = ("efficiency", "value", "random")
+    parameters = {"value": {"claim_gain": 2}}
+    runs = {}
+    for jobs in (1, 2):
+        runs[jobs] = compare(
+            config, agents, tmp_path / f"j{jobs}", jobs=jobs, progress=False, orders=True,
+            parameters=parameters,
+        )  # fmt: skip
+    settings = json.loads((runs[1] / "comparison.json").read_text())
+    seatings = [tuple(seats) for seats in settings["rotations"]]
+    assert seatings[:4] == rotations(agents, 4)  # the first order, rotated
+    assert seatings[4:] == rotations(("efficiency", "random", "value"), 4)  # the second
+    assert settings["parameters"] == parameters
+    for index, seats in enumerate(seatings):
+        manifest = json.loads((runs[1] / f"rotation-{index}" / "manifest.json").read_text())
+        held = {str(seat) for seat, agent in enumerate(seats) if agent == "value"}
+        assert set(manifest.get("seats", {})) == held
+        for name in ("games.parquet", "wins.parquet"):
+            one = (runs[1] / f"rotation-{index}" / name).read_bytes()
+            assert one == (runs[2] / f"rotation-{index}" / name).read_bytes()
+
+
 def test_cli_prints_and_writes_the_frame(tmp_path, capsys):
     out = tmp_path / "cmp"
     argv = ["compare", CONFIG, "--agents", "efficiency,random", "--deals", "60"]

@@ -49,13 +49,23 @@ def seat_hands(games: pd.DataFrame, wins: pd.DataFrame, agents, rotation: int) -
                     "agent": agent,
                     "delta": games[f"delta_{seat}"].to_numpy(),
                     "won": won,
-                    "dealt_in": (games["payer"].to_numpy() == seat) & ~won,
+                    "dealt_in": _dealt_in(games, seat, won),
                     "draw": draw,
                     "turns": games["turns"].to_numpy(),
                 }
             )
         )
     return pd.concat(blocks, ignore_index=True)
+
+
+def _dealt_in(games: pd.DataFrame, seat: int, won: np.ndarray) -> np.ndarray:
+    """Whether ``seat`` dealt in, per hand: the variant's own ``dealt_in_<seat>`` column where
+    its games frame has one (a variant with no win on a discard says what stands for it), else
+    it paid for another seat's win on its discard or kong (``payer``)."""
+    column = f"dealt_in_{seat}"
+    if column in games.columns:
+        return games[column].to_numpy(dtype=bool) & ~won
+    return (games["payer"].to_numpy() == seat) & ~won
 
 
 def load_comparison(path: str | Path) -> tuple[dict, pd.DataFrame]:

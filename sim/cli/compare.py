@@ -65,6 +65,7 @@ def _command_compare(args: argparse.Namespace) -> int:
         agents,
         out,
         jobs=args.jobs,
+        orders=args.every_order,
         progress=None if not args.quiet else False,
         session_hands=args.session_hands,
         loss=args.loss,
@@ -122,6 +123,12 @@ def register(commands) -> None:
     )
     parser.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="override an option (repeatable)"
+    )
+    parser.add_argument(
+        "--every-order",
+        action="store_true",
+        help="play every order of the agents around the table, each rotated (a seat's "
+        "neighbours matter where it claims from them: chi, 包)",
     )
     parser.add_argument(
         "--session-hands",

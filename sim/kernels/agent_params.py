@@ -149,6 +149,28 @@ AGENT_PARAMETERS: tuple[AgentParameter, ...] = (
         "the shanten given up for a safe discard when careful (0: only a safe discard as good "
         "as the value agent's)",
     ),
+    AgentParameter(
+        "chance_per_shanten",
+        ("value", "cautious"),
+        "real",
+        0,
+        1,
+        0.15,
+        "where the variant says what a target pays (steer-word hints), each shanten it lies "
+        "further than the plain hand multiplies its worth by this: all triplets worth w plain wins "
+        "are played while w x this ** (the shanten gap) >= 1, a flush or seven pairs a tile "
+        "or pair further per factor that keeps w above 2",
+    ),
+    AgentParameter(
+        "danger_cost",
+        ("cautious",),
+        "integer",
+        0,
+        3,
+        1,
+        "the shanten given up for a safe discard once the variant says an opponent looks ready "
+        "(the steer word's danger hint)",
+    ),
 )
 """Every agent parameter, in slot order (new ones at the end)."""
 

@@ -36,6 +36,16 @@ only when a claim brings its hand nearer to ready, plays for seven pairs from fi
 a flush with at most one tile off suit; the cautious agent plays as the value agent, makes no
 kongs, and late in the hand prefers a discard already seen when it costs no shanten
 (``cautious_discard``).
+
+What a variant pays for reaches the value and cautious agents as data: hints in the steer word
+above its form bits (``STEER_*``), which the variant's hooks set (at the deal, and as the hand
+goes on for ``STEER_DANGER``). With hints the value agent plays for all triplets when their
+worth, weighed by their chance (``plays_for_triplets``), says so, for seven pairs and a flush
+only when the variant pays for them, leads with kinds whose first discard pays, claims as the
+efficiency agent when claims pay, or only to become ready when a concealed hand pays; the
+cautious agent also plays safe when told an opponent looks ready, and makes the kongs a variant
+lists as safe (A_VALUE 1: nobody may win on them). A variant without hints (0 above the form
+bits) gets the agents described above, unchanged.
 """
 
 from __future__ import annotations
@@ -88,6 +98,8 @@ N_AGENTS = 5
     P_LATE_VISIBLE,
     P_SAFE_SEEN,
     P_SHANTEN_COST,
+    P_CHANCE_PER_SHANTEN,
+    P_DANGER_COST,
 ) = parameter_slots(
     (
         "claim_gain",
@@ -97,8 +109,37 @@ N_AGENTS = 5
         "late_visible",
         "safe_seen",
         "shanten_cost",
+        "chance_per_shanten",
+        "danger_cost",
     )
 )
+
+# The steer word (the hand row's ``steer_forms``, set by the variant's hooks). Its low byte holds
+# the forms and options the agents' shanten counts by (``hand.FORM_*``, ``OPTION_*``); the bits
+# above it are hints of what the variant pays for, read by the value and cautious agents only
+# (a variant that sets none gets the value agent of docs/strategies.md unchanged):
+STEER_FORM_BITS = 0xFF
+"""The forms and options of the steer word (what the shanten kernels are given)."""
+STEER_TRIPLETS_SHIFT = 8
+"""4 bits from here: what an all-triplets hand is worth, in plain wins (0: nothing more)."""
+STEER_CONCEALED = 1 << 12
+"""A concealed hand (no claimed meld) pays extra: claim only what makes the hand ready."""
+STEER_DANGER = 1 << 13
+"""An opponent of the seat about to discard looks ready (the variant keeps the bit current)."""
+STEER_CLAIMS_PAY = 1 << 14
+"""Claims pay (a feeder of several melds pays the winner more): claim as the efficiency agent."""
+STEER_DANGER_NEXT = 1 << 15
+"""With ``STEER_DANGER``: the opponent who looks ready is the next seat, who may chi the discard
+as well as pong it: only honours are safe from him (a numbered kind may complete a run)."""
+STEER_PAIRS_SHIFT = 16
+"""4 bits from here: what seven pairs are worth, in plain wins (0: the value agent does not play
+for them; else from ``seven_pairs_from`` pairs, as without hints)."""
+STEER_FLUSH_SHIFT = 20
+"""4 bits from here: what a flush is worth, in plain wins (0: the value agent does not play for
+it; else from ``flush_off_suit`` tiles off suit, as without hints)."""
+STEER_LEAD_SHIFT = 32
+"""Bit ``STEER_LEAD_SHIFT + k``: numbered kind k (k < 27) pays its discarder extra when it is
+the first of its kind discarded in the hand and nobody claims it: lead with it."""
 
 
 @kernel
@@ -454,6 +495,245 @@ def value_declines_claim(hand, wild, kind, forms, flush, pairs):
 
 
 # ---------------------------------------------------------------------------------------------
+# What the variant's hints add (the steer word above its form bits)
+
+
+@kernel
+def triplets_shanten(hand, wild):
+    """Shanten of the concealed ``hand`` (counts, wilds included) towards all triplets and a
+    pair (大对子 / 碰碰胡 shapes): with N = tiles // 3 sets still to make, the tiles missing from
+    the best N triplet kinds and one pair kind, less one (-1: complete, 0: ready). Triplets take
+    the kinds held most (a kind counts at most three for a triplet, two for the pair); wilds
+    fill any gap. Plain counting, no table."""
+    held = np.zeros(4, np.int64)  # held[c]: natural kinds held min(count, 3) == c times
+    tiles = 0
+    wilds = 0
+    for kind in range(N_KINDS):
+        count = np.int64(hand[kind])
+        tiles += count
+        if wild[kind]:
+            wilds += count
+        elif count > 0:
+            held[min(count, 3)] += 1
+    sets = tiles // 3
+    filled = 0
+    for count in range(3, 0, -1):  # the triplet slots take the fullest kinds
+        used = min(sets, held[count])
+        filled += used * count
+        held[count] -= used
+        sets -= used
+    for count in range(3, 0, -1):  # then the pair slot the fullest left
+        if held[count] > 0:
+            filled += min(count, 2)
+            break
+    missing = 3 * (tiles // 3) + 2 - filled - wilds
+    return max(missing, 0) - 1
+
+
+@kernel
+def triplets_discard(hand, wild, visible, allowed, lead):
+    """The discard of a seat playing for all triplets: the allowed natural kind whose removal
+    leaves the least ``triplets_shanten``; among equals a kind of ``lead`` (bit k: kind k) none
+    of which was seen yet, then the one with the fewest copies left unseen (a pair that can no
+    longer grow, a single that can no longer pair), then the lowest kind id. -1 when no natural
+    may go."""
+    best_kind = -1
+    best = 1_000_000
+    for kind in range(N_KINDS):
+        if hand[kind] == 0 or not allowed[kind] or wild[kind]:
+            continue
+        hand[kind] -= 1
+        shanten = triplets_shanten(hand, wild)
+        hand[kind] += 1
+        leads = kind < 27 and (lead >> kind) & 1 != 0 and visible[kind] == 0
+        left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
+        score = 100 * shanten + (0 if leads else 10) + left  # shanten, a lead, copies left
+        if score < best:
+            best = score
+            best_kind = kind
+    return best_kind
+
+
+@kernel
+def plays_for_triplets(hand, keys, wilds, wild, forms, hints, tables, chance):
+    """Whether the value agent plays for all triplets: the variant says what they are worth
+    (``STEER_TRIPLETS_SHIFT``), w plain wins, and w x ``chance`` ** (their shanten - the plain
+    shanten over ``forms``) is at least 1 (a target weighed by its chance of completing)."""
+    worth = (hints >> STEER_TRIPLETS_SHIFT) & 15
+    if worth == 0:
+        return False
+    gap = triplets_shanten(hand, wild) - _hand_shanten(keys, wilds, forms, tables)
+    weight = np.float64(worth)
+    for _ in range(gap):
+        weight *= chance
+    return weight >= 1.0
+
+
+@kernel
+def lead_hinted(hand, keys, wilds, wild, visible, forms, allowed, tables, choice, lead):
+    """The discard instead of ``choice``: a held, allowed kind of ``lead`` (bit k: kind k) of
+    which no copy has been seen yet (its first discard pays extra), when discarding it leaves
+    the hand no further from ready than ``choice``; else ``choice``."""
+    if lead == 0 or choice < 0:
+        return choice
+    for kind in range(27):
+        if (
+            kind == choice
+            or (lead >> kind) & 1 == 0
+            or hand[kind] == 0
+            or not allowed[kind]
+            or wild[kind]
+            or visible[kind] > 0
+        ):
+            continue
+        after_choice = keys.copy()
+        after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
+        after_lead = keys.copy()
+        after_lead[KIND_SUIT[kind]] -= KIND_POWER[kind]
+        if _hand_shanten(after_lead, wilds, forms, tables) <= _hand_shanten(
+            after_choice, wilds, forms, tables
+        ):
+            return kind
+    return choice
+
+
+@kernel
+def value_hinted_discard(
+    hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
+):
+    """The value agent's discard under the variant's hints (``hints``: the steer word above its
+    form bits) with the seat's parameters ``params``: all triplets when they are worth their
+    chance (``plays_for_triplets``), else the value agent's discard (``value_discard``); a kind
+    whose first discard pays (``STEER_LEAD_SHIFT``) goes first while none is seen, when that
+    costs nothing (``lead_hinted``)."""
+    lead = hints >> STEER_LEAD_SHIFT
+    chance = params[P_CHANCE_PER_SHANTEN]
+    if plays_for_triplets(hand, keys, wilds, wild, forms, hints, tables, chance):
+        kind = triplets_discard(hand, wild, visible, allowed, lead)
+        if kind >= 0:
+            return kind
+    flush, pairs = _hinted_targets(hints, params)
+    choice = value_discard_with(
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, flush, pairs,
+        np.int64(params[P_WILD_MARGIN]),
+    )  # fmt: skip
+    return lead_hinted(hand, keys, wilds, wild, visible, forms, allowed, tables, choice, lead)
+
+
+@kernel
+def _hinted_targets(hints, params):
+    """The value agent's flush and seven-pairs parameters under the variant's hints
+    (``value_discard_with``'s ``flush`` and ``pairs``): never for a target the variant does
+    not pay for; for one it pays w plain wins, the seat's (``flush_off_suit``,
+    ``seven_pairs_from``, set for a target worth double) reached further by ``_reach`` steps (a
+    tile more off suit, a pair fewer): a richer target is worth a longer way."""
+    chance = params[P_CHANCE_PER_SHANTEN]
+    flush = np.int64(-1)
+    flush_worth = (hints >> STEER_FLUSH_SHIFT) & 15
+    if flush_worth > 0 and params[P_FLUSH_OFF_SUIT] >= 0:
+        flush = min(np.int64(params[P_FLUSH_OFF_SUIT]) + _reach(flush_worth, chance), 13)
+    pairs = np.int64(N_KINDS)
+    pairs_worth = (hints >> STEER_PAIRS_SHIFT) & 15
+    if pairs_worth > 0 and params[P_SEVEN_PAIRS_FROM] < 8:
+        pairs = max(np.int64(params[P_SEVEN_PAIRS_FROM]) - _reach(pairs_worth, chance), 2)
+    return flush, pairs
+
+
+@kernel
+def _reach(worth, chance):
+    """How many steps (tiles off suit, pairs short) beyond a threshold set for a target worth
+    double a target worth ``worth`` plain wins is still played: the most k with ``worth`` x
+    ``chance`` ** k >= 2 (each step a shanten further, weighed by its chance)."""
+    steps = 0
+    weight = np.float64(worth) * chance
+    while weight >= 2.0 and steps < 6:
+        steps += 1
+        weight *= chance
+    return np.int64(steps)
+
+
+@kernel
+def concealed_claim(now, after, pong_row, chi_rows, n_chi):
+    """The claim of a value agent whose variant pays a concealed hand (``STEER_CONCEALED``):
+    only one that makes the hand ready (``after``: the least shanten after the pong, then each
+    chi, with the best discard; ``now``: before), the pong first; else -1."""
+    if pong_row >= 0 and after[0] <= 0 and after[0] < now:
+        return pong_row
+    for index in range(n_chi):
+        if after[1 + index] <= 0 and after[1 + index] < now:
+            return chi_rows[index]
+    return -1
+
+
+@kernel
+def hinted_discard(
+    agent, hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
+):
+    """The value or cautious agent's discard when the variant gives hints, with the seat's
+    parameters ``params``: the value agent's (``value_hinted_discard``); the cautious agent's is
+    a safe kind instead (``safe_instead``) when the variant says an opponent looks ready
+    (``STEER_DANGER``: at most ``danger_cost`` shanten given up) or the wall is late (as
+    ``cautious_discard``: at most ``shanten_cost``)."""
+    choice = value_hinted_discard(
+        hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
+    )
+    if agent != AGENT_CAUTIOUS or choice < 0:
+        return choice
+    if (hints & STEER_DANGER) != 0:
+        margin = np.int64(params[P_DANGER_COST])
+    elif _late(visible, np.int64(params[P_LATE_VISIBLE])):
+        margin = np.int64(params[P_SHANTEN_COST])
+    else:
+        return choice
+    return safe_instead(
+        hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables, choice,
+        margin,
+    )  # fmt: skip
+
+
+@kernel
+def safe_instead(
+    hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables, choice,
+    margin,
+):  # fmt: skip
+    """``choice``, or when it is not safe the value agent's choice among the safe kinds (with
+    ``safe_seen`` copies accounted for: seen by all or held) if it leaves the hand at most
+    ``margin`` shanten further from ready."""
+    safe_seen = np.int64(params[P_SAFE_SEEN])
+    # the next seat may chi a numbered kind: then only honours are safe
+    honours_only = (hints & STEER_DANGER) != 0 and (hints & STEER_DANGER_NEXT) != 0
+    if np.int64(visible[choice]) + np.int64(hand[choice]) >= safe_seen and (
+        choice >= 27 or not honours_only
+    ):
+        return choice
+    safe = np.zeros(N_KINDS, np.bool_)
+    any_safe = False
+    for kind in range(N_KINDS):
+        if (
+            allowed[kind]
+            and hand[kind] > 0
+            and not wild[kind]
+            and (kind >= 27 or not honours_only)
+            and np.int64(visible[kind]) + np.int64(hand[kind]) >= safe_seen
+        ):
+            safe[kind] = True
+            any_safe = True
+    if not any_safe:
+        return choice
+    careful = value_hinted_discard(
+        hand, keys, wilds, wild, visible, n_kinds, forms, hints, safe, params, tables
+    )
+    after_choice = keys.copy()
+    after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
+    after_careful = keys.copy()
+    after_careful[KIND_SUIT[careful]] -= KIND_POWER[careful]
+    cost = _hand_shanten(after_careful, wilds, forms, tables) - _hand_shanten(
+        after_choice, wilds, forms, tables
+    )
+    return careful if cost <= margin else choice
+
+
+# ---------------------------------------------------------------------------------------------
 # The six questions
 
 
@@ -491,6 +771,12 @@ def choose_discard(
         kind = shed_discard(hand, wild, plan, allowed)
         if kind >= 0:
             return kind
+    hints = forms & ~STEER_FORM_BITS
+    forms = forms & STEER_FORM_BITS
+    if (agent == AGENT_VALUE or agent == AGENT_CAUTIOUS) and hints != 0:
+        return hinted_discard(
+            agent, hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
+        )
     if agent == AGENT_VALUE:
         return value_discard(
             hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
@@ -614,16 +900,29 @@ def choose_claim(
         return -1
     if (not can_pong and n_chi == 0) or ((plan >> kind) & 1) != 0:
         return -1  # nothing to claim, or a kind to be rid of: skip the shanten of the hand
-    if (agent == AGENT_VALUE or agent == AGENT_CAUTIOUS) and value_declines_claim(
-        hand,
-        wild,
-        kind,
-        forms,
-        np.int64(params[P_FLUSH_OFF_SUIT]),
-        np.int64(params[P_SEVEN_PAIRS_FROM]),
+    hints = forms & ~STEER_FORM_BITS
+    forms = forms & STEER_FORM_BITS
+    valued = agent == AGENT_VALUE or agent == AGENT_CAUTIOUS
+    if (
+        valued
+        and hints != 0
+        and can_pong
+        and plays_for_triplets(
+            hand, keys, wilds, wild, forms, hints, tables, params[P_CHANCE_PER_SHANTEN]
+        )
     ):
+        return pong_row
+    flush = np.int64(params[P_FLUSH_OFF_SUIT])
+    pairs = np.int64(params[P_SEVEN_PAIRS_FROM])
+    if hints != 0:
+        flush, pairs = _hinted_targets(hints, params)
+    if valued and value_declines_claim(hand, wild, kind, forms, flush, pairs):
         return -1
     now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
+    if valued and (hints & STEER_CONCEALED) != 0:
+        return concealed_claim(now, after, pong_row, chi_rows, n_chi)
+    if valued and (hints & STEER_CLAIMS_PAY) != 0:
+        agent = AGENT_EFFICIENCY  # the claim rule below: no further from ready
     # the shanten a claim must reach: no further from ready (efficiency), or nearer (value)
     needed = now
     if agent == AGENT_VALUE or agent == AGENT_CAUTIOUS:
@@ -657,8 +956,8 @@ def choose_own_turn(agent, actions, n_actions, plan):
         if actions[row, A_TYPE] == ACT_KONG:
             if agent == AGENT_RANDOM:
                 return row if np.random.random() < 0.5 else -1
-            if agent == AGENT_CAUTIOUS:
-                break  # no kong: see accepts_kong
+            if agent == AGENT_CAUTIOUS and actions[row, A_VALUE] <= 0:
+                continue  # a kong others may win on: see accepts_kong (A_VALUE 1: none may)
             if ((plan >> actions[row, A_TILE]) & 1) == 0:
                 return row
     row = choose_declaration(agent, actions, n_actions, False)

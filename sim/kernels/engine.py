@@ -504,7 +504,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                 wild,
                 visible,
                 n_kinds,
-                steer_forms,
+                status[HAND_ROW, HAND_STEER_FORMS],  # read now: a variant may update its hints
                 allowed,
                 plans[seat],
                 agent_params[seat],

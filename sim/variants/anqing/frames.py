@@ -105,6 +105,8 @@ GAMES_COLUMNS = (
         for kind, chinese in BAO_KINDS[1:]
         for what, words in (("paid", "paid"), ("added", "the 包 factors added"))
     ),
+    Column("dealt_in_{seat}", "seat {seat} paid the winner a 包 (factor above 1): Anqing's "
+           "deal-in, as no win is on a discard", "bool", shown_as="flag", per_seat=True),
 )  # fmt: skip
 """Anqing's columns of the games frame."""
 
@@ -167,6 +169,7 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
         values[f"bao_kind_{seat}"] = categorical(
             records[:, RA_BAO_KIND + seat], lambda code: BAO_KINDS[code][1]
         )
+        values[f"dealt_in_{seat}"] = records[:, RA_BAO_FACTOR + seat] > 1
     return values | bao_points(records)
 
 

@@ -64,6 +64,7 @@ from ...kernels.state import (
     HAND_STAND_IN,
     HAND_STAND_IN_FACE,
     HAND_STEER_FORMS,
+    MAX_SEATS,
     MELD_ADDED_KONG,
     MELD_CONCEALED_KONG,
     MELD_DISCARD_KONG,
@@ -77,7 +78,7 @@ from ...kernels.state import (
     tiles_left,
 )
 from ...kernels.status import StatusColumn, status_slots
-from . import scoring
+from . import agent, scoring
 from .options import NEXT_DEALER_ROTATE, P_NEXT_DEALER_RULE
 from .record_slots import (
     RA_AMOUNT,
@@ -121,10 +122,21 @@ SEAT_STATUS = (
         "1 until the seat's first discard, chi, pong or 4-tile kong (天胡 / 地胡)",
         "hidden",
     ),
+    StatusColumn(
+        "mouths_from",
+        "4 bits per seat f: the chis and pongs the seat made of f's discards (口, the agents' "
+        "包 cue)",
+        "hidden",
+    ),
 )
-ST_DISCARDED_ZUAN, ST_GANG_KONGS, ST_ZUAN_KONGS, ST_KONG_CHAIN, ST_FIRST_TURN = status_slots(
-    SEAT_STATUS
-)
+(
+    ST_DISCARDED_ZUAN,
+    ST_GANG_KONGS,
+    ST_ZUAN_KONGS,
+    ST_KONG_CHAIN,
+    ST_FIRST_TURN,
+    ST_MOUTHS_FROM,
+) = status_slots(SEAT_STATUS)
 HAND_STATUS = (
     StatusColumn("zuan", "the 钻 (wild) kind: the flipped tile's successor (C2.2)", "tile", "hand"),
     StatusColumn(
@@ -159,6 +171,8 @@ def setup(variant, state, params, record):
     if zuan < scoring.RED:  # 红中 plays the 钻's face, in chis too (C2.3)
         status[HAND_ROW, HAND_STAND_IN] = scoring.RED + 1
         status[HAND_ROW, HAND_STAND_IN_FACE] = zuan
+    # the forms the agents steer by, and what Anqing pays for (agent.steer_hints)
+    status[HAND_ROW, HAND_STEER_FORMS] = CLASS_ONE_FORMS | agent.steer_hints(params)
     n_players = state.scalars[N_PLAYERS]
     status[HAND_ROW, HAND_DEALT_LAST] = state.wall[13 * n_players]
     for seat in range(n_players):
@@ -409,19 +423,21 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
         return n_actions
     first, second = gang_kinds(zuan)
     single = np.int64(MELD_SINGLE_KONG)
+    # A_VALUE 1 on every kong: nobody may win on what it reveals (no robbing, no win on a
+    # discard), so even a cautious agent makes it (agents.choose_own_turn)
     if hand[first] > 0:
-        n_actions = add_action(actions, n_actions, ACT_KONG, first, single, 0, 0)
+        n_actions = add_action(actions, n_actions, ACT_KONG, first, single, 0, 1)
     if hand[second] > 0:
-        n_actions = add_action(actions, n_actions, ACT_KONG, second, single, 0, 0)
+        n_actions = add_action(actions, n_actions, ACT_KONG, second, single, 0, 1)
     if hand[zuan] > 0 and zhi_jiao_allowed(state, seat, params, tables):
-        n_actions = add_action(actions, n_actions, ACT_KONG, zuan, single, 0, 0)
+        n_actions = add_action(actions, n_actions, ACT_KONG, zuan, single, 0, 1)
     for kind in range(scoring.N_KINDS):
         if kind == zuan or kind == first or kind == second or hand[kind] == 0:
             continue
         if hand[kind] == 4:
-            n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 0)
+            n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 1)
         elif meld_index(state, seat, MELD_PONG, kind) >= 0:
-            n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, 0)
+            n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, 1)
     return n_actions
 
 
@@ -538,6 +554,7 @@ def observe(variant, status, event, seat, tile, detail, params):
             status[seat, ST_KONG_CHAIN] = 0
         if is_special(tile, status[HAND_ROW, HAND_ZUAN]):
             status[seat, ST_OWN_TURN_EXTRA] = 1
+        agent.mark_danger(status, seat, ST_MOUTHS_FROM)
     elif event == EVENT_DISCARD:
         status[seat, ST_KONG_CHAIN] = 0
         status[seat, ST_FIRST_TURN] = 0
@@ -546,6 +563,9 @@ def observe(variant, status, event, seat, tile, detail, params):
     elif event == EVENT_CHI or event == EVENT_PONG:
         status[seat, ST_FIRST_TURN] = 0
         status[HAND_ROW, HAND_MELDED] = 1
+        fed = detail % MAX_SEATS  # a chi's detail also holds its stand-in code (chi_detail)
+        status[seat, ST_MOUTHS_FROM] += np.int64(1) << (4 * fed)
+        agent.mark_danger(status, seat, ST_MOUTHS_FROM)
     elif event == EVENT_KONG:
         status[seat, ST_KONG_CHAIN] += 1
         if detail == MELD_SINGLE_KONG:

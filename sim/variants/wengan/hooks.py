@@ -83,7 +83,7 @@ from ...kernels.state import (
     tiles_left,
 )
 from ...kernels.status import StatusColumn, status_slots
-from . import scoring
+from . import agent, scoring
 from . import settle as accounts
 from .options import (
     DING_QUE_DECLARE,
@@ -185,6 +185,9 @@ SEAT_STATUS = (
         "hidden",
     ),
     StatusColumn("after_kong", "1 from the seat's kong to its next discard (热炮)", "hidden"),
+    StatusColumn(
+        "melds_made", "the seat's pongs and kongs so far (the agents' danger cue)", "hidden"
+    ),
 )
 (
     ST_BAO_TING,
@@ -196,6 +199,7 @@ SEAT_STATUS = (
     ST_FRESH,
     ST_READY_DISCARDS,
     ST_AFTER_KONG,
+    ST_MELDS_MADE,
 ) = status_slots(SEAT_STATUS)
 # ... and the hand row's
 HAND_STATUS = (
@@ -244,7 +248,8 @@ def setup(variant, state, params, record):
     dealt is fresh for the seat's first turn (B7 #23); 原缺 is judged on the dealt tiles (B3.9,
     B7 #38); under ``ding_que_mode = declare`` each seat names its 定缺 suit."""
     status = state.status
-    status[HAND_ROW, HAND_STEER_FORMS] = FORM_STANDARD | FORM_SEVEN_PAIRS | OPTION_QUADS
+    # the forms the agents steer by, and what Weng'an pays for (agent.steer_hints)
+    status[HAND_ROW, HAND_STEER_FORMS] = WIN_FORMS | agent.steer_hints(params)
     n_players = state.scalars[N_PLAYERS]
     declare = que_in_force(params) and params[P_DING_QUE_MODE] == DING_QUE_DECLARE
     lacking_bits = 0
@@ -427,13 +432,15 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
             value = win_value(won, params)
             n_actions = add_action(actions, n_actions, ACT_WIN, drawn, how, won, value)
     if status[seat, ST_BAO_TING] == 0 and tiles_left(state) >= 1:
+        # A_VALUE 1: a kong nobody may rob (all but a 爬坡豆), which even a cautious agent makes
         for kind in range(27):
             if hand[kind] == 4:
                 n_actions = add_action(
-                    actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 0
+                    actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 1
                 )
             elif hand[kind] >= 1 and meld_index(state, seat, MELD_PONG, kind) >= 0:
-                n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, 0)
+                safe = 1 - ((status[seat, ST_FRESH] >> kind) & 1)
+                n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, safe)
     if (
         status[seat, ST_OWN_TURN_EXTRA] != 0
         and status[seat, ST_ACTED] == 0
@@ -542,6 +549,7 @@ def observe(variant, status, event, seat, tile, detail, params):
             status[seat, ST_FRESH] |= bit
         else:
             status[seat, ST_FRESH] = bit
+        agent.mark_danger(status, seat, ST_BAO_TING, ST_MELDS_MADE)
     elif event == EVENT_DISCARD:
         status[HAND_ROW, HAND_HOT_DISCARD] = status[seat, ST_AFTER_KONG]
         status[seat, ST_AFTER_KONG] = 0
@@ -553,8 +561,10 @@ def observe(variant, status, event, seat, tile, detail, params):
         status[seat, ST_PASSED_PONGS] = 0
         status[seat, ST_OWN_TURN_EXTRA] = 0
         status[HAND_ROW, HAND_MELDED] = 1
+        status[seat, ST_MELDS_MADE] += 1
         if event == EVENT_PONG:
             status[seat, ST_FRESH] = 0
+            agent.mark_danger(status, seat, ST_BAO_TING, ST_MELDS_MADE)
         else:
             status[seat, ST_AFTER_KONG] = 1
     elif event == EVENT_PASS_WIN:

@@ -1,0 +1,80 @@
+"""Anqing 安庆: what the value and cautious agents are told about the game (numba).
+
+The generic agents (``sim.kernels.agents``) read hints of what a variant pays for in the bits of
+the steer word above its forms (``STEER_*``); this module makes Anqing's (docs/strategies.md,
+"Anqing"):
+
+* claims pay: a seat that fed the winner three 口 (melds made of its discards) pays him 3, 6 or
+  12 times (包, C5.4), and every win is self-drawn (C4.1), so the value agent claims as the
+  efficiency agent does (``STEER_CLAIMS_PAY``) rather than only what brings it nearer to ready;
+* 碰碰胡 adds 3 to a win's base 3 (C5.1), and three or four pongs from one feeder raise his 包
+  factor to 6 or 12: all triplets are worth ``TRIPLETS_WORTH`` plain wins;
+* a seat is in danger of paying a 包 once an opponent holds ``DANGER_MOUTHS`` 口 of its
+  discards: the cautious agent's cue (``STEER_DANGER``), recomputed for each seat as its turn
+  begins (a draw, a chi or a pong).
+
+Anqing pays nothing for a flush (清一色 is no item of C5.1) and only 七对有钻 among seven pairs
+without 天胡, so the value agent is not told to play for either (declining claims for them
+costs the claims' 包).
+
+Every kong Anqing lists is safe (no robbing, no win on a discard: A_VALUE 1 on its rows), so the
+cautious agent kongs its 杠牌 and 钻 as the others do. The 钻 is a wild, kept by every agent but
+the random one.
+
+Source: ``004_4a131f7ccc7583f8.txt``; rules-spec Part C.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...kernels._jit import kernel
+from ...kernels.agents import (
+    STEER_CLAIMS_PAY,
+    STEER_DANGER,
+    STEER_DANGER_NEXT,
+    STEER_TRIPLETS_SHIFT,
+)
+from ...kernels.state import HAND_ROW, HAND_STEER_FORMS, MAX_SEATS
+from .options import N_PLAYERS
+
+TRIPLETS_WORTH = 2
+"""碰碰胡's worth in plain wins (base 3 + 3, C5.1), given to the value agent."""
+DANGER_MOUTHS = 2
+"""口 of a seat's discards an opponent holds before the cautious agent plays safe."""
+CLAIMS_PAY = True
+"""Whether the value agent is told that claims pay (docs/strategies.md)."""
+TRIPLETS = True
+"""Whether the value agent is told what all triplets are worth (docs/strategies.md)."""
+
+
+@kernel
+def steer_hints(params):
+    """The steer word's hint bits for Anqing under ``params``."""
+    hints = np.int64(0)
+    if CLAIMS_PAY:
+        hints |= np.int64(STEER_CLAIMS_PAY)
+    if TRIPLETS:
+        hints |= np.int64(TRIPLETS_WORTH) << STEER_TRIPLETS_SHIFT
+    return hints
+
+
+@kernel
+def mark_danger(status, seat, mouths_column):
+    """Set the steer word's ``STEER_DANGER`` for ``seat``, whose turn begins: some opponent
+    holds ``DANGER_MOUTHS`` 口 of its discards (``mouths_column``: 4 bits per feeder), one
+    more is his third (包); and ``STEER_DANGER_NEXT`` when that opponent is the next seat, who
+    may take it by a chi as well as a pong (most 包 run so, docs/strategies.md)."""
+    danger = False
+    next_seat = False
+    for other in range(MAX_SEATS):
+        if other != seat and (status[other, mouths_column] >> (4 * seat)) & 15 >= DANGER_MOUTHS:
+            danger = True
+            if other == (seat + 1) % N_PLAYERS:
+                next_seat = True
+    bits = np.int64(STEER_DANGER) | np.int64(STEER_DANGER_NEXT)
+    status[HAND_ROW, HAND_STEER_FORMS] &= ~bits
+    if danger:
+        status[HAND_ROW, HAND_STEER_FORMS] |= STEER_DANGER
+    if next_seat:
+        status[HAND_ROW, HAND_STEER_FORMS] |= STEER_DANGER_NEXT
