@@ -162,6 +162,7 @@ class _Helper:
     def __init__(self, work: list[tuple[str, str, tuple]]) -> None:
         self.finished: set[int] = set()
         self.stopped = False
+        self._pending = b""  # read from the helper, not yet split into lines
         self.process = subprocess.Popen(
             [sys.executable, "-m", "sim.compile_ahead"],
             stdin=subprocess.PIPE,
@@ -176,20 +177,25 @@ class _Helper:
 
     def wait_for(self, index: int) -> None:
         """Return once the helper has finished kernel ``index``, has stopped, or has been
-        silent for ``HELPER_TIMEOUT_SECONDS``."""
-        stdout = self.process.stdout
+        silent for ``HELPER_TIMEOUT_SECONDS``. Reads the pipe with ``os.read`` into its own
+        buffer: ``select`` cannot see lines a buffered reader has already taken in."""
+        descriptor = self.process.stdout.fileno()
         while index not in self.finished and not self.stopped:
-            ready, _, _ = select.select([stdout], [], [], HELPER_TIMEOUT_SECONDS)
-            line = stdout.readline() if ready else b""
-            if not line:
-                self.stop()
-                return
+            if b"\n" not in self._pending:
+                ready, _, _ = select.select([descriptor], [], [], HELPER_TIMEOUT_SECONDS)
+                chunk = os.read(descriptor, 4096) if ready else b""
+                if not chunk:  # the helper has ended, or is silent too long
+                    self.stop()
+                    return
+                self._pending += chunk
+                continue
+            line, _, self._pending = self._pending.partition(b"\n")
             word, number = line.decode().split()[:2]
             if word in ("compiled", "failed"):
                 self.finished.add(int(number))
             if LOG is not None:
                 with open(LOG, "a", encoding="utf-8") as log:
-                    log.write(line.decode())
+                    log.write(line.decode() + "\n")
 
     def stop(self) -> None:
         if self.stopped:
