@@ -140,25 +140,35 @@ def _mjsim(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
-def _interrupted_dask_run(folder: Path) -> tuple[int, str]:
-    """Start ``mjsim run --backend dask --jobs 2`` in ``folder``, press Ctrl-C (SIGINT to its
-    process group) once three chunks are kept, and return its exit status and standard error."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "run", CONFIG, *CTRL_C_SETTINGS, *DASK_TWO_WORKERS],
-        cwd=folder,
+def _started(*argv: str, cwd: Path) -> subprocess.Popen:
+    """``mjsim ARGV`` started in ``cwd`` in a process group of its own (to be signalled)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", *argv],
+        cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=ENV,
         start_new_session=True,
     )
-    parts = partial_path(folder / "x") / runner.PARTS
+
+
+def _wait_for_chunks(process: subprocess.Popen, parts: Path, count: int, what: str) -> None:
+    """Return once ``parts`` holds ``count`` kept chunks (the process still running)."""
     deadline = time.monotonic() + 300
+    while len(list(parts.glob("chunk-*.json"))) < count:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def _interrupted_dask_run(folder: Path) -> tuple[int, str]:
+    """Start ``mjsim run --backend dask --jobs 2`` in ``folder``, press Ctrl-C (SIGINT to its
+    process group) once three chunks are kept, and return its exit status and standard error."""
+    process = _started("run", CONFIG, *CTRL_C_SETTINGS, *DASK_TWO_WORKERS, cwd=folder)
+    parts = partial_path(folder / "x") / runner.PARTS
     try:
-        while len(list(parts.glob("chunk-*.json"))) < 3:
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "the run never played its chunks"
-            time.sleep(0.01)
+        _wait_for_chunks(process, parts, 3, "the run never played its chunks")
         os.killpg(process.pid, signal.SIGINT)
         _, stderr = process.communicate(timeout=120)
     finally:
@@ -234,22 +244,10 @@ def test_a_sweep_killed_on_a_cluster_resumes_there_to_the_tables_of_one_job(tmp_
     second cell finishes on the cluster with the tables one job writes."""
     (tmp_path / "grid.toml").write_text(RESUMED_SWEEP, encoding="utf-8")
     dask = ["--backend", "dask", "--scheduler", cluster.scheduler_address, "--quiet"]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "sweep", "grid.toml", "--out", "x", *dask],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-        start_new_session=True,
-    )
+    process = _started("sweep", "grid.toml", "--out", "x", *dask, cwd=tmp_path)
     second = partial_path(tmp_path / "x") / "cells" / ".bird_count=4.partial" / runner.PARTS
-    deadline = time.monotonic() + 300
     try:
-        while len(list(second.glob("chunk-*.json"))) < 2:
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "the sweep never reached its second cell"
-            time.sleep(0.01)
+        _wait_for_chunks(process, second, 2, "the sweep never reached its second cell")
         os.killpg(process.pid, signal.SIGKILL)
     finally:
         if process.poll() is None:
