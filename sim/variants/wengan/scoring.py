@@ -309,7 +309,9 @@ def waits(counts, melds, n_melds, que_suit, params, tables, patterns_out):
         if held[kind] >= 4:
             continue
         hand[kind] += 1
-        code = winning_pattern(hand, melds, n_melds, kind, que_suit, params, tables)
+        # best_pattern is compiled once for the win check; inlining the pattern check here
+        # again would double the Weng'an compile's largest piece (docs/engine.md, "Compile time")
+        code = best_pattern(hand, melds, n_melds, kind, np.bool_(False), que_suit, params, tables)
         hand[kind] -= 1
         if code != PATTERN_NONE:
             patterns_out[kind] = code
