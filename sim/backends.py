@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-BACKENDS = ("processes", "dask")
+BACKENDS = ("threads", "processes", "dask")
 DASK_MISSING = (
     "--backend dask: needs the optional Dask extra (dask[distributed]), which is not installed; "
     "install it with: pip install 'mjsim[dask]'"
@@ -40,7 +40,7 @@ CONNECT_SECONDS = 10
 class Backend:
     """A way to play chunks in parallel (see the module docstring)."""
 
-    name: str = "processes"
+    name: str = "threads"
     scheduler: str | None = None
     _client: Any = field(default=None, repr=False, compare=False)
 
@@ -59,7 +59,12 @@ class Backend:
 
     @property
     def is_local(self) -> bool:
-        return self.name == "processes"
+        return self.name != "dask"
+
+    def plays_chunks_here(self, workers: int) -> bool:
+        """Whether a run's chunks play in engine threads of this process: always with
+        ``threads``, and with ``processes`` when one job plays them (no pool to start)."""
+        return self.name == "threads" or (self.name == "processes" and workers == 1)
 
     def check_installed(self) -> None:
         """A one-line ValueError when the backend's packages are missing (before any output)."""
@@ -73,7 +78,7 @@ class Backend:
     def started(self, workers: int) -> Iterator[Callable[[int], Any]]:
         """The backend ready to take tasks; yields :meth:`pool`. Reentrant: inside, starting it
         again reuses what is running (one cluster for all of a sweep's cells)."""
-        if self.name == "processes" or self._client is not None:
+        if self.is_local or self._client is not None:
             yield self.pool
             return
         client, closers = _dask_client(self.scheduler, workers)
@@ -93,7 +98,7 @@ class Backend:
         yielding results as they come."""
         from joblib import Parallel, parallel_config
 
-        if self.name == "processes":
+        if self.is_local:
             from .stopping import start_worker
 
             with parallel_config(backend="loky", initializer=start_worker, initargs=(os.getpid(),)):
@@ -182,9 +187,9 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
-        default="processes",
-        help="where chunks play: worker processes here (default), or a Dask cluster; results "
-        "do not depend on it",
+        default="threads",
+        help="where chunks play: engine threads in this process (default), worker processes "
+        "here, or a Dask cluster; results do not depend on it",
     )
     parser.add_argument(
         "--scheduler",

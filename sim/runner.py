@@ -44,14 +44,16 @@ from __future__ import annotations
 import json
 import os
 import platform
+import queue
 import shutil
 import subprocess
 import sys
 import threading
 import time
 import warnings
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -485,12 +487,15 @@ def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend
     warmup_seconds = time.perf_counter() - started
     chunks = plan_chunks(config)
     workers = min(n_workers(jobs), len(chunks))
+    threads = backend.plays_chunks_here(workers)
+    main_thread_cpu = time.thread_time()
     with backend.started(workers) as pool:
         results, resumed = _play_chunks(
-            config, chunks, building, workers, progress, on_chunk, pool, backend.is_local
+            config, chunks, building, workers, progress, on_chunk, pool, threads
         )
     stop.check()
     play_seconds = time.perf_counter() - started - warmup_seconds
+    main_thread_cpu = time.thread_time() - main_thread_cpu
     manifest = _manifest(config, command, workers, chunks, results)
     manifest["backend"] = backend.name
     if resumed:  # played before an interruption: not in this run's seconds
@@ -501,12 +506,14 @@ def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend
         "play_seconds": round(play_seconds, 3),
         "chunk_seconds": round(sum(r["seconds"] for r in results), 3),
         "engine_seconds": round(sum(r["engine_seconds"] for r in results), 3),
+        # what this process's main thread spent beside the engine (tables, files, the pool)
+        "main_thread_cpu_seconds": round(main_thread_cpu, 3),
         "total_seconds": round(time.perf_counter() - started, 3),
     }
     _write_json_atomic(manifest | {"complete": True}, building / MANIFEST)
 
 
-def _play_chunks(config, chunks, building, workers, progress, on_chunk, pool, local):
+def _play_chunks(config, chunks, building, workers, progress, on_chunk, pool, threads):
     """Play every chunk not yet kept in ``building/parts``, keep each there as it comes, and
     append all of them, in chunk order, to the two tables of ``building``. The chunk results in
     chunk order, and those of the chunks kept from before (index -> result)."""
@@ -533,8 +540,8 @@ def _play_chunks(config, chunks, building, workers, progress, on_chunk, pool, lo
     to_play = [chunk for chunk in chunks if chunk.index not in results]
     if not to_play:
         played = iter(())
-    elif workers == 1 and local:
-        played = _play_here(config, to_play)
+    elif threads:
+        played = _play_in_threads(config, to_play, workers)
     else:
         played = _play_in_workers(config, to_play, pool, workers)
     try:
@@ -558,22 +565,75 @@ def _play_chunks(config, chunks, building, workers, progress, on_chunk, pool, lo
     return [results[index] for index in sorted(results)], resumed
 
 
-def _play_here(config, chunks):
-    """One job, in this process: while the engine plays chunk ``i + 1`` in a second thread (its
-    kernels release the GIL), this one turns chunk ``i`` into tables, keeps and appends them, so
-    the frames and Parquet cost no time beside the engine's, only a little of the other core.
-    The engine's thread seeds its own generator for each chunk (``play``), so the hands are
-    those of a single thread."""
-    with ThreadPoolExecutor(1, thread_name_prefix="mjsim-engine") as engine:
-        playing = engine.submit(_chunk_records, config, chunks[0])
+class _EngineThreads:
+    """``count`` daemon threads that play chunks (``_chunk_records``) in this process, each from
+    the queue in turn; :meth:`submit` gives a future of the chunk's records.
+
+    Daemon threads, not a ``ThreadPoolExecutor``: an interrupted run stops at once, the engine's
+    kernels still running (they cannot be interrupted) are left to finish unseen, and nothing
+    waits for them when the process exits (an executor's threads are joined at exit: a chunk of
+    a million hands would hold up Ctrl-C for minutes). :meth:`stop` drops the chunks not begun."""
+
+    def __init__(self, config: RunConfig, count: int) -> None:
+        self.config = config
+        self.waiting: queue.SimpleQueue = queue.SimpleQueue()
+        self.stopped = threading.Event()
+        self.count = count
+        for number in range(count):
+            thread = threading.Thread(target=self._work, name=f"mjsim-engine-{number}", daemon=True)
+            thread.start()
+
+    def submit(self, chunk: Chunk) -> Future:
+        future: Future = Future()
+        self.waiting.put((chunk, future))
+        return future
+
+    def stop(self) -> None:
+        self.stopped.set()
+        for _ in range(self.count):  # wakes each idle thread, to end it
+            self.waiting.put(None)
+
+    def _work(self) -> None:
+        while not self.stopped.is_set():
+            task = self.waiting.get()
+            if task is None or self.stopped.is_set():
+                return
+            chunk, future = task
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(_chunk_records(self.config, chunk))
+            except BaseException as error:  # the main thread raises it
+                future.set_exception(error)
+
+
+def _play_in_threads(config, chunks, threads: int):
+    """Chunks played by ``threads`` engine threads in this process (the engine's kernels
+    release the GIL, so they run side by side on as many cores), their results and tables in
+    chunk order. This thread meanwhile turns each played chunk into tables, which the caller
+    keeps and appends: the records are handed over without pickling, the engine is the one this
+    process compiled or loaded (no worker starts or loads it again), and with one thread the
+    frames and Parquet cost no time beside the engine's, only a little of another core.
+
+    Each chunk seeds its thread's generator (numba's is per thread) when it starts (``play``),
+    so the hands are those of one thread playing every chunk. Up to ``2 * threads`` chunks wait
+    ahead of this thread, so the engine threads never wait for it while it makes tables."""
+    engine = _EngineThreads(config, threads)
+    ahead = min(len(chunks), 2 * threads)
+    pending = deque(engine.submit(chunk) for chunk in chunks[:ahead])
+    try:
         for position, chunk in enumerate(chunks):
-            records, engine_seconds, played_seconds = playing.result()
-            if position + 1 < len(chunks):
-                playing = engine.submit(_chunk_records, config, chunks[position + 1])
+            records, engine_seconds, played_seconds = pending.popleft().result()
+            if position + ahead < len(chunks):
+                pending.append(engine.submit(chunks[position + ahead]))
             start = time.perf_counter()
             games, wins, result = _arrow_tables(config, chunk, records, engine_seconds)
             # the chunk's own work in both threads, as a worker's seconds count it
             yield result | {"seconds": played_seconds + time.perf_counter() - start}, games, wins
+    finally:
+        engine.stop()
+        for future in pending:
+            future.cancel()
 
 
 def _play_in_workers(config, chunks, pool, workers):
