@@ -1,10 +1,16 @@
-"""Where the chunks of a run play: local worker processes, or a Dask cluster.
+"""Where the chunks of a run play: engine threads here, local worker processes, or a Dask cluster.
 
-    backend = Backend("dask", scheduler="tcp://10.0.0.5:8786")   # or Backend() for processes
+    backend = Backend("dask", scheduler="tcp://10.0.0.5:8786")   # or Backend() for threads
     with backend.started(workers=2) as pool:
         for result in pool(delayed(play)(chunk) for chunk in chunks): ...
 
-``processes`` (the default) is joblib's loky pool on this machine. ``dask`` runs the same tasks
+``threads`` (the default) plays a run's chunks in engine threads of this process (the runner's
+``_play_in_threads``; :meth:`Backend.plays_chunks_here`): the kernels release the GIL, the
+records need no pickling, and no worker starts and loads the engine (docs/engine.md, "Parallel
+runs", has the measurements). Its :meth:`Backend.pool`, for whole tasks that are not a run's
+chunks (a sweep's small cells side by side, ``tune``'s trials), is the process pool of
+``processes``. ``processes`` is joblib's loky pool on this machine, for chunks too (one job
+excepted: it plays in this process, without a pool). ``dask`` runs the same tasks
 through joblib's Dask backend on a ``distributed`` cluster: the one at ``scheduler`` when given,
 else a ``LocalCluster`` of ``workers`` single-threaded worker processes started here and closed
 afterwards. Dask workers need only the installed package (``pip install 'mjsim[dask]'``); they
@@ -94,8 +100,8 @@ class Backend:
                     close()
 
     def pool(self, n_jobs: int):
-        """A ``joblib.Parallel`` over ``n_jobs`` workers (every worker of a Dask cluster),
-        yielding results as they come."""
+        """A ``joblib.Parallel`` over ``n_jobs`` worker processes (both local backends; every
+        worker of a Dask cluster), yielding results as they come."""
         from joblib import Parallel, parallel_config
 
         if self.is_local:

@@ -7,12 +7,13 @@ seeds spawned from the root seed as child ``i`` (walls, first dealers and the ra
 generator each from their own grandchild), so the hands do not depend on how many jobs play
 them: same seed and config, bit-identical tables for any ``jobs`` or backend. The chunks depend
 only on the number of hands, the hands per session and ``run.chunk_hands``. Chunks run in
-parallel with joblib (local processes, or a Dask cluster: :mod:`sim.backends`); each sends its
-tables back, and the main process keeps them in ``parts/`` (each file written under a temporary
-name, then renamed; ``chunk-NNNNN.json`` last, marking the chunk complete) and appends them, in
-chunk order, to the final tables while later chunks still play. With one job the chunks play in
-this process, without a pool. Either way memory stays flat however many hands are played, and
-the tables are the same bytes.
+parallel in engine threads of this process (the default backend, and any backend with one job:
+the kernels release the GIL, and this thread makes each chunk's tables from its records), or
+with joblib in worker processes or on a Dask cluster (:mod:`sim.backends`), each worker sending
+its tables back. The main thread keeps each chunk's tables in ``parts/`` (each file written
+under a temporary name, then renamed; ``chunk-NNNNN.json`` last, marking the chunk complete) and
+appends them, in chunk order, to the final tables while later chunks still play. Either way
+memory stays flat however many hands are played, and the tables are the same bytes.
 
 **Resume.** The run is built in ``.NAME.partial`` beside its folder (:func:`sim.outdir.
 resumable_directory`), whose ``manifest.json`` says ``"complete": false`` until the end. A run
@@ -194,7 +195,8 @@ def _said_if_slow(message: str, enabled: bool, after_seconds: float = 2.0):
 
 
 def n_workers(jobs: int) -> int:
-    """Worker processes for ``jobs`` (-1: one per core); a ValueError for anything else."""
+    """Workers (engine threads or processes) for ``jobs`` (-1: one per core); a ValueError for
+    anything else."""
     if type(jobs) is not int or jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs: expected a positive integer or -1 (one per core), got {jobs!r}")
     return jobs if jobs > 0 else os.cpu_count() or 1
@@ -396,13 +398,14 @@ def run(
 ) -> Path:
     """Play ``config`` into the run directory ``out`` and return its path.
 
-    ``jobs``: worker processes (-1: one per core); results do not depend on it. ``progress``:
-    a progress bar with rate and ETA on standard error (default: when it is a terminal).
+    ``jobs``: engine threads or worker processes (-1: one per core); results do not depend on
+    it. ``progress``: a progress bar with rate and ETA on standard error (default: when it is a
+    terminal).
     ``replace``: whether a previous run directory at ``out`` may be overwritten. ``out`` is
     checked and locked by :func:`sim.outdir.resumable_directory` before anything is written.
     ``resume``: finish the interrupted run of ``out`` (``config`` None: the one it was started
-    with; else it must be that one). ``backend``: where the chunks play (default: processes
-    here); the tables are the same bytes whatever it is.
+    with; else it must be that one). ``backend``: where the chunks play (default: engine
+    threads here); the tables are the same bytes whatever it is.
     """
     n_workers(jobs)  # checked before anything is made
     backend = backend or Backend()
@@ -616,10 +619,12 @@ def _play_in_threads(config, chunks, threads: int):
     frames and Parquet cost no time beside the engine's, only a little of another core.
 
     Each chunk seeds its thread's generator (numba's is per thread) when it starts (``play``),
-    so the hands are those of one thread playing every chunk. Up to ``2 * threads`` chunks wait
-    ahead of this thread, so the engine threads never wait for it while it makes tables."""
-    engine = _EngineThreads(config, threads)
-    ahead = min(len(chunks), 2 * threads)
+    so the hands are those of one thread playing every chunk. ``threads + 1`` chunks are given
+    to the engine ahead of the one this thread waits for: one more than the threads play, so no
+    engine thread waits while this one makes tables, and no more, so that only a few chunks'
+    records are in memory at once."""
+    engine = _EngineThreads(config, min(threads, len(chunks)))
+    ahead = min(len(chunks), threads + 1)
     pending = deque(engine.submit(chunk) for chunk in chunks[:ahead])
     try:
         for position, chunk in enumerate(chunks):

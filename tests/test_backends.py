@@ -145,7 +145,8 @@ def test_a_stopped_run_does_not_wait_for_the_chunks_still_playing(config, tmp_pa
     assert "mjsim run --resume" in stopped.value.what_next
     release.set()
     _engine_threads_end()
-    assert sorted(started) == [0, 1, 2, 3], "the waiting chunks were played after the stop"
+    # 0 and 1 played, 2 (and 3, once its thread took it) held; 4 was waiting, 5 never given
+    assert {0, 1, 2} <= set(started) <= {0, 1, 2, 3}, "chunks were played after the stop"
     resumed = runner.run(None, tmp_path / "x", jobs=2, resume=True)
     assert runner.read_manifest(resumed)["resumed_chunks"] == 2
 
