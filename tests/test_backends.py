@@ -170,3 +170,21 @@ def test_the_cli_takes_every_backend_and_refuses_others(capsys, tmp_path, monkey
     refused = mjsim(capsys, "run", str(root / config), "--backend", "fibres", "--out", "no")
     assert refused.returncode == 2 and "--backend" in refused.stderr
     assert "threads" in refused.stderr and not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("name", ["wengan-4p", "anqing"])
+def test_every_variant_plays_the_same_bytes_in_two_engine_threads(name, tmp_path):
+    """Weng'an's and Anqing's engines in two threads side by side: the bytes of one job."""
+    config = load_config(
+        f"configs/{name}.toml",
+        [
+            "run.games=480",
+            "run.chunk_hands=80",
+            "run.seed=3",
+            'run.agents=["random", "efficiency", "random", "efficiency"]',
+        ],
+    )
+    one = runner.run(config, tmp_path / "one", jobs=1)
+    two = runner.run(config, tmp_path / "two", jobs=2)
+    _same_tables(one, two)
+    assert runner.read_manifest(two)["counts"]["games"] == 480
