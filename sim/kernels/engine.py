@@ -400,6 +400,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
         if n_plans > 0:
             plans[seat] = choose_plan(agents[seat], hands[seat], own_actions, n_plans)
     win_forms = variant.win_forms()
+    lists_chi = variant.lists_chi()
     steer_forms = status[HAND_ROW, HAND_STEER_FORMS]
     # a tile kind playing another kind's face in chis (-1: none), and that face
     stand_in = status[HAND_ROW, HAND_STAND_IN] - 1
@@ -517,7 +518,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
         # a claim's shape); wins first
         if not claim_shape_held(
             hands, keys, wild_count, wild, win_forms, n_players, seat, kind, stand_in, face,
-            tables,
+            tables, lists_chi,
         ):  # fmt: skip
             seat = (seat + 1) % n_players
             must_draw = True

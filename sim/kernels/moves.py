@@ -209,13 +209,15 @@ def holds_kong_shape(hand, melds, n_melds):
 
 @inline_kernel
 def claim_shape_held(
-    hands, keys, wild_count, wild, forms, n_players, offerer, tile, stand_in, face, tables
-):
+    hands, keys, wild_count, wild, forms, n_players, offerer, tile, stand_in, face, tables,
+    chi=True,
+):  # fmt: skip
     """Whether any other seat holds the shape of a claim on ``tile`` discarded by ``offerer``:
     a win the pre-check finds plausible (``forms``), two or more of the tile (a pong or a kong on
     the discard), or, for the offerer's next seat, the two other tiles of a sequence through it
     (a chi, natural or wild), a tile of kind ``stand_in`` (-1: none) playing ``face`` there or
-    being the discard (``HAND_STAND_IN``).
+    being the discard (``HAND_STAND_IN``); the chi shape only with ``chi`` (the variant's
+    ``lists_chi``: a variant without chi would be asked in vain on most discards).
     The engine asks the variant for its claims on a discard only when this holds: most discards
     fit no claim, and the listing passes the state (docs/engine.md, ``claim_actions``)."""
     for offset in range(1, n_players):
@@ -225,7 +227,7 @@ def claim_shape_held(
         if plausible_win(keys[other], wild_count[other], tile, wild, forms, tables):
             return True
     played = face if tile == stand_in and stand_in >= 0 else tile
-    if played >= 27:
+    if not chi or played >= 27:
         return False
     # a chi: the next seat holds the two other tiles of some sequence through the tile
     hand = hands[(offerer + 1) % n_players]

@@ -33,6 +33,7 @@ HOOK_NAMES = (
     "setup",
     "plan_actions",
     "win_forms",
+    "lists_chi",
     "win",
     "own_turn_actions",
     "claim_actions",

@@ -110,3 +110,58 @@ def test_a_chi_shape_is_seen_at_every_rank_and_a_lone_neighbour_is_not():
                         state.hands, state.keys, state.wild_count, state.wild, H.WIN_FORMS, 4,
                         0, tile, -1, -1, TABLES,
                     ), (tile, step)  # fmt: skip
+
+
+def _wengan_position(seed: int, sizes: list[int]):
+    """Four seats dealt ``sizes`` tiles from a shuffled Weng'an wall (108 tiles, no wilds)."""
+    rng = np.random.default_rng(seed)
+    wall = rng.permutation(np.repeat(np.arange(27, dtype=np.int8), 4))
+    state = S.new_state()
+    S.reset(state, wall, 4, 0)
+    for seat, size in enumerate(sizes):
+        for _ in range(size):
+            S.give_tile(state, seat, S.pop_front(state))
+    return state
+
+
+def test_wengan_lists_no_chi_and_its_precheck_skips_the_chi_shape_only():
+    """Weng'an has no chi (002_065383326e4e38d7.txt, rules-spec B3.1: 不可以吃), so its
+    ``lists_chi`` hook is False and the pre-check skips the chi shape; it still sees every win,
+    直杠 (点豆) and pong Weng'an lists, on dealt positions of every size."""
+    from sim.variants.anhua.engine import ANHUA
+    from sim.variants.anqing.engine import ANQING
+    from sim.variants.wengan import WenganOptions
+    from sim.variants.wengan import engine as WE
+    from sim.variants.wengan import hooks as WH
+    from sim.variants.wengan.engine import WENGAN
+
+    assert not WH.lists_chi(WENGAN)
+    assert H.lists_chi(ANHUA)
+    from sim.variants.anqing import hooks as QH
+
+    assert QH.lists_chi(ANQING)
+    params = WenganOptions().params()
+    claims = np.zeros((S.MAX_SEATS, M.MAX_ACTIONS, M.N_ACTION_FIELDS), np.int64)
+    n_claims = np.zeros(S.MAX_SEATS, np.int64)
+    listed_anything = 0
+    skipped = 0
+    for seed in range(6):
+        sizes = [13, 13, 13, 13] if seed < 3 else [13, 10, 7, 4]
+        state = _wengan_position(seed, sizes)
+        for offerer in range(4):
+            for tile in range(27):
+                n_claims[:] = 0
+                WE.claim_actions(
+                    state, offerer, tile, M.HOW_DISCARD, -1, -1, params, TABLES, claims, n_claims
+                )
+                listed = int(n_claims.sum())
+                shape = (
+                    state.hands, state.keys, state.wild_count, state.wild, WH.WIN_FORMS, 4,
+                    offerer, tile, -1, -1, TABLES,
+                )  # fmt: skip
+                held = M.claim_shape_held(*shape, False)
+                assert held or listed == 0, (seed, offerer, tile, listed)
+                skipped += M.claim_shape_held(*shape, True) and not held
+                listed_anything += listed
+    assert listed_anything > 0  # the property is not vacuous
+    assert skipped > 0  # and the chi shape alone is common: the listings saved

@@ -65,6 +65,11 @@ def win_forms(variant):
 
 
 @kernel
+def lists_chi(variant):
+    return False
+
+
+@kernel
 def win(variant, state, seat, how, tile, params, tables):
     if plausible_win(
         state.keys[seat], state.wild_count[seat], -1, state.wild, FORM_STANDARD, tables

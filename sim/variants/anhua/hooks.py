@@ -168,6 +168,12 @@ def win_forms(variant):
 
 
 @kernel
+def lists_chi(variant):
+    """The next player may chi a discard (``claim_actions``)."""
+    return True
+
+
+@kernel
 def win(variant, state, seat, how, tile, params, tables):
     """anhua.best_win for ``seat``'s concealed hand as it is (the winning ``tile`` already in it,
     -1 when none was drawn). A king won on from another player (only with

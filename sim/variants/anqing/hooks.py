@@ -215,6 +215,12 @@ def win_forms(variant):
     return WIN_FORMS
 
 
+@kernel
+def lists_chi(variant):
+    """The next player may chi a discard (``claim_actions``)."""
+    return True
+
+
 # ---------------------------------------------------------------------------------------------
 # Wins
 

@@ -294,6 +294,12 @@ def win_forms(variant):
     return WIN_FORMS
 
 
+@kernel
+def lists_chi(variant):
+    """No chi in Weng'an (B3.1): the engine's claim pre-check skips the chi shape."""
+    return False
+
+
 # ---------------------------------------------------------------------------------------------
 # Wins
 
