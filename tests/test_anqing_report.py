@@ -48,7 +48,7 @@ def test_the_items_section_counts_each_item_among_the_winners(anqing):
     assert list(rows) == labels
     scored_any = 0
     for bit, (item, label) in enumerate(zip(ITEM_IDS, labels, strict=True)):
-        scored = (wins["items_scored"].to_numpy() >> bit) & 1 == 1
+        scored = ((wins["items_scored"].to_numpy() >> bit) & 1) == 1
         row = rows[label]
         assert row["winners"] == f"{scored.sum():,}", label
         points = wins[f"item_{item}"].to_numpy()

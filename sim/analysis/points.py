@@ -213,7 +213,7 @@ def counted_rows(run: Run, section, confidence: float = 0.95) -> pd.DataFrame:
                 continue
             values = frame[row.value].to_numpy(dtype=float)
             if row.flag:
-                set_rows = (frame[row.flag[0]].to_numpy(dtype=np.int64) >> row.flag[1]) & 1 == 1
+                set_rows = ((frame[row.flag[0]].to_numpy(dtype=np.int64) >> row.flag[1]) & 1) == 1
             else:
                 set_rows = values != 0
             found = totals.setdefault(row.label, [0, 0, 0.0, 0.0, 0.0])

@@ -665,7 +665,7 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
             by_standard = max(0, to_add - n_wilds) - 1 == shanten
         if by_standard:
             for suit in range(4):
-                if (drawn_suits >> suit) & 1 == 0:
+                if ((drawn_suits >> suit) & 1) == 0:
                     continue
                 if suit == own:
                     info[best_columns + suit] = _best_columns(

@@ -463,7 +463,7 @@ def begin_event(books, event, seat):
     books[TOUCHED, N_TOUCHED] = 0
     if event != EVENT_DEAL and books[SCALARS, B_DEALT] == 0:
         return ERR_DEAL
-    engine_event = 0 <= event < 63 and (LEDGER_EVENTS >> event) & 1 != 0
+    engine_event = 0 <= event < 63 and ((LEDGER_EVENTS >> event) & 1) != 0
     if books[SCALARS, B_EXHAUSTED] != 0 and engine_event:
         return ERR_END  # after 荒庄 only the variant's own events (its settlement, say)
     # after a win: more winners, and tiles turned up after it (a flip for the settlement)

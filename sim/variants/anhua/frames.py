@@ -96,7 +96,7 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
     return {
         "indicator": categorical(records[:, R_INDICATOR], kind_name),
         **{
-            f"instant_kings_dealt_{seat}": (records[:, R_DEAL_INSTANT] >> seat) & 1 == 1
+            f"instant_kings_dealt_{seat}": ((records[:, R_DEAL_INSTANT] >> seat) & 1) == 1
             for seat in range(n_players)
         },
         **{f"kings_dealt_{seat}": records[:, R_WILDS_DEALT + seat] for seat in range(n_players)},

@@ -163,7 +163,7 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
     }
     values |= {f"points_from_{name}": v for name, v in source_points(records, options).items()}
     for seat in range(n_players):
-        values[f"discarded_zuan_{seat}"] = (records[:, RA_DISCARDED_ZUAN] >> seat) & 1 == 1
+        values[f"discarded_zuan_{seat}"] = ((records[:, RA_DISCARDED_ZUAN] >> seat) & 1) == 1
         values[f"bao_factor_{seat}"] = records[:, RA_BAO_FACTOR + seat]
         values[f"carry_{seat}"] = records[:, RA_CARRY + seat]
         values[f"bao_kind_{seat}"] = categorical(

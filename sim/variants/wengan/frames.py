@@ -166,9 +166,9 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
         values |= {f"{name}_{seat}": net[:, seat] for seat in range(n_players)}
         values[f"points_from_{name}"] = np.where(net > 0, net, 0).sum(axis=1)
     for seat in range(n_players):
-        values[f"ready_{seat}"] = (records[:, RW_READY] >> seat) & 1 == 1
-        values[f"bao_ting_{seat}"] = (records[:, RW_BAO_TING] >> seat) & 1 == 1
-        values[f"yuan_que_dealt_{seat}"] = (records[:, RW_DEALT_LACKING] >> seat) & 1 == 1
+        values[f"ready_{seat}"] = ((records[:, RW_READY] >> seat) & 1) == 1
+        values[f"bao_ting_{seat}"] = ((records[:, RW_BAO_TING] >> seat) & 1) == 1
+        values[f"yuan_que_dealt_{seat}"] = ((records[:, RW_DEALT_LACKING] >> seat) & 1) == 1
         values[f"que_suit_{seat}"] = categorical(
             records[:, RW_QUE_SUIT + seat], lambda s: QUE_SUITS.get(s, ""), ["", "m", "p", "s"]
         )

@@ -533,7 +533,7 @@ def discard_mask(variant, hand, status, seat, drawn, params, allowed):
     if mask == 0:
         return drawn
     for kind in range(27):
-        allowed[kind] = (mask >> kind) & 1 != 0
+        allowed[kind] = ((mask >> kind) & 1) != 0
     for kind in range(27, allowed.shape[0]):
         allowed[kind] = False
     return -1
