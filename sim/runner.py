@@ -54,6 +54,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,6 +66,7 @@ from .backends import Backend
 from .config import RunConfig, build_config
 from .outdir import RUN, is_finished, resumable_directory, target_of
 from .stopping import stop_on_signals
+from .tables import load_tables_in_background
 from .wall import child_seed, shuffled_walls, spawn_seeds
 
 if TYPE_CHECKING:
@@ -350,8 +352,10 @@ class _Tables:
             os.replace(path, self.targets[name])
 
 
+@cache
 def git_commit() -> str | None:
-    """The commit of the source tree the package runs from, when it is a git checkout."""
+    """The commit of the source tree the package runs from, when it is a git checkout (asked
+    once per process: a run's two manifests name the commit it started from)."""
     try:
         result = subprocess.run(
             ["git", "rev-parse", "HEAD"],
@@ -409,6 +413,7 @@ def run(
         raise ValueError("run: a config is needed unless resuming")
     if progress is None:
         progress = sys.stderr.isatty()
+    load_tables_in_background()  # the engine's first hand needs them; loaded beside the start
     target = target_of(out) if resume else Path(out)
     building = None
     try:

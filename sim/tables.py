@@ -8,10 +8,12 @@ tables. Every load checks shapes, dtypes and a content digest written at build t
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sys
 import tempfile
+import threading
 import time
 from functools import cache
 from pathlib import Path
@@ -196,9 +198,35 @@ def _load(folder: Path) -> HandTables:
     return _derived(arrays)
 
 
-@cache
+_LOADING = threading.Lock()
+"""Held while the tables are loaded or built: a caller waits for a load under way in another
+thread (:func:`load_tables_in_background`) instead of doing it a second time."""
+
+
 def load_tables() -> HandTables:
-    """The evaluator tables, from the disk cache or freshly built (and then cached)."""
+    """The evaluator tables, from the disk cache or freshly built (and then cached); once per
+    process."""
+    with _LOADING:
+        return _loaded()
+
+
+def load_tables_in_background() -> threading.Thread:
+    """Start loading the tables in a thread, so that a later :func:`load_tables` finds them
+    loaded (or waits for the rest). Checking the digests of the 40 MB of mapped files is most
+    of a load (about 50 ms) and runs without the GIL, beside this thread's imports and numba's
+    cache load. An error there is left for the later call to raise."""
+
+    def load() -> None:
+        with contextlib.suppress(Exception):  # the later load_tables raises it where needed
+            load_tables()
+
+    thread = threading.Thread(target=load, name="mjsim-tables", daemon=True)
+    thread.start()
+    return thread
+
+
+@cache
+def _loaded() -> HandTables:
     folder = cache_dir()
     if folder.is_dir():
         try:
@@ -209,6 +237,9 @@ def load_tables() -> HandTables:
     tables = build_tables()
     _save(tables, folder)
     return tables
+
+
+load_tables.cache_clear = _loaded.cache_clear  # the tests load again from a fresh cache
 
 
 def _remove(folder: Path) -> None:

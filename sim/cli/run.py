@@ -62,6 +62,15 @@ def summary_lines(path: Path) -> list[str]:
     return lines
 
 
+def _import_summary(_chunk: dict) -> None:
+    """Called after each chunk is kept: import what :func:`summary_lines` needs while the
+    engine plays the next chunk (a run's first import of them, about 25 ms, would otherwise
+    come after the last hand)."""
+    import pyarrow.dataset  # noqa: F401 (the summary reads the tables with it)
+
+    from .. import analysis  # noqa: F401
+
+
 def _checked(args: argparse.Namespace):
     """The config and the run directory the arguments name, every error before any output."""
     if args.resume is not None:
@@ -101,6 +110,7 @@ def _command_run(args: argparse.Namespace) -> int:
         command=command,
         resume=args.resume is not None,
         backend=backend,
+        on_chunk=_import_summary,
     )
     seconds = time.perf_counter() - start
     config = config or config_of_run(out)
