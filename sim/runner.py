@@ -36,7 +36,10 @@ and stops the workers; a previous run there is replaced only once the new one is
 pandas and pyarrow are imported where the tables are made, not at the top of this module or of
 any module the first hand needs (``tests/test_lazy_imports.py``): with one job, the main
 thread first makes tables while the engine plays the second chunk, so their third of a second
-of importing runs beside the engine instead of before the first hand.
+of importing runs beside the engine instead of before the first hand. Likewise the evaluator
+tables load in a thread from the start of :func:`run` (``sim.tables.load_tables_in_background``:
+their digest check runs without the GIL, beside numba's cache load), and ``on_table`` hands the
+caller each table as written, so that ``mjsim run``'s summary need not read the files back.
 """
 
 from __future__ import annotations
@@ -320,9 +323,11 @@ def _stored_schema(table: pa.Table) -> pa.Schema:
 
 class _Tables:
     """``games.parquet`` and ``wins.parquet``, appended to chunk by chunk in chunk order (a row
-    group per chunk), with the first chunk's schema as stored."""
+    group per chunk), with the first chunk's schema as stored. ``on_table(name, table)`` is
+    given each table as it is written (``run``'s argument)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, on_table: Callable | None = None) -> None:
+        self.on_table = on_table
         self.targets = {"games": folder / GAMES, "wins": folder / WINS}
         self.writing = {
             name: path.with_name(path.name + TEMPORARY) for name, path in self.targets.items()
@@ -340,6 +345,8 @@ class _Tables:
             # per-chunk categoricals (e.g. the indicator) may differ in their categories
             table = table.cast(writer.schema)
         writer.write_table(table)
+        if self.on_table is not None:
+            self.on_table(name, table)
 
     def close(self) -> None:
         for writer in self.writers.values():
@@ -395,6 +402,7 @@ def run(
     on_chunk: Callable[[dict], None] | None = None,
     resume: bool = False,
     backend: Backend | None = None,
+    on_table: Callable[[str, pa.Table], None] | None = None,
 ) -> Path:
     """Play ``config`` into the run directory ``out`` and return its path.
 
@@ -404,7 +412,11 @@ def run(
     checked and locked by :func:`sim.outdir.resumable_directory` before anything is written.
     ``resume``: finish the interrupted run of ``out`` (``config`` None: the one it was started
     with; else it must be that one). ``backend``: where the chunks play (default: processes
-    here); the tables are the same bytes whatever it is.
+    here); the tables are the same bytes whatever it is. ``on_chunk(result)``: called with each
+    chunk's counts once it is kept; ``on_table(name, table)``: with each chunk's ``games`` and
+    ``wins`` arrow tables as they are written to the run's tables, in chunk order, with the
+    schema the files store (a resumed run's kept chunks included): what the files hold, without
+    reading them back.
     """
     n_workers(jobs)  # checked before anything is made
     backend = backend or Backend()
@@ -430,7 +442,8 @@ def run(
         ):
             config = _begin(building, config, command, resume)
             if not is_finished(building, RUN):  # a kill after the manifest: only tidying left
-                _play_run(config, building, stop, jobs, progress, command, on_chunk, backend)
+                listeners = on_chunk, on_table
+                _play_run(config, building, stop, jobs, progress, command, listeners, backend)
             shutil.rmtree(building / PARTS, ignore_errors=True)
     except KeyboardInterrupt as error:
         if building is not None and building.is_dir():
@@ -481,8 +494,9 @@ def _begin(building: Path, config: RunConfig | None, command, resume: bool) -> R
     return kept
 
 
-def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend) -> None:
-    """Play every chunk not kept yet, write both tables whole and the finished manifest."""
+def _play_run(config, building, stop, jobs, progress, command, listeners, backend) -> None:
+    """Play every chunk not kept yet, write both tables whole and the finished manifest
+    (``listeners``: ``run``'s ``on_chunk`` and ``on_table``)."""
     started = time.perf_counter()
     with _said_if_slow(COMPILING.format(title=config.spec.title), progress):
         warm_up(config)  # compiles, or loads numba's cache, here rather than in every worker
@@ -492,7 +506,7 @@ def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend
     workers = min(n_workers(jobs), len(chunks))
     with backend.started(workers) as pool:
         results, resumed = _play_chunks(
-            config, chunks, building, workers, progress, on_chunk, pool, backend.is_local
+            config, chunks, building, workers, progress, listeners, pool, backend.is_local
         )
     stop.check()
     play_seconds = time.perf_counter() - started - warmup_seconds
@@ -511,15 +525,16 @@ def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend
     _write_json_atomic(manifest | {"complete": True}, building / MANIFEST)
 
 
-def _play_chunks(config, chunks, building, workers, progress, on_chunk, pool, local):
+def _play_chunks(config, chunks, building, workers, progress, listeners, pool, local):
     """Play every chunk not yet kept in ``building/parts``, keep each there as it comes, and
     append all of them, in chunk order, to the two tables of ``building``. The chunk results in
     chunk order, and those of the chunks kept from before (index -> result)."""
+    on_chunk, on_table = listeners
     parts = building / PARTS
     parts.mkdir(exist_ok=True)
     results = kept_chunks(parts)
     resumed = dict(results)
-    tables = _Tables(building)
+    tables = _Tables(building, on_table)
     appended = 0  # chunks appended so far: chunk indices 0 .. appended - 1
 
     def append_ready(index: int | None = None, games=None, wins=None) -> None:
