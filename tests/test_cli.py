@@ -86,12 +86,14 @@ import atexit, os, sys, threading
 end_now = os._exit
 os._exit = lambda status: (os.write(1, b"ended at once\\n"), end_now(status))
 atexit.register(lambda: print("exit handler ran"))  # buffered: shows only if flushed after it
+release = threading.Event()
 if sys.argv[1] == "with-thread":
-    release = threading.Event()
-    threading.Thread(target=release.wait, args=(1,)).start()  # not a daemon: exit waits for it
+    threading.Thread(target=release.wait, args=(60,)).start()  # not a daemon: exit waits for it
 from sim.cli import main
 sys.argv = ["mjsim", "hand", "12q"]
-sys.exit(main())
+status = main()
+release.set()  # main returned (the thread was running): let the interpreter's exit end it
+sys.exit(status)
 """
 
 
