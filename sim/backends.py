@@ -1,10 +1,16 @@
-"""Where the chunks of a run play: local worker processes, or a Dask cluster.
+"""Where the chunks of a run play: engine threads here, local worker processes, or a Dask cluster.
 
-    backend = Backend("dask", scheduler="tcp://10.0.0.5:8786")   # or Backend() for processes
+    backend = Backend("dask", scheduler="tcp://10.0.0.5:8786")   # or Backend() for threads
     with backend.started(workers=2) as pool:
         for result in pool(delayed(play)(chunk) for chunk in chunks): ...
 
-``processes`` (the default) is joblib's loky pool on this machine. ``dask`` runs the same tasks
+``threads`` (the default) plays a run's chunks in engine threads of this process (the runner's
+``_play_in_threads``; :meth:`Backend.plays_chunks_here`): the kernels release the GIL, the
+records need no pickling, and no worker starts and loads the engine (docs/engine.md, "Parallel
+runs", has the measurements). Its :meth:`Backend.pool`, for whole tasks that are not a run's
+chunks (a sweep's small cells side by side, ``tune``'s trials), is the process pool of
+``processes``. ``processes`` is joblib's loky pool on this machine, for chunks too (one job
+excepted: it plays in this process, without a pool). ``dask`` runs the same tasks
 through joblib's Dask backend on a ``distributed`` cluster: the one at ``scheduler`` when given,
 else a ``LocalCluster`` of ``workers`` single-threaded worker processes started here and closed
 afterwards. Dask workers need only the installed package (``pip install 'mjsim[dask]'``); they
@@ -28,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-BACKENDS = ("processes", "dask")
+BACKENDS = ("threads", "processes", "dask")
 DASK_MISSING = (
     "--backend dask: needs the optional Dask extra (dask[distributed]), which is not installed; "
     "install it with: pip install 'mjsim[dask]'"
@@ -40,7 +46,7 @@ CONNECT_SECONDS = 10
 class Backend:
     """A way to play chunks in parallel (see the module docstring)."""
 
-    name: str = "processes"
+    name: str = "threads"
     scheduler: str | None = None
     _client: Any = field(default=None, repr=False, compare=False)
 
@@ -59,7 +65,12 @@ class Backend:
 
     @property
     def is_local(self) -> bool:
-        return self.name == "processes"
+        return self.name != "dask"
+
+    def plays_chunks_here(self, workers: int) -> bool:
+        """Whether a run's chunks play in engine threads of this process: always with
+        ``threads``, and with ``processes`` when one job plays them (no pool to start)."""
+        return self.name == "threads" or (self.name == "processes" and workers == 1)
 
     def check_installed(self) -> None:
         """A one-line ValueError when the backend's packages are missing (before any output)."""
@@ -73,7 +84,7 @@ class Backend:
     def started(self, workers: int) -> Iterator[Callable[[int], Any]]:
         """The backend ready to take tasks; yields :meth:`pool`. Reentrant: inside, starting it
         again reuses what is running (one cluster for all of a sweep's cells)."""
-        if self.name == "processes" or self._client is not None:
+        if self.is_local or self._client is not None:
             yield self.pool
             return
         client, closers = _dask_client(self.scheduler, workers)
@@ -89,11 +100,11 @@ class Backend:
                     close()
 
     def pool(self, n_jobs: int):
-        """A ``joblib.Parallel`` over ``n_jobs`` workers (every worker of a Dask cluster),
-        yielding results as they come."""
+        """A ``joblib.Parallel`` over ``n_jobs`` worker processes (both local backends; every
+        worker of a Dask cluster), yielding results as they come."""
         from joblib import Parallel, parallel_config
 
-        if self.name == "processes":
+        if self.is_local:
             from .stopping import start_worker
 
             with parallel_config(backend="loky", initializer=start_worker, initargs=(os.getpid(),)):
@@ -182,9 +193,9 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
-        default="processes",
-        help="where chunks play: worker processes here (default), or a Dask cluster; results "
-        "do not depend on it",
+        default="threads",
+        help="where chunks play: engine threads in this process (default), worker processes "
+        "here, or a Dask cluster; results do not depend on it",
     )
     parser.add_argument(
         "--scheduler",

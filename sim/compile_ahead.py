@@ -91,6 +91,12 @@ class Samples:
 
         return np.zeros(MAX_SEATS, np.int64)
 
+    @property
+    def grid(self) -> np.ndarray:
+        """An int64 2-D array the loop allocates (per-seat accounts, a copy of the discards,
+        settlement items)."""
+        return np.zeros((1, 1), np.int64)
+
     integer = np.int64(0)
     """A loop integer (a seat, a kind, a count)."""
 

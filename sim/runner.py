@@ -7,12 +7,13 @@ seeds spawned from the root seed as child ``i`` (walls, first dealers and the ra
 generator each from their own grandchild), so the hands do not depend on how many jobs play
 them: same seed and config, bit-identical tables for any ``jobs`` or backend. The chunks depend
 only on the number of hands, the hands per session and ``run.chunk_hands``. Chunks run in
-parallel with joblib (local processes, or a Dask cluster: :mod:`sim.backends`); each sends its
-tables back, and the main process keeps them in ``parts/`` (each file written under a temporary
-name, then renamed; ``chunk-NNNNN.json`` last, marking the chunk complete) and appends them, in
-chunk order, to the final tables while later chunks still play. With one job the chunks play in
-this process, without a pool. Either way memory stays flat however many hands are played, and
-the tables are the same bytes.
+parallel in engine threads of this process (the default backend, and any backend with one job:
+the kernels release the GIL, and this thread makes each chunk's tables from its records), or
+with joblib in worker processes or on a Dask cluster (:mod:`sim.backends`), each worker sending
+its tables back. The main thread keeps each chunk's tables in ``parts/`` (each file written
+under a temporary name, then renamed; ``chunk-NNNNN.json`` last, marking the chunk complete) and
+appends them, in chunk order, to the final tables while later chunks still play. Either way
+memory stays flat however many hands are played, and the tables are the same bytes.
 
 **Resume.** The run is built in ``.NAME.partial`` beside its folder (:func:`sim.outdir.
 resumable_directory`), whose ``manifest.json`` says ``"complete": false`` until the end. A run
@@ -47,14 +48,16 @@ from __future__ import annotations
 import json
 import os
 import platform
+import queue
 import shutil
 import subprocess
 import sys
 import threading
 import time
 import warnings
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -197,7 +200,8 @@ def _said_if_slow(message: str, enabled: bool, after_seconds: float = 2.0):
 
 
 def n_workers(jobs: int) -> int:
-    """Worker processes for ``jobs`` (-1: one per core); a ValueError for anything else."""
+    """Workers (engine threads or processes) for ``jobs`` (-1: one per core); a ValueError for
+    anything else."""
     if type(jobs) is not int or jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs: expected a positive integer or -1 (one per core), got {jobs!r}")
     return jobs if jobs > 0 else os.cpu_count() or 1
@@ -406,17 +410,18 @@ def run(
 ) -> Path:
     """Play ``config`` into the run directory ``out`` and return its path.
 
-    ``jobs``: worker processes (-1: one per core); results do not depend on it. ``progress``:
-    a progress bar with rate and ETA on standard error (default: when it is a terminal).
+    ``jobs``: engine threads or worker processes (-1: one per core); results do not depend on
+    it. ``progress``: a progress bar with rate and ETA on standard error (default: when it is a
+    terminal).
     ``replace``: whether a previous run directory at ``out`` may be overwritten. ``out`` is
     checked and locked by :func:`sim.outdir.resumable_directory` before anything is written.
     ``resume``: finish the interrupted run of ``out`` (``config`` None: the one it was started
-    with; else it must be that one). ``backend``: where the chunks play (default: processes
-    here); the tables are the same bytes whatever it is. ``on_chunk(result)``: called with each
-    chunk's counts once it is kept; ``on_table(name, table)``: with each chunk's ``games`` and
-    ``wins`` arrow tables as they are written to the run's tables, in chunk order, with the
-    schema the files store (a resumed run's kept chunks included): what the files hold, without
-    reading them back.
+    with; else it must be that one). ``backend``: where the chunks play (default: engine
+    threads here); the tables are the same bytes whatever it is. ``on_chunk(result)``: called
+    with each chunk's counts once it is kept; ``on_table(name, table)``: with each chunk's
+    ``games`` and ``wins`` arrow tables as they are written to the run's tables, in chunk order,
+    with the schema the files store (a resumed run's kept chunks included): what the files hold,
+    without reading them back.
     """
     n_workers(jobs)  # checked before anything is made
     backend = backend or Backend()
@@ -504,12 +509,15 @@ def _play_run(config, building, stop, jobs, progress, command, listeners, backen
     warmup_seconds = time.perf_counter() - started
     chunks = plan_chunks(config)
     workers = min(n_workers(jobs), len(chunks))
+    threads = backend.plays_chunks_here(workers)
+    main_thread_cpu = time.thread_time()
     with backend.started(workers) as pool:
         results, resumed = _play_chunks(
-            config, chunks, building, workers, progress, listeners, pool, backend.is_local
+            config, chunks, building, workers, progress, listeners, pool, threads
         )
     stop.check()
     play_seconds = time.perf_counter() - started - warmup_seconds
+    main_thread_cpu = time.thread_time() - main_thread_cpu
     manifest = _manifest(config, command, workers, chunks, results)
     manifest["backend"] = backend.name
     if resumed:  # played before an interruption: not in this run's seconds
@@ -520,12 +528,14 @@ def _play_run(config, building, stop, jobs, progress, command, listeners, backen
         "play_seconds": round(play_seconds, 3),
         "chunk_seconds": round(sum(r["seconds"] for r in results), 3),
         "engine_seconds": round(sum(r["engine_seconds"] for r in results), 3),
+        # what this process's main thread spent beside the engine (tables, files, the pool)
+        "main_thread_cpu_seconds": round(main_thread_cpu, 3),
         "total_seconds": round(time.perf_counter() - started, 3),
     }
     _write_json_atomic(manifest | {"complete": True}, building / MANIFEST)
 
 
-def _play_chunks(config, chunks, building, workers, progress, listeners, pool, local):
+def _play_chunks(config, chunks, building, workers, progress, listeners, pool, threads):
     """Play every chunk not yet kept in ``building/parts``, keep each there as it comes, and
     append all of them, in chunk order, to the two tables of ``building``. The chunk results in
     chunk order, and those of the chunks kept from before (index -> result)."""
@@ -553,8 +563,8 @@ def _play_chunks(config, chunks, building, workers, progress, listeners, pool, l
     to_play = [chunk for chunk in chunks if chunk.index not in results]
     if not to_play:
         played = iter(())
-    elif workers == 1 and local:
-        played = _play_here(config, to_play)
+    elif threads:
+        played = _play_in_threads(config, to_play, workers)
     else:
         played = _play_in_workers(config, to_play, pool, workers)
     try:
@@ -578,22 +588,77 @@ def _play_chunks(config, chunks, building, workers, progress, listeners, pool, l
     return [results[index] for index in sorted(results)], resumed
 
 
-def _play_here(config, chunks):
-    """One job, in this process: while the engine plays chunk ``i + 1`` in a second thread (its
-    kernels release the GIL), this one turns chunk ``i`` into tables, keeps and appends them, so
-    the frames and Parquet cost no time beside the engine's, only a little of the other core.
-    The engine's thread seeds its own generator for each chunk (``play``), so the hands are
-    those of a single thread."""
-    with ThreadPoolExecutor(1, thread_name_prefix="mjsim-engine") as engine:
-        playing = engine.submit(_chunk_records, config, chunks[0])
+class _EngineThreads:
+    """``count`` daemon threads that play chunks (``_chunk_records``) in this process, each from
+    the queue in turn; :meth:`submit` gives a future of the chunk's records.
+
+    Daemon threads, not a ``ThreadPoolExecutor``: an interrupted run stops at once, the engine's
+    kernels still running (they cannot be interrupted) are left to finish unseen, and nothing
+    waits for them when the process exits (an executor's threads are joined at exit: a chunk of
+    a million hands would hold up Ctrl-C for minutes). :meth:`stop` drops the chunks not begun."""
+
+    def __init__(self, config: RunConfig, count: int) -> None:
+        self.config = config
+        self.waiting: queue.SimpleQueue = queue.SimpleQueue()
+        self.stopped = threading.Event()
+        self.count = count
+        for number in range(count):
+            thread = threading.Thread(target=self._work, name=f"mjsim-engine-{number}", daemon=True)
+            thread.start()
+
+    def submit(self, chunk: Chunk) -> Future:
+        future: Future = Future()
+        self.waiting.put((chunk, future))
+        return future
+
+    def stop(self) -> None:
+        self.stopped.set()
+        for _ in range(self.count):  # wakes each idle thread, to end it
+            self.waiting.put(None)
+
+    def _work(self) -> None:
+        while not self.stopped.is_set():
+            task = self.waiting.get()
+            if task is None or self.stopped.is_set():
+                return
+            chunk, future = task
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(_chunk_records(self.config, chunk))
+            except BaseException as error:  # the main thread raises it
+                future.set_exception(error)
+
+
+def _play_in_threads(config, chunks, threads: int):
+    """Chunks played by ``threads`` engine threads in this process (the engine's kernels
+    release the GIL, so they run side by side on as many cores), their results and tables in
+    chunk order. This thread meanwhile turns each played chunk into tables, which the caller
+    keeps and appends: the records are handed over without pickling, the engine is the one this
+    process compiled or loaded (no worker starts or loads it again), and with one thread the
+    frames and Parquet cost no time beside the engine's, only a little of another core.
+
+    Each chunk seeds its thread's generator (numba's is per thread) when it starts (``play``),
+    so the hands are those of one thread playing every chunk. ``threads + 1`` chunks are given
+    to the engine ahead of the one this thread waits for: one more than the threads play, so no
+    engine thread waits while this one makes tables, and no more, so that only a few chunks'
+    records are in memory at once."""
+    engine = _EngineThreads(config, min(threads, len(chunks)))
+    ahead = min(len(chunks), threads + 1)
+    pending = deque(engine.submit(chunk) for chunk in chunks[:ahead])
+    try:
         for position, chunk in enumerate(chunks):
-            records, engine_seconds, played_seconds = playing.result()
-            if position + 1 < len(chunks):
-                playing = engine.submit(_chunk_records, config, chunks[position + 1])
+            records, engine_seconds, played_seconds = pending.popleft().result()
+            if position + ahead < len(chunks):
+                pending.append(engine.submit(chunks[position + ahead]))
             start = time.perf_counter()
             games, wins, result = _arrow_tables(config, chunk, records, engine_seconds)
             # the chunk's own work in both threads, as a worker's seconds count it
             yield result | {"seconds": played_seconds + time.perf_counter() - start}, games, wins
+    finally:
+        engine.stop()
+        for future in pending:
+            future.cancel()
 
 
 def _play_in_workers(config, chunks, pool, workers):

@@ -758,14 +758,15 @@ def run_sweep(
 ) -> Path:
     """Play every cell of ``spec`` and write the sweep directory ``out``; returns its path.
 
-    ``jobs``: worker processes (-1: one per core); results do not depend on it. A cell with at
-    least ``jobs`` chunks is played with its chunks in parallel, cell after cell; smaller cells
-    are played side by side, one per worker (local processes only: on a Dask cluster, cell
-    after cell). ``progress``: a bar over all cells' hands on standard error (default: when it
-    is a terminal). ``replace``: whether a previous sweep directory at ``out`` may be
-    overwritten. ``figures``: draw ``figures/*.png``. ``resume``: finish the interrupted sweep
-    of ``out`` (``spec`` None: the one it was started with); finished cells are kept, and
-    interrupted ones finished. ``backend``: a :class:`sim.backends.Backend`.
+    ``jobs``: workers (-1: one per core); results do not depend on it. A cell with at least
+    ``jobs`` chunks is played with its chunks in parallel (engine threads, or the backend's
+    workers), cell after cell; smaller cells are played side by side, one per local worker
+    process (either local backend: on a Dask cluster, cell after cell). ``progress``: a bar
+    over all cells' hands on standard error (default: when it is a terminal). ``replace``:
+    whether a previous sweep directory at ``out`` may be overwritten. ``figures``: draw
+    ``figures/*.png``. ``resume``: finish the interrupted sweep of ``out`` (``spec`` None: the
+    one it was started with); finished cells are kept, and interrupted ones finished.
+    ``backend``: a :class:`sim.backends.Backend`.
     """
     from .backends import Backend
     from .outdir import target_of

@@ -153,15 +153,18 @@ def test_parameters_change_play_and_defaults_do_not():
     assert flat_games.equals(efficiency)
 
 
-def test_parameters_reach_the_worker_processes(tmp_path):
-    """A run in two worker processes plays the seat parameters as one process does, and the
-    manifest keeps them (so ``--resume`` and replays see the same config)."""
+@pytest.mark.parametrize("backend", ["processes", "threads"])
+def test_parameters_reach_the_worker_processes(tmp_path, backend):
+    """A run in two worker processes (or engine threads) plays the seat parameters as one job
+    does, and the manifest keeps them (so ``--resume`` and replays see the same config)."""
+    from sim.backends import Backend
+
     config = load_config(
         SEVEN,
         ["run.games=200", "run.chunk_hands=50", "seats.1.agent=value", "seats.1.claim_gain=0"],
     )
     one = run(config, tmp_path / "one", jobs=1, progress=False)
-    two = run(config, tmp_path / "two", jobs=2, progress=False)
+    two = run(config, tmp_path / "two", jobs=2, progress=False, backend=Backend(backend))
     first = pd.read_parquet(Path(one) / "games.parquet")
     second = pd.read_parquet(Path(two) / "games.parquet")
     assert first.equals(second)

@@ -76,11 +76,14 @@ def _assert_same_tables(a: Path, b: Path) -> None:
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(
+    ("jobs", "backend"), [("1", "threads"), ("2", "threads"), ("2", "processes")]
+)
 def test_a_sigkilled_run_resumes_to_the_same_bytes(
-    tmp_path, uninterrupted, jobs, capsys, monkeypatch
+    tmp_path, uninterrupted, jobs, backend, capsys, monkeypatch
 ):
-    process = _start(tmp_path, "--jobs", jobs)
+    """Killed while its engine threads, or its worker processes, play chunks."""
+    process = _start(tmp_path, "--jobs", jobs, "--backend", backend)
     partial = partial_path(tmp_path / "x")
     try:
         _wait_for_chunks(process, partial / runner.PARTS, 3)
@@ -119,8 +122,11 @@ def test_a_sigkilled_run_resumes_to_the_same_bytes(
     )
 
 
-def test_ctrl_c_keeps_the_finished_chunks_and_says_how_to_resume(tmp_path, uninterrupted):
-    process = _start(tmp_path, "--jobs", "2")
+@pytest.mark.parametrize("backend", ["threads", "processes"])
+def test_ctrl_c_keeps_the_finished_chunks_and_says_how_to_resume(tmp_path, uninterrupted, backend):
+    """Interrupted while two engine threads (which do not wait for the chunks they are in), or
+    two worker processes, play chunks."""
+    process = _start(tmp_path, "--jobs", "2", "--backend", backend)
     try:
         _wait_for_chunks(process, partial_path(tmp_path / "x") / runner.PARTS, 2)
         os.killpg(process.pid, signal.SIGINT)

@@ -189,8 +189,9 @@ def test_the_chunk_plan_reads_only_the_game_count_and_the_chunk_size():
 
 
 def test_the_tables_do_not_depend_on_the_order_chunks_finish(config, runs, tmp_path, monkeypatch):
-    """Workers finish chunks in any order: a pool that hands back its results last chunk first
-    still gives the bytes of one job playing them in order."""
+    """Worker processes finish chunks in any order: a pool that hands back its results last
+    chunk first still gives the bytes of one job playing them in order (the engine threads'
+    order: ``tests/test_backends.py``)."""
     from sim.backends import Backend
 
     pools = []
@@ -205,7 +206,7 @@ def test_the_tables_do_not_depend_on_the_order_chunks_finish(config, runs, tmp_p
         return parallel
 
     monkeypatch.setattr(Backend, "pool", reversed_pool)
-    out = runner.run(config, tmp_path / "reversed", jobs=2)
+    out = runner.run(config, tmp_path / "reversed", jobs=2, backend=Backend("processes"))
     assert pools == [2]
     for name in (runner.GAMES, runner.WINS):
         assert (out / name).read_bytes() == (runs[1] / name).read_bytes()

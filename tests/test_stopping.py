@@ -90,10 +90,11 @@ MJSIM = [sys.executable, "-m", "sim.cli", "run", str(CONFIG)]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
-def _start(out: Path) -> subprocess.Popen:
-    """A long ``mjsim run`` into ``out``, in its own process group as a shell job is."""
+def _start(out: Path, backend: str = "processes") -> subprocess.Popen:
+    """A long ``mjsim run`` into ``out`` on ``backend``, in its own process group as a shell job
+    is."""
     return subprocess.Popen(
-        [*MJSIM, *LONG_RUN, "--out", str(out)],
+        [*MJSIM, *LONG_RUN, "--backend", backend, "--out", str(out)],
         cwd=out.parent,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -142,15 +143,18 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")  # a zombie has ended; it only waits to be reaped
 
 
-def _wait_until_playing(process: subprocess.Popen, out: Path, timeout: float = 240) -> set[int]:
-    """Wait until the workers have written a chunk; the worker processes then."""
+def _wait_until_playing(
+    process: subprocess.Popen, out: Path, backend: str = "processes", timeout: float = 240
+) -> set[int]:
+    """Wait until the run has kept a chunk (with ``processes``, and its two workers are there);
+    the worker processes then (none with ``threads``: the engine plays in the run's own)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert process.poll() is None, process.communicate()
         parts = list(out.parent.glob(f".{out.name}.partial/parts/chunk-*.json"))
         if parts:
             workers = {pid for pid in _descendants(process.pid) if _alive(pid)}
-            if len(workers) >= 2:
+            if len(workers) >= 2 or backend == "threads":
                 return workers
         time.sleep(0.2)
     raise AssertionError("the run never started playing")
@@ -174,12 +178,16 @@ def folder(tmp_path):
     return runs
 
 
+@pytest.mark.parametrize("backend", ["processes", "threads"])
 @pytest.mark.parametrize(("how", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_only_finished_chunks(folder, how, status):
+def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_only_finished_chunks(
+    folder, how, status, backend
+):
+    """With engine threads the run ends without waiting for the chunks they are in."""
     out = folder / "x"
-    process = _start(out)
+    process = _start(out, backend)
     try:
-        workers = _wait_until_playing(process, out)
+        workers = _wait_until_playing(process, out, backend)
         if how == signal.SIGINT:
             os.killpg(process.pid, how)  # Ctrl-C reaches the whole foreground group
         else:
@@ -194,11 +202,12 @@ def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_only_finished_chunks(folde
     assert sorted(p.name for p in folder.iterdir()) == [".x.partial", "notes.txt"]
 
 
-def test_sigkill_leaves_no_worker_and_the_next_run_keeps_its_chunks(folder):
+@pytest.mark.parametrize("backend", ["processes", "threads"])
+def test_sigkill_leaves_no_worker_and_the_next_run_keeps_its_chunks(folder, backend):
     out = folder / "x"
-    process = _start(out)
+    process = _start(out, backend)
     try:
-        workers = _wait_until_playing(process, out)
+        workers = _wait_until_playing(process, out, backend)
         process.kill()
         process.wait(timeout=30)
         assert _all_gone(workers), "worker processes outlived a killed run"

@@ -116,7 +116,11 @@ def register(commands) -> None:
     )
     parser.add_argument("--seed", type=integer, metavar="S", help="root seed (overrides run.seed)")
     parser.add_argument(
-        "--jobs", type=integer, default=1, metavar="J", help="worker processes (default 1)"
+        "--jobs",
+        type=integer,
+        default=1,
+        metavar="J",
+        help="engine threads or worker processes, as --backend says (default 1)",
     )
     parser.add_argument(
         "--out", metavar="DIR", help="comparison directory (default runs/compare-<label>)"

@@ -198,7 +198,8 @@ def register(commands) -> None:
         type=integer,
         default=1,
         metavar="J",
-        help="worker processes, -1 for one per core (default 1); results do not depend on it",
+        help="engine threads (worker processes with --backend processes), -1 for one per core "
+        "(default 1); results do not depend on it",
     )
     parser.add_argument(
         "--out",

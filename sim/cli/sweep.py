@@ -361,7 +361,8 @@ def register(commands) -> None:
         type=integer,
         default=1,
         metavar="J",
-        help="worker processes, -1 for one per core (default 1); results do not depend on it. "
+        help="engine threads (worker processes with --backend processes), -1 for one per core "
+        "(default 1); results do not depend on it. "
         "Cells smaller than J chunks are played side by side, e.g. --jobs 2",
     )
     parser.add_argument(

@@ -17,7 +17,7 @@ from ...kernels import engine as generic
 from ...kernels._jit import kernel
 from ...kernels.moves import emit
 from ...kernels.variant_type import HOOK_NAMES, define_variant
-from . import hooks, scoring
+from . import hooks, scoring, settle
 
 WENGAN = define_variant("wengan", {name: getattr(hooks, name) for name in HOOK_NAMES})
 
@@ -120,13 +120,14 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
             scoring.best_pattern,
             lambda s: (s.seat_values, s.state.melds[0], i, i, np.False_, i, s.params, s.tables),
         ),
-        # settle_hand(variant, state, hand, winners, n_winners, features, params, tables,
-        #             record, delta): the whole settlement (B5.12), the biggest of all
+        # settle(hand, seats, concealed, melds, discards, n_discards, params, tables, items,
+        #        deltas): the whole settlement (B5.12), the biggest of all. Its caller
+        # settle_hand is left to this process, which compiles it while the helper finishes this
         AheadKernel(
-            hooks.settle_hand,
+            settle.settle,
             lambda s: (
-                WENGAN, s.state, s.seat_values, s.seat_values, i, s.seat_values, s.params,
-                s.tables, s.record, s.seat_values,
+                s.seat_values, s.grid, s.grid, s.state.melds, s.grid, i, s.params, s.tables,
+                s.grid, s.seat_values,
             ),
         ),
         # ready_discards(state, seat, params, tables): 报听's question

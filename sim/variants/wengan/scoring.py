@@ -271,18 +271,25 @@ def best_pattern(counts, melds, n_melds, win, heavenly, que_suit, params, tables
 
 
 @inline_kernel
-def within_one_tile(counts, n_melds, tables):
-    """Whether the concealed ``counts`` (13 or 14 tiles with ``n_melds`` melds) lie within one
-    tile of a complete hand by the evaluator's tables: the standard form with any pair, or
-    without melds seven pairs counting a quad as two (龙七对). Every Weng'an pattern is one of
-    these (``hand_pattern``), so a 13-tile hand with a wait, and a 14-tile hand with a discard
-    that leaves it ready, pass; the few hands that pass without (a wait on a fifth copy, 定缺)
-    are then checked in full. Four table lookups, where the full check is a pattern per kind.
-    Branch-free, so that numba pairs up the reference counts of the tables it inlines."""
+def within_tiles(counts, n_melds, tiles, tables):
+    """Whether the concealed ``counts`` (with ``n_melds`` melds) lie within ``tiles`` tiles of a
+    complete hand by the evaluator's tables: the standard form with any pair, or without melds
+    seven pairs counting a quad as two (龙七对). Every Weng'an pattern is one of these
+    (``hand_pattern``), so a hand that fails cannot win: four table lookups, where the full
+    check is a pattern per kind. Branch-free, so that numba pairs up the reference counts of
+    the tables it inlines."""
     key_m, key_p, key_s = suited_keys(counts)
     standard = standard_tiles_to_add(key_m, key_p, key_s, 0, 4 - n_melds, False, tables)
     pairs = seven_pairs_tiles_to_add(key_m, key_p, key_s, 0, True, tables)
-    return (standard <= 1) | ((n_melds == 0) & (pairs <= 1))
+    return (standard <= tiles) | ((n_melds == 0) & (pairs <= tiles))
+
+
+@inline_kernel
+def within_one_tile(counts, n_melds, tables):
+    """``within_tiles`` 1: a 13-tile hand with a wait, and a 14-tile hand with a discard that
+    leaves it ready, pass; the few hands that pass without (a wait on a fifth copy, 定缺) are
+    then checked in full."""
+    return within_tiles(counts, n_melds, 1, tables)
 
 
 @kernel
@@ -309,7 +316,14 @@ def waits(counts, melds, n_melds, que_suit, params, tables, patterns_out):
         if held[kind] >= 4:
             continue
         hand[kind] += 1
-        code = winning_pattern(hand, melds, n_melds, kind, que_suit, params, tables)
+        code = PATTERN_NONE
+        if within_tiles(hand, n_melds, 0, tables):
+            # the cached win check, not the pattern check inlined a second time (half the
+            # Weng'an compile, docs/engine.md "Compile time"); called for the few kinds that
+            # complete the hand
+            code = best_pattern(
+                hand, melds, n_melds, kind, np.bool_(False), que_suit, params, tables
+            )
         hand[kind] -= 1
         if code != PATTERN_NONE:
             patterns_out[kind] = code
