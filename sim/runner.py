@@ -37,7 +37,10 @@ and stops the workers; a previous run there is replaced only once the new one is
 pandas and pyarrow are imported where the tables are made, not at the top of this module or of
 any module the first hand needs (``tests/test_lazy_imports.py``): with one job, the main
 thread first makes tables while the engine plays the second chunk, so their third of a second
-of importing runs beside the engine instead of before the first hand.
+of importing runs beside the engine instead of before the first hand. Likewise the evaluator
+tables load in a thread from the start of :func:`run` (``sim.tables.load_tables_in_background``:
+their digest check runs without the GIL, beside numba's cache load), and ``on_table`` hands the
+caller each table as written, so that ``mjsim run``'s summary need not read the files back.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,6 +72,7 @@ from .backends import Backend
 from .config import RunConfig, build_config
 from .outdir import RUN, is_finished, resumable_directory, target_of
 from .stopping import stop_on_signals
+from .tables import load_tables_in_background
 from .wall import child_seed, shuffled_walls, spawn_seeds
 
 if TYPE_CHECKING:
@@ -322,9 +327,11 @@ def _stored_schema(table: pa.Table) -> pa.Schema:
 
 class _Tables:
     """``games.parquet`` and ``wins.parquet``, appended to chunk by chunk in chunk order (a row
-    group per chunk), with the first chunk's schema as stored."""
+    group per chunk), with the first chunk's schema as stored. ``on_table(name, table)`` is
+    given each table as it is written (``run``'s argument)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, on_table: Callable | None = None) -> None:
+        self.on_table = on_table
         self.targets = {"games": folder / GAMES, "wins": folder / WINS}
         self.writing = {
             name: path.with_name(path.name + TEMPORARY) for name, path in self.targets.items()
@@ -342,6 +349,8 @@ class _Tables:
             # per-chunk categoricals (e.g. the indicator) may differ in their categories
             table = table.cast(writer.schema)
         writer.write_table(table)
+        if self.on_table is not None:
+            self.on_table(name, table)
 
     def close(self) -> None:
         for writer in self.writers.values():
@@ -354,8 +363,10 @@ class _Tables:
             os.replace(path, self.targets[name])
 
 
+@cache
 def git_commit() -> str | None:
-    """The commit of the source tree the package runs from, when it is a git checkout."""
+    """The commit of the source tree the package runs from, when it is a git checkout (asked
+    once per process: a run's two manifests name the commit it started from)."""
     try:
         result = subprocess.run(
             ["git", "rev-parse", "HEAD"],
@@ -395,6 +406,7 @@ def run(
     on_chunk: Callable[[dict], None] | None = None,
     resume: bool = False,
     backend: Backend | None = None,
+    on_table: Callable[[str, pa.Table], None] | None = None,
 ) -> Path:
     """Play ``config`` into the run directory ``out`` and return its path.
 
@@ -405,7 +417,11 @@ def run(
     checked and locked by :func:`sim.outdir.resumable_directory` before anything is written.
     ``resume``: finish the interrupted run of ``out`` (``config`` None: the one it was started
     with; else it must be that one). ``backend``: where the chunks play (default: engine
-    threads here); the tables are the same bytes whatever it is.
+    threads here); the tables are the same bytes whatever it is. ``on_chunk(result)``: called
+    with each chunk's counts once it is kept; ``on_table(name, table)``: with each chunk's
+    ``games`` and ``wins`` arrow tables as they are written to the run's tables, in chunk order,
+    with the schema the files store (a resumed run's kept chunks included): what the files hold,
+    without reading them back.
     """
     n_workers(jobs)  # checked before anything is made
     backend = backend or Backend()
@@ -414,6 +430,7 @@ def run(
         raise ValueError("run: a config is needed unless resuming")
     if progress is None:
         progress = sys.stderr.isatty()
+    load_tables_in_background()  # the engine's first hand needs them; loaded beside the start
     target = target_of(out) if resume else Path(out)
     building = None
     try:
@@ -430,7 +447,8 @@ def run(
         ):
             config = _begin(building, config, command, resume)
             if not is_finished(building, RUN):  # a kill after the manifest: only tidying left
-                _play_run(config, building, stop, jobs, progress, command, on_chunk, backend)
+                listeners = on_chunk, on_table
+                _play_run(config, building, stop, jobs, progress, command, listeners, backend)
             shutil.rmtree(building / PARTS, ignore_errors=True)
     except KeyboardInterrupt as error:
         if building is not None and building.is_dir():
@@ -481,8 +499,9 @@ def _begin(building: Path, config: RunConfig | None, command, resume: bool) -> R
     return kept
 
 
-def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend) -> None:
-    """Play every chunk not kept yet, write both tables whole and the finished manifest."""
+def _play_run(config, building, stop, jobs, progress, command, listeners, backend) -> None:
+    """Play every chunk not kept yet, write both tables whole and the finished manifest
+    (``listeners``: ``run``'s ``on_chunk`` and ``on_table``)."""
     started = time.perf_counter()
     with _said_if_slow(COMPILING.format(title=config.spec.title), progress):
         warm_up(config)  # compiles, or loads numba's cache, here rather than in every worker
@@ -494,7 +513,7 @@ def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend
     main_thread_cpu = time.thread_time()
     with backend.started(workers) as pool:
         results, resumed = _play_chunks(
-            config, chunks, building, workers, progress, on_chunk, pool, threads
+            config, chunks, building, workers, progress, listeners, pool, threads
         )
     stop.check()
     play_seconds = time.perf_counter() - started - warmup_seconds
@@ -516,15 +535,16 @@ def _play_run(config, building, stop, jobs, progress, command, on_chunk, backend
     _write_json_atomic(manifest | {"complete": True}, building / MANIFEST)
 
 
-def _play_chunks(config, chunks, building, workers, progress, on_chunk, pool, threads):
+def _play_chunks(config, chunks, building, workers, progress, listeners, pool, threads):
     """Play every chunk not yet kept in ``building/parts``, keep each there as it comes, and
     append all of them, in chunk order, to the two tables of ``building``. The chunk results in
     chunk order, and those of the chunks kept from before (index -> result)."""
+    on_chunk, on_table = listeners
     parts = building / PARTS
     parts.mkdir(exist_ok=True)
     results = kept_chunks(parts)
     resumed = dict(results)
-    tables = _Tables(building)
+    tables = _Tables(building, on_table)
     appended = 0  # chunks appended so far: chunk indices 0 .. appended - 1
 
     def append_ready(index: int | None = None, games=None, wins=None) -> None:

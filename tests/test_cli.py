@@ -78,3 +78,35 @@ def test_the_demo_process_refuses_a_negative_max_decompositions():
     )
     assert result.returncode == 2 and result.stdout == ""
     assert "--max-decompositions: expected a whole number >= 0, got -1" in result.stderr
+
+
+ENDING = """
+import atexit, os, sys, threading
+
+end_now = os._exit
+os._exit = lambda status: (os.write(1, b"ended at once\\n"), end_now(status))
+atexit.register(lambda: print("exit handler ran"))  # buffered: shows only if flushed after it
+release = threading.Event()
+if sys.argv[1] == "with-thread":
+    threading.Thread(target=release.wait, args=(60,)).start()  # not a daemon: exit waits for it
+from sim.cli import main
+sys.argv = ["mjsim", "hand", "12q"]
+status = main()
+release.set()  # main returned (the thread was running): let the interpreter's exit end it
+sys.exit(status)
+"""
+
+
+def test_the_mjsim_process_ends_without_tearing_down_its_modules():
+    """``sim.cli.main`` run as the process ends it (``os._exit``) with the command's status once
+    the exit handlers have run and the output is flushed, skipping the interpreter's teardown
+    (30-60 ms after a run); with a non-daemon thread still running it returns, and the
+    interpreter ends the process as usual, waiting for the thread."""
+    for case, at_once in (("plain", True), ("with-thread", False)):
+        result = subprocess.run(
+            [sys.executable, "-c", ENDING, case], capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 2, result.stderr
+        assert "unknown suit letter 'q'" in result.stderr
+        assert "exit handler ran" in result.stdout
+        assert ("ended at once" in result.stdout) == at_once, case

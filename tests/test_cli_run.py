@@ -125,3 +125,31 @@ def test_jobs_1_and_jobs_2_write_the_same_bytes(tmp_path):
         assert main(argv) == 0
         written[jobs] = [(out / name).read_bytes() for name in ("games.parquet", "wins.parquet")]
     assert written["1"] == written["2"]
+
+
+@pytest.mark.parametrize(
+    "config", ["configs/anhua-seven-kings.toml", "configs/wengan-3p.toml", "configs/anqing.toml"]
+)
+def test_the_summary_from_the_tables_kept_equals_the_summary_of_the_files(
+    config, tmp_path, capsys, monkeypatch
+):
+    """``mjsim run`` summarises the tables as it wrote them (``SummaryTables``), without
+    reading the files back: the same lines as the summary of the run directory."""
+    import sim.analysis
+    from sim.cli.run import summary_lines
+
+    out = tmp_path / "run"
+    argv = ["run", config, "--games", "600", "--out", str(out), "--quiet"]
+    argv += ["--set", "run.chunk_hands=200", "--set", "run.hands_per_session=4"]
+
+    def not_read(*args, **kwargs):
+        raise AssertionError("the summary read the files back")
+
+    with monkeypatch.context() as patched:
+        for name in ("load_run", "open_run"):
+            patched.setattr(sim.analysis, name, not_read)
+        result = mjsim(capsys, *argv)
+    assert result.returncode == 0, result.stderr
+    printed = result.stdout.splitlines()
+    assert printed[2:-1] == summary_lines(out)  # between the header lines and the tables line
+    assert "exhaustive draws" in printed[2] and "score per seat" in printed[-2]

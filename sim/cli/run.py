@@ -19,15 +19,57 @@ def _percent(rate: float, low: float, high: float) -> str:
     return f"{100 * rate:.2f}% [{100 * low:.2f}, {100 * high:.2f}]"
 
 
-def summary_lines(path: Path) -> list[str]:
-    """The summary ``mjsim run`` prints, from the run directory (numbers from sim.analysis)."""
+class SummaryTables:
+    """What the summary reads of a run, kept as the runner writes it (``run``'s ``on_table``):
+    the summary's columns of each chunk's tables, so that :func:`summary_lines` need not read
+    the files back. Kept only for a run of ``hands`` known hands that the summary would load
+    whole (a longer one it reads batch by batch, in bounded memory: ``analysis.BATCH_ROWS``)."""
+
+    def __init__(self, hands: int | None) -> None:
+        self.hands = hands
+        self.parts: dict[str, list] = {"games": [], "wins": []}
+
+    def __call__(self, name: str, table) -> None:
+        # imported here, not before the first hand: the first table comes after pandas (and
+        # so the summary's modules are imported while the engine plays)
+        from ..analysis.runs import BATCH_ROWS, REQUIRED_COLUMNS, SUMMARY_COLUMNS, _chosen_columns
+
+        if self.hands is not None and self.hands <= BATCH_ROWS:
+            wanted = [*REQUIRED_COLUMNS[name], *SUMMARY_COLUMNS[name]]
+            self.parts[name].append(table.select(_chosen_columns(table.schema.names, wanted)))
+
+    def run(self, path: Path):
+        """The run of ``path`` (an ``analysis.Run`` of the summary's columns) from the tables
+        kept, as ``load_run`` reads it from the files; None unless every chunk was kept."""
+        import pyarrow as pa
+
+        from .. import analysis
+
+        manifest = read_manifest(path)
+        games = self.parts["games"]
+        if not games or len(games) != manifest.get("chunks"):
+            return None
+        if sum(table.num_rows for table in games) != manifest["counts"]["games"]:
+            return None
+        games, wins = (
+            pa.concat_tables(self.parts[name]).to_pandas(split_blocks=True)
+            for name in ("games", "wins")
+        )
+        return analysis.Run(manifest, games, wins, path)
+
+
+def summary_lines(path: Path, kept: SummaryTables | None = None) -> list[str]:
+    """The summary ``mjsim run`` prints, from the run directory (numbers from sim.analysis), or
+    from the tables ``kept`` as the run wrote them: the same figures."""
     from .. import analysis
     from ..analysis.runs import SUMMARY_COLUMNS
 
-    stored = analysis.open_run(path)
-    # a long run batch by batch (bounded memory), a short one read once: the same figures
-    big = stored.hands > stored.batch_rows
-    result = stored if big else analysis.load_run(path, SUMMARY_COLUMNS)  # only those columns
+    result = kept.run(path) if kept is not None else None
+    if result is None:
+        stored = analysis.open_run(path)
+        # a long run batch by batch (bounded memory), a short one read once: the same figures
+        big = stored.hands > stored.batch_rows
+        result = stored if big else analysis.load_run(path, SUMMARY_COLUMNS)  # those columns
     lines = []
     draws = analysis.draw_rate(result).iloc[0]
     lines.append(f"  exhaustive draws (荒庄)  {_percent(draws['rate'], draws['lo'], draws['hi'])}")
@@ -92,6 +134,7 @@ def _command_run(args: argparse.Namespace) -> int:
     config, out = _checked(args)
     backend = backends.from_arguments(args)
     command = "mjsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+    kept = SummaryTables(config.games if config else None)  # a resumed run reads its files
     start = time.perf_counter()
     run(
         config,
@@ -101,6 +144,7 @@ def _command_run(args: argparse.Namespace) -> int:
         command=command,
         resume=args.resume is not None,
         backend=backend,
+        on_table=kept,
     )
     seconds = time.perf_counter() - start
     config = config or config_of_run(out)
@@ -116,7 +160,7 @@ def _command_run(args: argparse.Namespace) -> int:
     )
     agents = ", ".join(config.agents)
     print(f"  config hash {config.hash()[:16]}, seed {config.seed}, agents {agents}")
-    print("\n".join(summary_lines(out)))
+    print("\n".join(summary_lines(out, kept)))
     print(f"  tables: {out}/games.parquet, {out}/wins.parquet; report: mjsim report {out}")
     return 0
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 import random
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -143,3 +145,36 @@ def test_a_corrupt_cache_is_rebuilt(fresh_cache, capsys):
 def test_cache_folder_names_the_generator_version(fresh_cache):
     name = tables_module.cache_dir().name
     assert name.startswith("tables-") and len(name) == len("tables-") + 16
+
+
+def test_a_load_in_the_background_is_the_load_the_engine_gets(fresh_cache, monkeypatch):
+    """``load_tables_in_background`` loads once: a ``load_tables`` while it runs waits for it
+    and returns its tables (sim.runner starts it before numba's cache load)."""
+    load_tables()  # builds the fresh cache
+    load_tables.cache_clear()
+    loads = []
+    original = tables_module._load
+
+    def slow_load(folder):
+        loads.append(threading.current_thread().name)
+        time.sleep(0.3)  # still loading when the caller below asks
+        return original(folder)
+
+    monkeypatch.setattr(tables_module, "_load", slow_load)
+    thread = tables_module.load_tables_in_background()
+    time.sleep(0.05)
+    tables = load_tables()
+    thread.join()
+    assert loads == ["mjsim-tables"]
+    assert load_tables() is tables
+    assert not tables.suit_add.flags.writeable
+
+
+def test_an_error_in_the_background_load_is_raised_by_the_caller(monkeypatch):
+    def broken():
+        raise RuntimeError("unreadable tables")
+
+    monkeypatch.setattr(tables_module, "_loaded", broken)
+    tables_module.load_tables_in_background().join()  # says nothing in its thread
+    with pytest.raises(RuntimeError, match="unreadable tables"):
+        load_tables()
