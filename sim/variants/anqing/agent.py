@@ -33,6 +33,7 @@ from ...kernels.agents import (
     STEER_CLAIMS_PAY,
     STEER_DANGER,
     STEER_DANGER_NEXT,
+    STEER_TARGETS,
     STEER_TRIPLETS_SHIFT,
 )
 from ...kernels.state import HAND_ROW, HAND_STEER_FORMS, MAX_SEATS
@@ -42,16 +43,16 @@ TRIPLETS_WORTH = 2
 """碰碰胡's worth in plain wins (base 3 + 3, C5.1), given to the value agent."""
 DANGER_MOUTHS = 2
 """口 of a seat's discards an opponent holds before the cautious agent plays safe."""
-CLAIMS_PAY = True
+CLAIMS_PAY = False
 """Whether the value agent is told that claims pay (docs/strategies.md)."""
-TRIPLETS = True
+TRIPLETS = False
 """Whether the value agent is told what all triplets are worth (docs/strategies.md)."""
 
 
 @kernel
 def steer_hints(params):
     """The steer word's hint bits for Anqing under ``params``."""
-    hints = np.int64(0)
+    hints = np.int64(STEER_TARGETS)  # no flush or seven pairs: Anqing pays neither
     if CLAIMS_PAY:
         hints |= np.int64(STEER_CLAIMS_PAY)
     if TRIPLETS:
