@@ -180,7 +180,7 @@ AGENT_PARAMETERS: tuple[AgentParameter, ...] = (
         3,
         "a pong or chi the variant lists with a worth (A_VALUE) of at least this is claimed as "
         "the efficiency agent claims (no further from ready) rather than by claim_gain "
-        "(Anqing: the 口 the claimer then holds of the discarder's, 3 a 包; 5: never)",
+        "(e.g. the melds of the discarder's tiles the claimer then holds; 5: never)",
     ),
 )
 """Every agent parameter, in slot order (new ones at the end)."""

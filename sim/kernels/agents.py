@@ -725,7 +725,7 @@ def valued_discard(
     hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
 ):
     """The value agent's discard: under the variant's ``hints`` when it gives any
-    (``value_hinted_discard``), else ``value_discard``'s (Anhua's targets from the
+    (``value_hinted_discard``), else ``value_discard``'s (the targets of the
     parameters)."""
     if hints != 0:
         return value_hinted_discard(
