@@ -80,12 +80,26 @@ def sweep_outputs(jobs: int) -> None:
 
 
 AGENT_COMPARISONS = (
-    ("anhua-agents", "configs/anhua-seven-kings.toml", AGENT_DEALS, ()),
+    ("anhua-agents", "configs/anhua-seven-kings.toml", AGENT_DEALS, ("--every-order",)),
     ("wengan-agents", "configs/wengan-4p.toml", 3_000, ("--every-order",)),
     ("anqing-agents", "configs/anqing.toml", 3_000, ("--every-order",)),
 )
-"""(results folder, config, walls, options) of each variant's agents on duplicate deals: where a
-seat claims from its neighbours (Anqing's chi and 包) every order of the agents is played."""
+"""(results folder, config, walls, options) of each variant's agents on duplicate deals, every
+order of the agents around the table (a seat's neighbours matter where it claims from them:
+Anqing's chi and 包), each rotated."""
+
+TUNINGS = (
+    (
+        "anqing-tune-value",
+        "configs/anqing.toml",
+        ("--agent", "value", "--field", "efficiency", "--trials", "32", "--deals", "2000"),
+        ("--holdout-deals", "8000", "--batch", "4"),
+    ),
+)
+"""(results folder, config, options) of each ``mjsim tune`` study kept: its trials, best
+parameters, held-out evaluation and figure (docs/strategies.md, "Tuning")."""
+
+TUNE_FILES = ("result.json", "trials.csv", "holdout.csv", "tune.png", "tune.json")
 
 
 def agents_outputs(jobs: int) -> None:
@@ -105,6 +119,26 @@ def agents_outputs(jobs: int) -> None:
         (target / "summary.txt").write_text(printed)
 
 
+def tune_outputs(jobs: int) -> None:
+    """Each kept study: its small files (not the SQLite study, nor the held-out runs)."""
+    for label, config, options, more in TUNINGS:
+        study_dir = ROOT / "runs" / "results" / label
+        shutil.rmtree(study_dir, ignore_errors=True)  # a fresh study, not a resumed one
+        printed = mjsim(
+            "tune", config, *options, *more, "--jobs", str(jobs), "--quiet",
+            "--out", str(study_dir.relative_to(ROOT)),
+        )  # fmt: skip
+        target = RESULTS / label
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        for name in TUNE_FILES:
+            shutil.copy(study_dir / name, target / name)
+        (target / "summary.txt").write_text(printed)
+
+
+PARTS = ("exact", "runs", "sweep", "agents", "tune")
+
+
 def exact_outputs() -> None:
     for variant in ("generic", "anhua", "wengan", "anqing"):
         (RESULTS / f"exact-{variant}.txt").write_text(mjsim("exact", variant))
@@ -113,12 +147,25 @@ def exact_outputs() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--only", default=",".join(PARTS), help=f"comma-separated parts, of {', '.join(PARTS)}"
+    )
     args = parser.parse_args()
+    parts = args.only.split(",")
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        parser.error(f"--only: unknown part {unknown[0]!r}; allowed: {', '.join(PARTS)}")
     RESULTS.mkdir(exist_ok=True)
-    exact_outputs()
-    run_outputs(args.jobs)
-    sweep_outputs(args.jobs)
-    agents_outputs(args.jobs)
+    if "exact" in parts:
+        exact_outputs()
+    if "runs" in parts:
+        run_outputs(args.jobs)
+    if "sweep" in parts:
+        sweep_outputs(args.jobs)
+    if "agents" in parts:
+        agents_outputs(args.jobs)
+    if "tune" in parts:
+        tune_outputs(args.jobs)
 
 
 if __name__ == "__main__":

@@ -292,6 +292,7 @@ def resumable_directory(
     replace: bool = True,
     worth_keeping: Callable[[Path], bool] = lambda partial: True,
     option: str = "--out",
+    reopen: bool = False,
 ) -> Iterator[Path]:
     """Like :func:`output_directory`, for work that can be resumed (runs and sweeps): yield the
     building directory ``.NAME.partial`` beside ``out``, which becomes ``out`` when the block
@@ -301,7 +302,9 @@ def resumable_directory(
     complete in it), and so does SIGKILL, whatever it interrupts; ``resume=True`` continues in
     it. A fresh writer refuses to start while one worth keeping is there (it would throw away
     finished work) and removes one that is not. An error removes a partial directory this call
-    made, and keeps one it resumed (what was finished before is not this call's to lose)."""
+    made, and keeps one it resumed (what was finished before is not this call's to lose).
+    ``reopen``: ``resume=True`` may also continue a finished ``out`` (a study tuned for more
+    trials), which is copied to the building directory first."""
     target = resolve_target(out, kind, replace or resume, option)
     shown = f"{option} {out}"
     made = [folder for folder in target.parents if not folder.exists()]  # deepest first
@@ -311,6 +314,9 @@ def resumable_directory(
             for entry in remove_debris(target):
                 print(f"mjsim: removed {entry}, left by an interrupted run", file=sys.stderr)
             partial = partial_path(target)
+            if reopen and resume and not partial.exists() and is_finished(target, kind):
+                # a copy, so that an interrupt leaves the finished one as it was
+                shutil.copytree(target, partial, symlinks=True)
             _check_partial(partial, out, kind, resume, worth_keeping, shown)
             partial.mkdir(exist_ok=resume)
             try:

@@ -41,11 +41,15 @@ import pandas as pd
 
 from .agents import AGENTS, parameters_of
 from .backends import Backend
-from .compare import compare, parse_agents, rotations, seated_configs
+from .compare import compare, parse_agents, seated_configs, seatings
 from .config import RunConfig
+from .outdir import DirectoryKind, partial_path
 
 STUDY_FILE = "study.db"
 SETTINGS_FILE = "tune.json"
+TUNE = DirectoryKind("tune", SETTINGS_FILE)
+"""A study directory (``sim.outdir``): finished once ``tune.json`` no longer says
+``"complete": false``."""
 STUDY_NAME = "tune"
 HOLDOUT_SALT = 0x74756E65  # "tune": the held-out walls' seed is (root seed, this) hashed
 DEFAULT_TRIALS = 30
@@ -64,6 +68,13 @@ class TuneSettings:
     trials: int
     batch: int
     holdout_deals: int
+    every_order: bool = False
+
+    @property
+    def seatings(self) -> list[tuple[str, ...]]:
+        """The seatings each trial and the held-out evaluation play (``sim.compare.seatings``:
+        the rotations, or every order of the agents, each rotated)."""
+        return seatings((self.agent, *self.field), self.config.n_players, self.every_order)
 
     @property
     def seed(self) -> int:
@@ -78,13 +89,25 @@ class TuneSettings:
             "deals": self.config.games,
             "seed": self.config.seed,
             "batch": self.batch,
+            "every_order": self.every_order,
         }
 
 
+FIXED_BEFORE = {"every_order": False}
+"""What a study saved before a setting existed was made with (a resumed old study compares so)."""
+
+
 def check_settings(
-    config: RunConfig, agent: str, field_text: str, trials: int, batch: int, holdout_deals: int
+    config: RunConfig,
+    agent: str,
+    field_text: str,
+    trials: int,
+    batch: int,
+    holdout_deals: int,
+    every_order: bool = False,
 ) -> TuneSettings:
-    """The study's settings, every bad input a one-line ValueError (before any output)."""
+    """The study's settings, every bad input a one-line ValueError (before any output);
+    ``every_order``: play every order of the agents around the table (``sim.compare``)."""
     if agent not in AGENTS:
         from .options import unknown_name
 
@@ -107,8 +130,13 @@ def check_settings(
         raise ValueError(f"--batch: {batch}; expected a positive number of trials")
     if holdout_deals < 1:
         raise ValueError(f"--holdout-deals: {holdout_deals}; expected a positive number of walls")
+    if every_order and len(field) < 2:
+        raise ValueError(
+            f"--every-order: with the field {field_text!r} there is one order only (two agents "
+            "are seated by rotations alone); name two or more field agents, or drop the flag"
+        )
     seated_configs(config, (agent, *field))  # refuses a config with seat parameters
-    return TuneSettings(config, agent, field, trials, batch, holdout_deals)
+    return TuneSettings(config, agent, field, trials, batch, holdout_deals, every_order)
 
 
 def holdout_seed(seed: int) -> int:
@@ -156,19 +184,25 @@ def _play(config: RunConfig) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def evaluate(
-    config: RunConfig, agent: str, field: tuple[str, ...], values: Mapping[str, Any]
+    config: RunConfig,
+    agent: str,
+    field: tuple[str, ...],
+    values: Mapping[str, Any],
+    every_order: bool = False,
 ) -> dict[str, float]:
     """One trial: ``agent`` with parameters ``values`` against ``field`` on ``config``'s walls,
-    every rotation; its mean score per hand (over walls), and its difference from the field's
-    first agent paired by wall with the 95% interval. Pure (no files): runs in any worker."""
+    every rotation (with ``every_order``: of every order of the agents); its mean score per
+    hand (over walls), and its difference from the field's first agent paired by wall with the
+    95% interval. Pure (no files): runs in any worker."""
     from .analysis.duplicate import duplicate_comparison, seat_hands
 
     agents = (agent, *field)
-    seatings = rotations(agents, config.n_players)
+    played = seatings(agents, config.n_players, every_order)
+    seated_all = seated_configs(config, agents, {agent: dict(values)}, every_order)
     frames = []
-    for rotation, seated in enumerate(seated_configs(config, agents, {agent: dict(values)})):
+    for rotation, seated in enumerate(seated_all):
         games, wins = _play(seated)
-        frames.append(seat_hands(games, wins, seatings[rotation], rotation))
+        frames.append(seat_hands(games, wins, played[rotation], rotation))
     hands = pd.concat(frames, ignore_index=True)
     frame = duplicate_comparison(hands, (field[0], agent))
     row = frame[frame["agent"] == agent].iloc[0]
@@ -180,21 +214,37 @@ def evaluate(
     }
 
 
+def study_home(out: Path) -> Path:
+    """Where the study of the study directory ``out`` is: its building directory
+    (``sim.outdir.partial_path``) when an interrupted ``mjsim tune`` left one with a study in
+    it, else ``out`` itself (finished, or a study made by ``run_study`` there directly)."""
+    partial = partial_path(Path(out))
+    return partial if (partial / STUDY_FILE).exists() else Path(out)
+
+
 def check_directory(out: Path, settings: TuneSettings, resume: bool) -> None:
     """A one-line ValueError unless ``out`` may take the study: without ``resume``, it holds
-    none yet; with it, it holds one made with the same settings (``TuneSettings.fixed``)."""
-    study_file = out / STUDY_FILE
-    settings_file = out / SETTINGS_FILE
+    none yet (finished or interrupted, ``study_home``); with it, it holds one made with the same
+    settings (``TuneSettings.fixed``)."""
+    home = study_home(out)
+    study_file = home / STUDY_FILE
+    settings_file = home / SETTINGS_FILE
     if resume:
         if not study_file.exists() or not settings_file.exists():
             raise ValueError(f"--resume: {out} holds no study to resume (no {STUDY_FILE})")
         kept = json.loads(settings_file.read_text(encoding="utf-8"))
         for key, value in settings.fixed().items():
-            if kept.get(key) != value:
+            if kept.get(key, FIXED_BEFORE.get(key)) != value:
                 raise ValueError(
-                    f"--resume: the study in {out} was made with {key} = {kept.get(key)!r}, not "
-                    f"{value!r}; resume it with its own settings, or tune into another --out"
+                    f"--resume: the study in {out} was made with {key} = "
+                    f"{kept.get(key, FIXED_BEFORE.get(key))!r}, not {value!r}; resume it with "
+                    "its own settings, or tune into another --out"
                 )
+    elif home != Path(out):
+        raise ValueError(
+            f"--out {out}: an interrupted study is kept in {home}; continue it with the same "
+            "command and --resume, or remove that folder to start again"
+        )
     elif study_file.exists():
         raise ValueError(
             f"--out {out}: already holds a study; continue it with --resume, or choose another "
@@ -212,7 +262,12 @@ def _open_study(out: Path, settings: TuneSettings, resume: bool):
     study_file = out / STUDY_FILE
     settings_file = out / SETTINGS_FILE
     out.mkdir(parents=True, exist_ok=True)
-    document = {**settings.fixed(), "trials": settings.trials, "label": settings.config.label}
+    document = {
+        **settings.fixed(),
+        "trials": settings.trials,
+        "label": settings.config.label,
+        "complete": False,
+    }
     settings_file.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     storage = f"sqlite:///{study_file.resolve()}"
     return optuna.create_study(
@@ -267,7 +322,9 @@ def run_study(
             if not pending:
                 return study
             tasks = (
-                delayed(_numbered)(number, config, settings.agent, settings.field, values)
+                delayed(_numbered)(
+                    number, config, settings.agent, settings.field, values, settings.every_order
+                )
                 for number, values in pending
             )
             results = dict(pool(min(jobs, len(pending)))(tasks))
@@ -282,8 +339,16 @@ def run_study(
                 say(_trial_line(study, number, values, result, done, settings.trials))
 
 
-def _numbered(number, config, agent, field, values):
-    return number, evaluate(config, agent, field, values)
+def _numbered(number, config, agent, field, values, every_order):
+    return number, evaluate(config, agent, field, values, every_order)
+
+
+def mark_complete(out: Path) -> None:
+    """Say in ``out``'s ``tune.json`` that the study directory is finished (``TUNE``)."""
+    settings_file = Path(out) / SETTINGS_FILE
+    document = json.loads(settings_file.read_text(encoding="utf-8"))
+    document["complete"] = True
+    settings_file.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
 
 
 def _trial_line(study, number, values, result, done, total) -> str:
@@ -378,6 +443,7 @@ def holdout(
         agents,
         out,
         jobs=jobs,
+        orders=settings.every_order,
         progress=progress,
         parameters={settings.agent: dict(best)},
         backend=backend,

@@ -154,3 +154,120 @@ def test_the_command_writes_the_study_the_holdout_and_the_figure(tmp_path, capsy
     assert "already holds a study" in capsys.readouterr().err
     assert main(["tune", SEVEN, *flags, "--resume"]) == 0
     assert json.loads((out / "result.json").read_text()) == result
+
+
+def _every_order_study(out: Path, jobs: int):
+    settings = check_settings(_config(20), "value", "efficiency,random", 2, 2, 20, every_order=True)
+    return trials_frame(run_study(settings, out, jobs=jobs, say=lambda line: None))
+
+
+@pytest.mark.slow  # two studies of 2 trials x 20 walls x 8 seatings
+def test_every_order_studies_are_the_same_for_one_or_two_jobs(tmp_path):
+    """``mjsim tune --every-order``: each trial plays every order of the agents around the
+    table (as ``mjsim compare --every-order``), and the study is bit-identical for --jobs 1
+    and 2."""
+    one = _every_order_study(tmp_path / "one", 1)
+    two = _every_order_study(tmp_path / "two", 2)
+    pd.testing.assert_frame_equal(one, two, check_exact=True)
+    assert len(one) == 2
+
+
+def test_an_every_order_trial_scores_as_mjsim_compare_every_order(tmp_path):
+    """A trial with ``every_order`` is the tuned agent's mean per hand of ``mjsim compare
+    --every-order`` on the same walls (8 seatings of three agents at four seats), not that of
+    the rotations alone."""
+    config = _config(20)
+    values = {"claim_gain": 0}
+    field = ("efficiency", "random")
+    result = evaluate(config, "value", field, values, every_order=True)
+    agents = ("value", "efficiency", "random")  # a trial's order: the tuned agent, the field
+    out = compare(config, agents, tmp_path / "c", orders=True, parameters={"value": values})
+    settings, hands = load_comparison(out)
+    assert len(settings["rotations"]) == 8  # 2 orders of the other two, 4 rotations each
+    frame = duplicate_comparison(hands, ("efficiency", "value", "random"))
+    row = frame[frame["agent"] == "value"].iloc[0]
+    assert result["mean"] == pytest.approx(row["mean"], abs=1e-12)
+    assert result["diff"] == pytest.approx(row["diff"], abs=1e-12)
+    assert evaluate(config, "value", field, values) != result
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--field", "efficiency", "--every-order"], "--every-order: with the field"),
+        (["--field", "efficiency,random", "--every-order", "--resume"], "holds no study"),
+    ],
+)
+def test_bad_every_order_combinations_are_one_line_errors(tmp_path, capsys, flags, message):
+    out = tmp_path / "study"
+    status = main(["tune", SEVEN, "--agent", "value", "--out", str(out), "--quiet", *flags])
+    error = capsys.readouterr().err.strip()
+    assert status == 2
+    assert message in error and "\n" not in error
+    assert not out.exists()
+
+
+def test_resuming_without_every_order_a_study_made_with_it_is_refused(tmp_path):
+    """The seatings fix a study: a study made with every order is not resumed by rotations
+    alone (one line, exit 2 from the command), and a study saved before the flag existed
+    (no ``every_order`` in its ``tune.json``) resumes as one made without it."""
+    settings = check_settings(_config(), "value", "efficiency,random", 1, 1, 40, every_order=True)
+    _open_study(tmp_path / "s", settings, resume=False)
+    plain = check_settings(_config(), "value", "efficiency,random", 2, 1, 40)
+    with pytest.raises(ValueError, match="was made with every_order = True, not False") as error:
+        _open_study(tmp_path / "s", plain, resume=True)
+    assert "\n" not in str(error.value)
+    _open_study(tmp_path / "old", plain, resume=False)
+    kept = tmp_path / "old" / "tune.json"
+    document = json.loads(kept.read_text())
+    del document["every_order"]
+    kept.write_text(json.dumps(document))
+    _open_study(tmp_path / "old", plain, resume=True)  # no error
+    with pytest.raises(ValueError, match="was made with every_order = False, not True"):
+        _open_study(tmp_path / "old", settings, resume=True)
+
+
+def test_the_command_builds_the_study_beside_out_and_keeps_an_interrupted_one(
+    tmp_path, capsys, monkeypatch
+):
+    """``mjsim tune`` writes as ``mjsim run`` does (``sim.outdir``): into ``.NAME.partial``
+    beside ``--out``, renamed into place when complete; an interrupt after the study began
+    keeps the building directory, which the same command refuses to start over and
+    ``--resume`` finishes; ``--out`` may not be the current directory or a run."""
+    import sim.tune
+
+    config = str(Path(SEVEN).resolve())
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "tuned"
+    flags = ["--agent", "value", "--field", "efficiency", "--deals", "20", "--seed", "3"]
+    flags += ["--trials", "2", "--batch", "1", "--holdout-deals", "20", "--quiet"]
+    flags += ["--out", str(out)]
+    real_holdout = sim.tune.holdout
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim.tune, "holdout", interrupted)
+    assert main(["tune", config, *flags]) == 130
+    partial = tmp_path / ".tuned.partial"
+    assert f"the study is kept in {partial}" in capsys.readouterr().err
+    assert not out.exists() and (partial / "study.db").exists()
+    assert json.loads((partial / "tune.json").read_text())["complete"] is False
+    assert main(["tune", config, *flags]) == 2
+    assert "an interrupted study is kept in" in capsys.readouterr().err
+    monkeypatch.setattr(sim.tune, "holdout", real_holdout)
+    assert main(["tune", config, *flags, "--resume"]) == 0
+    assert not partial.exists()
+    assert json.loads((out / "tune.json").read_text())["complete"] is True
+    assert len(pd.read_csv(out / "trials.csv")) == 2
+    # a finished study resumed for more trials: built again beside it, then in place
+    more = [*flags, "--trials", "3", "--resume"]
+    assert main(["tune", config, *more]) == 0
+    assert len(pd.read_csv(out / "trials.csv")) == 3 and not partial.exists()
+    for bad, message in ((".", "is the current directory"), ("run", "not a finished tune")):
+        (tmp_path / "run").mkdir(exist_ok=True)
+        (tmp_path / "run" / "manifest.json").write_text("{}")
+        argv = [*flags[:-1], bad]
+        assert main(["tune", config, *argv]) == 2
+        error = capsys.readouterr().err.strip()
+        assert message in error and "\n" not in error

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..backends import add_arguments, from_arguments
 from ..config import load_config
-from ..outdir import RUNS_FOLDER
+from ..outdir import RUNS_FOLDER, partial_path, resolve_target, resumable_directory
 from . import integer, run_overrides
 
 
@@ -17,7 +17,7 @@ def _checked(args: argparse.Namespace):
     """The settings, output directory and backend the arguments name, every error before any
     output."""
     from ..runner import n_workers
-    from ..tune import DEFAULT_DEALS, check_directory, check_settings
+    from ..tune import DEFAULT_DEALS, TUNE, check_directory, check_settings
 
     deals = DEFAULT_DEALS if args.deals is None else args.deals
     if deals < 1:
@@ -27,10 +27,12 @@ def _checked(args: argparse.Namespace):
     config = load_config(args.config, overrides)
     holdout_deals = 4 * deals if args.holdout_deals is None else args.holdout_deals
     settings = check_settings(
-        config, args.agent, args.field, args.trials, args.batch, holdout_deals
+        config, args.agent, args.field, args.trials, args.batch, holdout_deals, args.every_order
     )
     out = Path(args.out) if args.out else RUNS_FOLDER / f"tune-{config.label}-{args.agent}"
     backend = from_arguments(args)
+    # not the current directory, the runs folder, a run, ... (a finished study: next line)
+    resolve_target(out, TUNE, replace=True)
     check_directory(out, settings, args.resume)
     return settings, out, backend
 
@@ -42,24 +44,60 @@ def result_lines(settings, best, frame) -> list[str]:
     shown = ", ".join(f"{name} = {value:g}" for name, value in best.items())
     return [
         f"  best {agent}: {shown}",
-        f"  held out ({settings.holdout_deals:,} fresh walls x {settings.config.n_players} "
-        f"rotations): {agent} {row['mean']:+.2f}/hand [{row['lo']:+.2f}, {row['hi']:+.2f}], "
+        f"  held out ({settings.holdout_deals:,} fresh walls x {_seatings_shown(settings)}): "
+        f"{agent} {row['mean']:+.2f}/hand [{row['lo']:+.2f}, {row['hi']:+.2f}], "
         f"minus {reference} {row['diff']:+.2f} [{row['diff_lo']:+.2f}, {row['diff_hi']:+.2f}] "
         "(95% CI clustered by wall)",
     ]
 
 
+def _seatings_shown(settings) -> str:
+    """How the seatings a trial plays are named: ``4 rotations`` or ``24 seatings``."""
+    count = len(settings.seatings)
+    return f"{count} seatings" if settings.every_order else f"{count} rotations"
+
+
 def _command_tune(args: argparse.Namespace) -> int:
-    from ..tune import holdout, importances, plot_study, run_study, trials_frame
+    from ..tune import STUDY_FILE, TUNE
 
     settings, out, backend = _checked(args)
     config = settings.config
     print(
         f"{config.label}: tuning {settings.agent} against {', '.join(settings.field)}, "
-        f"{settings.trials} trials of {config.games:,} walls x {config.n_players} rotations "
+        f"{settings.trials} trials of {config.games:,} walls x {_seatings_shown(settings)} "
         f"(seed {config.seed}, batches of {settings.batch}) -> {out}",
         flush=True,
     )
+    # the safe output directory of sim.outdir: built in .NAME.partial beside --out (kept by an
+    # interrupt once it holds a study, for --resume), renamed into place when complete; a
+    # finished study resumed for more trials is copied there first (reopen)
+    try:
+        with resumable_directory(
+            out,
+            TUNE,
+            resume=args.resume,
+            replace=False,
+            reopen=True,
+            worth_keeping=lambda partial: (partial / STUDY_FILE).exists(),
+        ) as building:
+            _tune_into(building, settings, args, backend)
+    except KeyboardInterrupt as error:
+        if (partial_path(out.resolve()) / STUDY_FILE).exists():
+            error.what_next = (
+                f"the study is kept in {partial_path(out)}; continue it with the same command "
+                "and --resume"
+            )
+        raise
+    print(f"  files: {out}/result.json, trials.csv, holdout.csv, tune.png; study {out}/study.db")
+    sys.stdout.flush()
+    return 0
+
+
+def _tune_into(out: Path, settings, args: argparse.Namespace, backend) -> None:
+    """The study, its figure and the held-out evaluation, written into ``out`` (the building
+    directory), which is marked complete at the end."""
+    from ..tune import holdout, importances, mark_complete, plot_study, run_study, trials_frame
+
     study = run_study(
         settings,
         out,
@@ -92,6 +130,7 @@ def _command_tune(args: argparse.Namespace) -> int:
         "field": list(settings.field),
         "best_trial": study.best_trial.number,
         "best_value": study.best_trial.value,
+        "every_order": settings.every_order,
         "parameters": best,
         "importances": weights,
         "holdout": {
@@ -106,10 +145,8 @@ def _command_tune(args: argparse.Namespace) -> int:
         },
     }
     (out / "result.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    mark_complete(out)
     print("\n".join(result_lines(settings, best, result)))
-    print(f"  files: {out}/result.json, trials.csv, holdout.csv, tune.png; study {out}/study.db")
-    sys.stdout.flush()
-    return 0
 
 
 def register(commands) -> None:
@@ -174,6 +211,13 @@ def register(commands) -> None:
         "--out", metavar="DIR", help="study directory (default runs/tune-<label>-<agent>)"
     )
     parser.add_argument("--resume", action="store_true", help="continue the study in --out")
+    parser.add_argument(
+        "--every-order",
+        action="store_true",
+        help="play every order of the agents around the table, each rotated, in every trial "
+        "and the held-out evaluation (as mjsim compare --every-order; needs two or more field "
+        "agents)",
+    )
     parser.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="override an option (repeatable)"
     )

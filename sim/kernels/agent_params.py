@@ -171,6 +171,17 @@ AGENT_PARAMETERS: tuple[AgentParameter, ...] = (
         "the shanten given up for a safe discard once the variant says an opponent looks ready "
         "(the steer word's danger hint)",
     ),
+    AgentParameter(
+        "claim_worth_from",
+        ("value", "cautious"),
+        "integer",
+        1,
+        5,
+        3,
+        "a pong or chi the variant lists with a worth (A_VALUE) of at least this is claimed as "
+        "the efficiency agent claims (no further from ready) rather than by claim_gain "
+        "(e.g. the melds of the discarder's tiles the claimer then holds; 5: never)",
+    ),
 )
 """Every agent parameter, in slot order (new ones at the end)."""
 

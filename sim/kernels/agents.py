@@ -100,6 +100,7 @@ N_AGENTS = 5
     P_SHANTEN_COST,
     P_CHANCE_PER_SHANTEN,
     P_DANGER_COST,
+    P_CLAIM_WORTH_FROM,
 ) = parameter_slots(
     (
         "claim_gain",
@@ -111,6 +112,7 @@ N_AGENTS = 5
         "shanten_cost",
         "chance_per_shanten",
         "danger_cost",
+        "claim_worth_from",
     )
 )
 
@@ -137,6 +139,9 @@ for them; else from ``seven_pairs_from`` pairs, as without hints)."""
 STEER_FLUSH_SHIFT = 20
 """4 bits from here: what a flush is worth, in plain wins (0: the value agent does not play for
 it; else from ``flush_off_suit`` tiles off suit, as without hints)."""
+STEER_TARGETS = 1 << 24
+"""The variant says what it pays for: the value agent plays by the hints alone even when no
+other hint is set (no flush or seven pairs of the parameters where the variant pays none)."""
 STEER_LEAD_SHIFT = 32
 """Bit ``STEER_LEAD_SHIFT + k``: numbered kind k (k < 27) pays its discarder extra when it is
 the first of its kind discarded in the hand and nobody claims it: lead with it."""
@@ -452,36 +457,16 @@ def cautious_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, 
     it leaves the hand at most ``shanten_cost`` shanten further from ready. A kind is safe with
     ``safe_seen`` copies accounted for (seen by all or held): few left for an opponent to wait
     on."""
-    safe_seen = np.int64(params[P_SAFE_SEEN])
     choice = value_discard(
         hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
     )
     if choice < 0 or not _late(visible, np.int64(params[P_LATE_VISIBLE])):
         return choice
-    if np.int64(visible[choice]) + np.int64(hand[choice]) >= safe_seen:
-        return choice
-    safe = np.zeros(N_KINDS, np.bool_)
-    any_safe = False
-    for kind in range(N_KINDS):
-        if (
-            allowed[kind]
-            and hand[kind] > 0
-            and not wild[kind]
-            and np.int64(visible[kind]) + np.int64(hand[kind]) >= safe_seen
-        ):
-            safe[kind] = True
-            any_safe = True
-    if not any_safe:
-        return choice
-    careful = value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, safe, params, tables)
-    after_choice = keys.copy()
-    after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
-    after_careful = keys.copy()
-    after_careful[KIND_SUIT[careful]] -= KIND_POWER[careful]
-    cost = _hand_shanten(after_careful, wilds, forms, tables) - _hand_shanten(
-        after_choice, wilds, forms, tables
-    )
-    return careful if cost <= np.int64(params[P_SHANTEN_COST]) else choice
+    no_hints = np.int64(0)  # the value agent of value_discard, every kind safe by its count
+    return safe_instead(
+        hand, keys, wilds, wild, visible, n_kinds, forms, no_hints, allowed, params, tables,
+        choice, np.int64(params[P_SHANTEN_COST]),
+    )  # fmt: skip
 
 
 @kernel
@@ -697,8 +682,10 @@ def safe_instead(
     margin,
 ):  # fmt: skip
     """``choice``, or when it is not safe the value agent's choice among the safe kinds (with
-    ``safe_seen`` copies accounted for: seen by all or held) if it leaves the hand at most
-    ``margin`` shanten further from ready."""
+    ``safe_seen`` copies accounted for: seen by all or held; only honours when the variant says
+    the next seat is the one who looks ready, ``STEER_DANGER_NEXT``) if it leaves the hand at
+    most ``margin`` shanten further from ready. The value agent is ``valued_discard``'s: under
+    the variant's ``hints``, or without any (0) ``value_discard``'s, for ``cautious_discard``."""
     safe_seen = np.int64(params[P_SAFE_SEEN])
     # the next seat may chi a numbered kind: then only honours are safe
     honours_only = (hints & STEER_DANGER) != 0 and (hints & STEER_DANGER_NEXT) != 0
@@ -720,7 +707,7 @@ def safe_instead(
             any_safe = True
     if not any_safe:
         return choice
-    careful = value_hinted_discard(
+    careful = valued_discard(
         hand, keys, wilds, wild, visible, n_kinds, forms, hints, safe, params, tables
     )
     after_choice = keys.copy()
@@ -731,6 +718,20 @@ def safe_instead(
         after_choice, wilds, forms, tables
     )
     return careful if cost <= margin else choice
+
+
+@kernel
+def valued_discard(
+    hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
+):
+    """The value agent's discard: under the variant's ``hints`` when it gives any
+    (``value_hinted_discard``), else ``value_discard``'s (the targets of the
+    parameters)."""
+    if hints != 0:
+        return value_hinted_discard(
+            hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
+        )
+    return value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -923,16 +924,29 @@ def choose_claim(
         return concealed_claim(now, after, pong_row, chi_rows, n_chi)
     if valued and (hints & STEER_CLAIMS_PAY) != 0:
         agent = AGENT_EFFICIENCY  # the claim rule below: no further from ready
-    # the shanten a claim must reach: no further from ready (efficiency), or nearer (value)
+    # the shanten a claim must reach: no further from ready (efficiency), or nearer (value);
+    # a claim the variant lists as worth claim_worth_from or more (A_VALUE): no further
     needed = now
+    worth_from = np.int64(params[P_CLAIM_WORTH_FROM])
     if agent == AGENT_VALUE or agent == AGENT_CAUTIOUS:
         needed = now - np.int64(params[P_CLAIM_GAIN])
-    if can_pong and after[0] <= needed:
+    if can_pong and after[0] <= _needed_for(actions[pong_row, A_VALUE], now, needed, worth_from):
         return pong_row
     for index in range(n_chi):
-        if after[1 + index] <= needed:
+        worth = actions[chi_rows[index], A_VALUE]
+        if after[1 + index] <= _needed_for(worth, now, needed, worth_from):
             return chi_rows[index]
     return -1
+
+
+@kernel
+def _needed_for(worth, now, needed, worth_from):
+    """The shanten a claim listed with ``worth`` (its ``A_VALUE``) must reach: ``now`` (no
+    further from ready) when the variant lists it as worth at least ``worth_from``, else
+    ``needed`` (the agent's rule)."""
+    if worth > 0 and worth >= worth_from:
+        return now
+    return needed
 
 
 @kernel

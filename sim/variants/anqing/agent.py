@@ -4,11 +4,16 @@ The generic agents (``sim.kernels.agents``) read hints of what a variant pays fo
 the steer word above its forms (``STEER_*``); this module makes Anqing's (docs/strategies.md,
 "Anqing"):
 
-* claims pay: a seat that fed the winner three 口 (melds made of its discards) pays him 3, 6 or
-  12 times (包, C5.4), and every win is self-drawn (C4.1), so the value agent claims as the
-  efficiency agent does (``STEER_CLAIMS_PAY``) rather than only what brings it nearer to ready;
+* claims: a seat that fed the winner three 口 (melds made of its discards) pays him 3, 6 or 12
+  times (包, C5.4), but a claim gives up 门清 (3 of a plain win's 6, C5.1) and a 口 towards a
+  反包: the value agent claims what brings it nearer to ready (``claim_gain``) and, as the
+  efficiency agent does, what makes a 包 (the hooks list each pong and chi with the 口 it makes
+  in ``A_VALUE``; ``claim_worth_from``); ``CLAIMS_PAY`` (claim as the efficiency agent) is off:
+  against efficiency players it loses about a point a hand (docs/strategies.md, "Anqing");
 * 碰碰胡 adds 3 to a win's base 3 (C5.1), and three or four pongs from one feeder raise his 包
-  factor to 6 or 12: all triplets are worth ``TRIPLETS_WORTH`` plain wins;
+  factor to 6 or 12: all triplets are worth ``TRIPLETS_WORTH`` plain wins (``TRIPLETS``, off:
+  playing for them lost);
+* ``STEER_TARGETS``: no other target (the hints may otherwise be 0);
 * a seat is in danger of paying a 包 once an opponent holds ``DANGER_MOUTHS`` 口 of its
   discards: the cautious agent's cue (``STEER_DANGER``), recomputed for each seat as its turn
   begins (a draw, a chi or a pong).
@@ -33,6 +38,7 @@ from ...kernels.agents import (
     STEER_CLAIMS_PAY,
     STEER_DANGER,
     STEER_DANGER_NEXT,
+    STEER_TARGETS,
     STEER_TRIPLETS_SHIFT,
 )
 from ...kernels.state import HAND_ROW, HAND_STEER_FORMS, MAX_SEATS
@@ -42,16 +48,16 @@ TRIPLETS_WORTH = 2
 """碰碰胡's worth in plain wins (base 3 + 3, C5.1), given to the value agent."""
 DANGER_MOUTHS = 2
 """口 of a seat's discards an opponent holds before the cautious agent plays safe."""
-CLAIMS_PAY = True
+CLAIMS_PAY = False
 """Whether the value agent is told that claims pay (docs/strategies.md)."""
-TRIPLETS = True
+TRIPLETS = False
 """Whether the value agent is told what all triplets are worth (docs/strategies.md)."""
 
 
 @kernel
 def steer_hints(params):
     """The steer word's hint bits for Anqing under ``params``."""
-    hints = np.int64(0)
+    hints = np.int64(STEER_TARGETS)  # no flush or seven pairs: Anqing pays neither
     if CLAIMS_PAY:
         hints |= np.int64(STEER_CLAIMS_PAY)
     if TRIPLETS:

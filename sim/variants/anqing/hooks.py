@@ -29,6 +29,7 @@ from ...kernels.hand import (
     is_complete,
 )
 from ...kernels.moves import (
+    A_VALUE,
     ACT_CHI,
     ACT_KONG,
     ACT_PONG,
@@ -508,10 +509,16 @@ def claim_actions(
         held = hands[seat, tile]
         if held == 3 and tiles_left(state) >= 1:
             n_actions = add_action(claims[seat], n_actions, ACT_KONG, tile, MELD_DISCARD_KONG, 0, 0)
+        melds_before = n_actions
         if held >= 2:
             n_actions = add_action(claims[seat], n_actions, ACT_PONG, tile, 0, 0, 0)
         if offset == 1:
             n_actions = chi_actions(hands[seat], tile, zuan, claims[seat], n_actions)
+        # a pong's or chi's worth to the agents (A_VALUE): the 口 of the offerer's discards the
+        # claimer then holds (3 or more: 包, the offerer pays his win three times or more, C5.4)
+        mouths = (state.status[seat, ST_MOUTHS_FROM] >> (4 * offerer)) & 15
+        for row in range(melds_before, n_actions):
+            claims[seat, row, A_VALUE] = mouths + 1
         n_claims[seat] = n_actions
         listed += n_actions
     return listed
