@@ -530,7 +530,7 @@ def triplets_discard(hand, wild, visible, allowed, lead):
         hand[kind] -= 1
         shanten = triplets_shanten(hand, wild)
         hand[kind] += 1
-        leads = kind < 27 and (lead >> kind) & 1 != 0 and visible[kind] == 0
+        leads = kind < 27 and ((lead >> kind) & 1) != 0 and visible[kind] == 0
         left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
         score = 100 * shanten + (0 if leads else 10) + left  # shanten, a lead, copies left
         if score < best:
@@ -564,7 +564,7 @@ def lead_hinted(hand, keys, wilds, wild, visible, forms, allowed, tables, choice
     for kind in range(27):
         if (
             kind == choice
-            or (lead >> kind) & 1 == 0
+            or ((lead >> kind) & 1) == 0
             or hand[kind] == 0
             or not allowed[kind]
             or wild[kind]
