@@ -22,13 +22,15 @@ TABLES = load_tables()
 PARAMS = AnhuaOptions().params()
 
 
-def _position(seed: int, sizes: list[int], indicator: int):
-    """Four seats dealt ``sizes`` tiles from a shuffled 108-tile wall, kings from ``indicator``."""
+def _position(seed: int, sizes: list[int], indicator: int | None):
+    """Four seats dealt ``sizes`` tiles from a shuffled 108-tile wall, kings from ``indicator``
+    (None: no wilds, as in Weng'an)."""
     rng = np.random.default_rng(seed)
     wall = rng.permutation(np.repeat(np.arange(27, dtype=np.int8), 4))
     state = S.new_state()
     S.reset(state, wall, 4, 0)
-    H.set_kings(state, indicator, king_y_kind.py_func(indicator))
+    if indicator is not None:
+        H.set_kings(state, indicator, king_y_kind.py_func(indicator))
     for seat, size in enumerate(sizes):
         for _ in range(size):
             S.give_tile(state, seat, S.pop_front(state))
@@ -50,30 +52,37 @@ def test_every_listed_claim_is_seen_by_the_precheck(seed, sizes, indicator):
 def test_the_precheck_property_is_not_vacuous_on_full_hands():
     """Dealt 13-tile hands list claims, and the pre-check sees them (the property above is
     not satisfied by positions where nothing is ever listed)."""
-    listed = sum(_claims_listed_and_seen(_position(seed, [13] * 4, 5)) for seed in range(3))
+    listed = sum(_claims_listed_and_seen(_position(seed, [13] * 4, 5))[0] for seed in range(3))
     assert listed > 0
 
 
-def _claims_listed_and_seen(state) -> int:
-    """Every seat's claims on every discard the variant lists, each seen by the engine's
-    pre-check (``claim_shape_held``); returns how many were listed."""
+def _claims_listed_and_seen(
+    state, claim_actions=AE.claim_actions, params=PARAMS, forms=H.WIN_FORMS, chi=True
+) -> tuple[int, int]:
+    """Every seat's claims on every discard the variant lists (``claim_actions``), each seen
+    by the engine's pre-check (``claim_shape_held``, with the chi shape or without); returns
+    how many claims were listed, and on how many offers the pre-check without the chi shape
+    said no where with it it would have said yes (0 when ``chi``)."""
     claims = np.zeros((S.MAX_SEATS, M.MAX_ACTIONS, M.N_ACTION_FIELDS), np.int64)
     n_claims = np.zeros(S.MAX_SEATS, np.int64)
     listed_anything = 0
+    skipped = 0
     for offerer in range(4):
         for tile in range(27):
             n_claims[:] = 0
-            AE.claim_actions(
-                state, offerer, tile, M.HOW_DISCARD, -1, -1, PARAMS, TABLES, claims, n_claims
+            claim_actions(
+                state, offerer, tile, M.HOW_DISCARD, -1, -1, params, TABLES, claims, n_claims
             )
             listed = int(n_claims.sum())
-            held = M.claim_shape_held(
-                state.hands, state.keys, state.wild_count, state.wild, H.WIN_FORMS, 4, offerer,
-                tile, -1, -1, TABLES,
+            shape = (
+                state.hands, state.keys, state.wild_count, state.wild, forms, 4, offerer, tile,
+                -1, -1, TABLES,
             )  # fmt: skip
+            held = M.claim_shape_held(*shape, chi)
             assert held or listed == 0, (offerer, tile, listed)
+            skipped += not chi and not held and M.claim_shape_held(*shape, True)
             listed_anything += listed
-    return listed_anything
+    return listed_anything, skipped
 
 
 def _lone_hand_state(next_hand_kinds: list[int]):
@@ -112,18 +121,6 @@ def test_a_chi_shape_is_seen_at_every_rank_and_a_lone_neighbour_is_not():
                     ), (tile, step)  # fmt: skip
 
 
-def _wengan_position(seed: int, sizes: list[int]):
-    """Four seats dealt ``sizes`` tiles from a shuffled Weng'an wall (108 tiles, no wilds)."""
-    rng = np.random.default_rng(seed)
-    wall = rng.permutation(np.repeat(np.arange(27, dtype=np.int8), 4))
-    state = S.new_state()
-    S.reset(state, wall, 4, 0)
-    for seat, size in enumerate(sizes):
-        for _ in range(size):
-            S.give_tile(state, seat, S.pop_front(state))
-    return state
-
-
 def test_wengan_lists_no_chi_and_its_precheck_skips_the_chi_shape_only():
     """Weng'an has no chi (002_065383326e4e38d7.txt, rules-spec B3.1: 不可以吃), so its
     ``lists_chi`` hook is False and the pre-check skips the chi shape; it still sees every win,
@@ -141,27 +138,14 @@ def test_wengan_lists_no_chi_and_its_precheck_skips_the_chi_shape_only():
 
     assert QH.lists_chi(ANQING)
     params = WenganOptions().params()
-    claims = np.zeros((S.MAX_SEATS, M.MAX_ACTIONS, M.N_ACTION_FIELDS), np.int64)
-    n_claims = np.zeros(S.MAX_SEATS, np.int64)
     listed_anything = 0
     skipped = 0
     for seed in range(6):
         sizes = [13, 13, 13, 13] if seed < 3 else [13, 10, 7, 4]
-        state = _wengan_position(seed, sizes)
-        for offerer in range(4):
-            for tile in range(27):
-                n_claims[:] = 0
-                WE.claim_actions(
-                    state, offerer, tile, M.HOW_DISCARD, -1, -1, params, TABLES, claims, n_claims
-                )
-                listed = int(n_claims.sum())
-                shape = (
-                    state.hands, state.keys, state.wild_count, state.wild, WH.WIN_FORMS, 4,
-                    offerer, tile, -1, -1, TABLES,
-                )  # fmt: skip
-                held = M.claim_shape_held(*shape, False)
-                assert held or listed == 0, (seed, offerer, tile, listed)
-                skipped += M.claim_shape_held(*shape, True) and not held
-                listed_anything += listed
+        listed, skips = _claims_listed_and_seen(
+            _position(seed, sizes, None), WE.claim_actions, params, WH.WIN_FORMS, chi=False
+        )
+        listed_anything += listed
+        skipped += skips
     assert listed_anything > 0  # the property is not vacuous
     assert skipped > 0  # and the chi shape alone is common: the listings saved
