@@ -36,6 +36,7 @@ __all__ = [
     "near_complete_hands",
     "quad_hands",
     "random_hands",
+    "search_hands",
     "seven_pairs_hands",
     "thirteen_unrelated_hands",
     "wild_258_pair_hands",
@@ -702,3 +703,13 @@ def near_complete_batch(
         wilds[i] = w
         i += 1
     return counts, wilds
+
+
+def search_hands() -> st.SearchStrategy[Hand]:
+    """Hands a discard search starts from (14, 11 or 8 tiles, up to 4 wilds): random ones, and
+    near-complete ones (standard or seven pairs) where the search's shanten and useful draws
+    matter most."""
+    return st.one_of(
+        hands(size=[14, 11, 8], max_wilds=4),
+        near_complete_hands(size=[14, 11], forms=("standard", "seven_pairs"), max_wilds=4),
+    )

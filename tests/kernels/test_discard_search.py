@@ -104,10 +104,7 @@ def test_the_first_step_counts_thirteen_unrelated_as_shanten_many_does():
 
 @settings(max_examples=60, deadline=None)
 @given(
-    hand=st.one_of(
-        S.hands(size=[14, 11, 8], max_wilds=4),
-        S.near_complete_hands(size=[14, 11], forms=("standard", "seven_pairs"), max_wilds=4),
-    ),
+    hand=S.search_hands(),
     rules=st.sampled_from(sorted(RULES)),
 )
 def test_the_search_agrees_with_the_reference(hand, rules):
