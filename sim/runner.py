@@ -10,10 +10,10 @@ only on the number of hands, the hands per session and ``run.chunk_hands``. Chun
 parallel in engine threads of this process (the default backend, and any backend with one job:
 the kernels release the GIL, and this thread makes each chunk's tables from its records), or
 with joblib in worker processes or on a Dask cluster (:mod:`sim.backends`), each worker sending
-its tables back. The main thread keeps each chunk's tables in ``parts/`` (each file written
-under a temporary name, then renamed; ``chunk-NNNNN.json`` last, marking the chunk complete) and
-appends them, in chunk order, to the final tables while later chunks still play. Either way
-memory stays flat however many hands are played, and the tables are the same bytes.
+its tables back. The main thread keeps each chunk's tables in ``parts/`` (Arrow IPC files,
+each written under a temporary name, then renamed; ``chunk-NNNNN.json`` last, marking the chunk
+complete) and appends them, in chunk order, to the final tables while later chunks still play.
+Either way memory stays flat however many hands are played, and the tables are the same bytes.
 
 **Resume.** The run is built in ``.NAME.partial`` beside its folder (:func:`sim.outdir.
 resumable_directory`), whose ``manifest.json`` says ``"complete": false`` until the end. A run
@@ -37,14 +37,17 @@ and stops the workers; a previous run there is replaced only once the new one is
 pandas and pyarrow are imported where the tables are made, not at the top of this module or of
 any module the first hand needs (``tests/test_lazy_imports.py``): with one job, the main
 thread first makes tables while the engine plays the second chunk, so their third of a second
-of importing runs beside the engine instead of before the first hand. Likewise the evaluator
-tables load in a thread from the start of :func:`run` (``sim.tables.load_tables_in_background``:
-their digest check runs without the GIL, beside numba's cache load), and ``on_table`` hands the
-caller each table as written, so that ``mjsim run``'s summary need not read the files back.
+of importing runs beside the engine instead of before the first hand. With more jobs the engine
+threads take every core from the first chunk on, so a thread imports them during the warm-up.
+Likewise the evaluator tables load in a thread from the start of :func:`run`
+(``sim.tables.load_tables_in_background``: their digest check runs without the GIL, beside
+numba's cache load), and ``on_table`` hands the caller each table as written, so that ``mjsim
+run``'s summary need not read the files back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -87,6 +90,7 @@ COMPILING = (
 GAMES = "games.parquet"
 WINS = "wins.parquet"
 PARTS = "parts"
+PART_COMPRESSION = "lz4"  # of the part files (Arrow IPC): see _part_bytes
 TEMPORARY = ".tmp"
 
 
@@ -214,16 +218,6 @@ def worker_pool(n_jobs: int, backend: Backend | None = None):
     return (backend or Backend()).pool(n_jobs)
 
 
-def _write_atomic(table: pa.Table, path: Path) -> None:
-    """Write ``table`` to ``path`` under a temporary name, then rename: a process killed at any
-    moment leaves the whole file or none (and a ``.tmp`` the next writer removes)."""
-    import pyarrow.parquet as pq
-
-    temporary = path.with_name(path.name + TEMPORARY)
-    pq.write_table(table, temporary)
-    os.replace(temporary, path)
-
-
 def _write_json_atomic(document: dict, path: Path) -> None:
     temporary = path.with_name(path.name + TEMPORARY)
     temporary.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
@@ -247,7 +241,7 @@ def _arrow_tables(config: RunConfig, chunk: Chunk, records: np.ndarray, engine_s
 
 
 def _part(parts: Path, name: str, index: int) -> Path:
-    return parts / f"{name}-{index:05d}.parquet"
+    return parts / f"{name}-{index:05d}.arrow"
 
 
 def _chunk_done(parts: Path, index: int) -> Path:
@@ -257,43 +251,61 @@ def _chunk_done(parts: Path, index: int) -> Path:
 
 def _play_chunk(config: RunConfig, chunk: Chunk) -> tuple[dict, bytes, bytes]:
     """In a worker (a local process or a Dask worker): play one chunk; its counts and its two
-    tables as Parquet bytes (encoded here, beside the engine, not in the main process), sent
-    back to the main process, which alone writes files."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+    tables as part-file bytes (:func:`_part_bytes`), sent back to the main process, which alone
+    writes files."""
     start = time.perf_counter()
     records, engine_seconds, _ = _chunk_records(config, chunk)
     games, wins, result = _arrow_tables(config, chunk, records, engine_seconds)
-    encoded = []
-    for table in (games, wins):
-        buffer = pa.BufferOutputStream()
-        pq.write_table(table, buffer)
-        encoded.append(buffer.getvalue().to_pybytes())
+    encoded = [_part_bytes(table).to_pybytes() for table in (games, wins)]
     return result | {"seconds": time.perf_counter() - start}, *encoded
 
 
+def _part_bytes(table: pa.Table) -> pa.Buffer:
+    """A chunk's table as a part file holds it: the Arrow IPC file format, LZ4-compressed.
+
+    Not Parquet, which the run's own tables are: a part is read back only by a resume, and
+    Parquet's encoding costs about 15 times the CPU of this one (6 ms against 0.4 ms for a
+    10,000-hand chunk of Anhua, LZ4 running in arrow's pool), paid by the main thread beside
+    the engine threads on every chunk. LZ4 keeps a part at a quarter of its uncompressed size
+    (about 60 bytes a hand; 2 to 3 times Parquet's), since a long run keeps all its parts until
+    it ends."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    sink = pa.BufferOutputStream()
+    options = ipc.IpcWriteOptions(compression=PART_COMPRESSION)
+    with ipc.new_file(sink, table.schema, options=options) as writer:
+        writer.write_table(table)
+    return sink.getvalue()
+
+
+def _read_part(source) -> pa.Table:
+    """A part's table, from its file's path or its bytes (:func:`_part_bytes`)."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    if isinstance(source, bytes):
+        return ipc.open_file(pa.BufferReader(source)).read_all()
+    with pa.OSFile(str(source)) as file:  # read, not mapped: the table outlives the file
+        return ipc.open_file(file).read_all()
+
+
 def _keep_chunk(parts: Path, result: dict, games, wins) -> None:
-    """Store a played chunk in ``parts``: its two tables (arrow tables, or Parquet bytes from a
-    worker), then the file that marks it done."""
+    """Store a played chunk in ``parts``: its two tables (arrow tables, or a worker's part-file
+    bytes), each under a temporary name then renamed, then the file that marks it done."""
     index = result["index"]
     for name, table in (("games", games), ("wins", wins)):
         path = _part(parts, name, index)
-        if isinstance(table, bytes):
-            temporary = path.with_name(path.name + TEMPORARY)
-            temporary.write_bytes(table)
-            os.replace(temporary, path)
-        else:
-            _write_atomic(table, path)
+        temporary = path.with_name(path.name + TEMPORARY)
+        with open(temporary, "wb") as file:
+            file.write(table if isinstance(table, bytes) else _part_bytes(table))
+        os.replace(temporary, path)
     _write_json_atomic(result, _chunk_done(parts, index))
 
 
 def _as_table(table) -> pa.Table:
-    """An arrow table, from Parquet bytes when a worker sent those."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    return pq.read_table(pa.BufferReader(table)) if isinstance(table, bytes) else table
+    """An arrow table, from part-file bytes when a worker sent those."""
+    return _read_part(table) if isinstance(table, bytes) else table
 
 
 def kept_chunks(parts: Path) -> dict[int, dict]:
@@ -499,17 +511,47 @@ def _begin(building: Path, config: RunConfig | None, command, resume: bool) -> R
     return kept
 
 
+def _import_table_makers_in_background() -> threading.Thread:
+    """Import pandas and pyarrow, and make a first small table, in a thread started before the
+    engine's warm-up (numba's cache load or compile, which leaves the second core idle).
+
+    With one job they load where the first chunk's tables are made, beside the engine thread
+    (``tests/test_lazy_imports.py``). With more, the engine threads take every core as soon as
+    they start, and the 0.3-0.4 CPU seconds of these imports and first calls would be taken
+    from them: 2-3 % of a 200,000-hand run of Anhua on two cores (issue 17: ``--jobs 2``
+    playing at least 1.8 times as fast as ``--jobs 1``)."""
+
+    def load() -> None:
+        import pandas as pd
+        import pyarrow as pa
+        import pyarrow.ipc  # the part files
+        import pyarrow.parquet as pq
+
+        with contextlib.suppress(Exception):  # an error is raised where the tables are made
+            frame = pd.DataFrame({"kind": pd.Categorical(["a"]), "count": [1]})
+            table = pa.Table.from_pandas(frame, preserve_index=False)
+            pq.write_table(table.cast(table.schema), pa.BufferOutputStream())
+
+    thread = threading.Thread(target=load, name="mjsim-table-imports", daemon=True)
+    thread.start()
+    return thread
+
+
 def _play_run(config, building, stop, jobs, progress, command, listeners, backend) -> None:
     """Play every chunk not kept yet, write both tables whole and the finished manifest
     (``listeners``: ``run``'s ``on_chunk`` and ``on_table``)."""
     started = time.perf_counter()
-    with _said_if_slow(COMPILING.format(title=config.spec.title), progress):
-        warm_up(config)  # compiles, or loads numba's cache, here rather than in every worker
-    stop.check()  # an interrupt during the compile may have been swallowed by a finaliser
-    warmup_seconds = time.perf_counter() - started
     chunks = plan_chunks(config)
     workers = min(n_workers(jobs), len(chunks))
     threads = backend.plays_chunks_here(workers)
+    # with one job, the table makers load beside the engine, on the core it leaves free
+    importing = _import_table_makers_in_background() if workers > 1 else None
+    with _said_if_slow(COMPILING.format(title=config.spec.title), progress):
+        warm_up(config)  # compiles, or loads numba's cache, here rather than in every worker
+    if importing is not None:
+        importing.join()  # done by now, unless the cache was warm and the disk slow
+    stop.check()  # an interrupt during the compile may have been swallowed by a finaliser
+    warmup_seconds = time.perf_counter() - started
     main_thread_cpu = time.thread_time()
     with backend.started(workers) as pool:
         results, resumed = _play_chunks(
@@ -550,13 +592,11 @@ def _play_chunks(config, chunks, building, workers, progress, listeners, pool, t
     def append_ready(index: int | None = None, games=None, wins=None) -> None:
         """Append every chunk whose turn has come: ``index``'s tables from memory, the others
         from their part files."""
-        import pyarrow.parquet as pq
-
         nonlocal appended
         while appended in results:
             for name, table in (("games", games), ("wins", wins)):
                 if appended != index:
-                    table = pq.read_table(_part(parts, name, appended))
+                    table = _read_part(_part(parts, name, appended))
                 tables.append(name, _as_table(table))
             appended += 1
 

@@ -38,9 +38,32 @@ print(games.num_rows, "pandas" in sys.modules, "pyarrow" in sys.modules)
 """
 
 
-def _run(code: str) -> str:
+BEFORE_PLAY = """
+import sys, tempfile
+from sim import runner
+from sim.config import load_config
+
+seen = []
+play_chunks = runner._play_chunks
+
+def _play_chunks(*args):
+    seen.append([name for name in ("pandas", "pyarrow") if name in sys.modules])
+    return play_chunks(*args)
+
+runner._play_chunks = _play_chunks
+config = load_config("configs/anhua-seven-kings.toml", ["run.games=400", "run.chunk_hands=200"])
+runner.run(config, tempfile.mkdtemp() + "/x", jobs=int(sys.argv[1]), progress=False)
+print(seen)
+"""
+
+
+def _run(code: str, *arguments: str) -> str:
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-c", code, *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
@@ -53,3 +76,12 @@ def test_the_first_hand_imports_no_pandas_or_pyarrow():
 def test_the_tables_of_a_chunk_import_them_where_they_are_made():
     # the check above is not vacuous: the same process does import them for the tables
     assert _run(TABLES) == "16 True True"
+
+
+def test_with_one_job_the_run_plays_before_importing_them():
+    assert _run(BEFORE_PLAY, "1") == "[[]]"
+
+
+def test_with_two_jobs_they_are_imported_during_the_warm_up():
+    # the engine threads take both cores from the first chunk on: the imports come before
+    assert _run(BEFORE_PLAY, "2") == "[['pandas', 'pyarrow']]"
