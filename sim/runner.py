@@ -166,16 +166,39 @@ def _chunk_frames(config: RunConfig, chunk: Chunk, records: np.ndarray):
     return games, wins
 
 
-def warm_up(config: RunConfig) -> None:
+def warm_up(config: RunConfig) -> np.ndarray:
     """Play one hand on a throwaway wall: the first call in a process compiles the engine (about
     two minutes on 2 cores with a cold cache) or loads it from numba's disk cache (under a
-    second)."""
+    second). The hand's record."""
     variant = config.spec
     walls = shuffled_walls(1, variant.n_tiles, 0)
     dealers = np.zeros(1, np.int64)
-    variant.play(
+    return variant.play(
         config.options, walls, dealers, 1, agent_ids(config.agents), 0, config.agent_params
     )
+
+
+def _check_kept_columns(config: RunConfig, parts: Path, kept: dict, record: np.ndarray) -> None:
+    """A resume appends the kept chunks' tables and the new ones into one table: their columns
+    must be the ones this engine makes (``record``: the warm-up hand's). A run started by
+    another version of the code could differ; that is a one-line error here, not arrow's cast
+    error after the first new chunk."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    first = min(kept)
+    made = _arrow_tables(config, Chunk(first, 0, len(record), 0), record, 0.0)[:2]
+    for name, table in zip(("games", "wins"), made, strict=True):
+        with pa.OSFile(str(_part(parts, name, first))) as file:
+            schema = ipc.open_file(file).schema
+        columns = [(field.name, str(field.type)) for field in schema]
+        expected = [(field.name, str(field.type)) for field in table.schema]
+        if columns != expected:
+            differ = sorted(set(columns) ^ set(expected)) or "their order"
+            raise ValueError(
+                f"--resume {parts.parent}: its kept chunks' {name} table has other columns than "
+                f"this mjsim makes (differing: {differ}); start the run again"
+            )
 
 
 @contextmanager
@@ -547,10 +570,13 @@ def _play_run(config, building, stop, jobs, progress, command, listeners, backen
     # with one job, the table makers load beside the engine, on the core it leaves free
     importing = _import_table_makers_in_background() if workers > 1 else None
     with _said_if_slow(COMPILING.format(title=config.spec.title), progress):
-        warm_up(config)  # compiles, or loads numba's cache, here rather than in every worker
+        record = warm_up(config)  # compiles, or loads numba's cache, here, not in each worker
     if importing is not None:
         importing.join()  # done by now, unless the cache was warm and the disk slow
     stop.check()  # an interrupt during the compile may have been swallowed by a finaliser
+    kept = kept_chunks(building / PARTS)
+    if kept:
+        _check_kept_columns(config, building / PARTS, kept, record)
     warmup_seconds = time.perf_counter() - started
     main_thread_cpu = time.thread_time()
     with backend.started(workers) as pool:

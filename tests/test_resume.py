@@ -174,6 +174,43 @@ def test_a_resume_checks_what_it_resumes(small, tmp_path, capsys):
     assert partial.is_dir()  # an error while resuming keeps what was there
 
 
+def _interrupted_after(config, folder: Path, chunks: int) -> Path:
+    """``config`` run into ``folder``, interrupted (as by Ctrl-C) once ``chunks`` are kept."""
+
+    def interrupt(result: dict) -> None:
+        if result["index"] + 1 == chunks:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(config, folder, on_chunk=interrupt)
+    return partial_path(folder)
+
+
+def test_a_resume_of_chunks_with_other_columns_is_one_line(small, tmp_path, capsys, monkeypatch):
+    """Kept chunks from a version of the code that made other columns: refused before anything
+    is played, with the differing column named, and the kept chunks left as they were."""
+    import pyarrow.compute as pc
+
+    partial = _interrupted_after(small, tmp_path / "x", 2)
+    part = runner._part(partial / runner.PARTS, "wins", 0)
+    table = runner._read_part(part)
+    table = table.append_column("old_column", pc.multiply(table["points"], 2))
+    part.write_bytes(runner._part_bytes(table).to_pybytes())
+    before = sorted(path.name for path in (partial / runner.PARTS).iterdir())
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--resume", "x", "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1, error
+    assert "kept chunks' wins table has other columns" in error and "old_column" in error, error
+    assert sorted(path.name for path in (partial / runner.PARTS).iterdir()) == before
+    assert not (tmp_path / "x").exists()
+    # the same kept chunks, untouched, resume to the uninterrupted run's tables
+    untouched = _interrupted_after(small, tmp_path / "y", 2)
+    assert len(runner.kept_chunks(untouched / runner.PARTS)) == 2
+    done = runner.run(None, tmp_path / "y", resume=True)
+    _assert_same_tables(done, runner.run(small, tmp_path / "whole"))
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
