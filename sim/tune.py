@@ -429,18 +429,19 @@ def holdout(
     backend: Backend | None = None,
 ) -> pd.DataFrame:
     """The best parameters against the field on fresh walls (``holdout_seed``,
-    ``holdout_deals`` of them) through ``sim.compare.compare`` into ``out``: the paired
-    comparison frame (``sim.analysis.duplicate.duplicate_comparison``), the tuned agent's row
-    against the field's first agent."""
+    ``holdout_deals`` of them) through ``sim.compare.compare`` into ``out``, in the trials'
+    seatings (``settings.seatings``: with fewer agents than seats, the first agent named holds
+    the extra seats, so the order matters): the paired comparison frame
+    (``sim.analysis.duplicate.duplicate_comparison``), with the field's first agent as the
+    reference of the tuned agent's row."""
     from .analysis.duplicate import duplicate_comparison, load_comparison
 
     fresh = settings.config.with_overrides(
         [f"run.seed={holdout_seed(settings.seed)}", f"run.games={settings.holdout_deals}"]
     )
-    agents = (settings.field[0], settings.agent, *settings.field[1:])
     compare(
         fresh,
-        agents,
+        (settings.agent, *settings.field),
         out,
         jobs=jobs,
         orders=settings.every_order,
@@ -449,4 +450,7 @@ def holdout(
         backend=backend,
     )
     comparison, hands = load_comparison(out)
-    return duplicate_comparison(hands, agents, comparison["session_hands"], comparison["loss"])
+    reference_first = (settings.field[0], settings.agent, *settings.field[1:])
+    return duplicate_comparison(
+        hands, reference_first, comparison["session_hands"], comparison["loss"]
+    )

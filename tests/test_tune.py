@@ -19,6 +19,7 @@ from sim.tune import (
     _open_study,
     check_settings,
     evaluate,
+    holdout,
     holdout_seed,
     run_study,
     trials_frame,
@@ -149,11 +150,26 @@ def test_the_command_writes_the_study_the_holdout_and_the_figure(tmp_path, capsy
     kept = json.loads((out / "holdout" / "comparison.json").read_text())
     assert kept["seed"] == holdout_seed(3) != 3 and kept["deals"] == 40
     assert kept["parameters"]["value"] == result["parameters"]
+    assert list(pd.read_csv(out / "holdout.csv")["agent"]) == ["efficiency", "value"]
     # the same command again needs --resume, which then adds nothing and evaluates again
     assert main(["tune", SEVEN, *flags]) == 2
     assert "already holds a study" in capsys.readouterr().err
     assert main(["tune", SEVEN, *flags, "--resume"]) == 0
     assert json.loads((out / "result.json").read_text()) == result
+
+
+def test_the_holdout_plays_the_trials_seatings(tmp_path):
+    """With fewer agents than seats the first agent named holds the extra seats (rotations of
+    value, efficiency, random at four seats seat value twice in two of them): the held-out
+    evaluation must seat them as the trials did, while comparing against the field's first."""
+    settings = check_settings(_config(12), "value", "efficiency,random", 1, 1, 12)
+    frame = holdout(settings, {}, tmp_path / "holdout")
+    kept = json.loads((tmp_path / "holdout" / "comparison.json").read_text())
+    assert [tuple(seats) for seats in kept["rotations"]] == settings.seatings
+    assert settings.seatings[0] == ("value", "efficiency", "random", "value")
+    assert list(frame["agent"]) == ["efficiency", "value", "random"]
+    assert frame.loc[frame["agent"] == "efficiency", "diff"].item() == 0.0
+    assert frame.loc[frame["agent"] == "value", "seat_hands"].item() == 12 * 6
 
 
 def _every_order_study(out: Path, jobs: int):
