@@ -69,6 +69,14 @@ class TuneSettings:
     batch: int
     holdout_deals: int
     every_order: bool = False
+    params: tuple[str, ...] = ()
+    """The parameters searched (``--params``), in slot order; the others play at their defaults.
+    Empty: every parameter of the agent."""
+
+    @property
+    def searched(self) -> tuple[str, ...]:
+        """The names of the parameters the study searches, in slot order."""
+        return self.params or tuple(p.name for p in parameters_of(self.agent))
 
     @property
     def seatings(self) -> list[tuple[str, ...]]:
@@ -90,11 +98,13 @@ class TuneSettings:
             "seed": self.config.seed,
             "batch": self.batch,
             "every_order": self.every_order,
+            "params": list(self.searched),
         }
 
 
-FIXED_BEFORE = {"every_order": False}
-"""What a study saved before a setting existed was made with (a resumed old study compares so)."""
+FIXED_BEFORE = {"every_order": False, "params": None}
+"""What a study saved before a setting existed was made with (a resumed old study compares so;
+``params`` None: every parameter of its agent)."""
 
 
 def check_settings(
@@ -105,9 +115,11 @@ def check_settings(
     batch: int,
     holdout_deals: int,
     every_order: bool = False,
+    params_text: str | None = None,
 ) -> TuneSettings:
     """The study's settings, every bad input a one-line ValueError (before any output);
-    ``every_order``: play every order of the agents around the table (``sim.compare``)."""
+    ``every_order``: play every order of the agents around the table (``sim.compare``);
+    ``params_text``: the parameters to search, comma-separated (``--params``; default all)."""
     if agent not in AGENTS:
         from .options import unknown_name
 
@@ -136,7 +148,35 @@ def check_settings(
             "are seated by rotations alone); name two or more field agents, or drop the flag"
         )
     seated_configs(config, (agent, *field))  # refuses a config with seat parameters
-    return TuneSettings(config, agent, field, trials, batch, holdout_deals, every_order)
+    params = _searched_parameters(agent, params_text)
+    return TuneSettings(config, agent, field, trials, batch, holdout_deals, every_order, params)
+
+
+def _searched_parameters(agent: str, text: str | None) -> tuple[str, ...]:
+    """The parameters ``--params`` names, in slot order: each a parameter of ``agent``, once;
+    () when not given (every parameter). Narrowing the search to the parameters that matter
+    under the rules tuned (a variant without kings ignores ``wild_margin``) spends the trials
+    where they tell, and keeps the importances from crediting noise to the others."""
+    if text is None:
+        return ()
+    from .agents import PARAMETERS
+    from .options import unknown_name
+
+    own = [p.name for p in parameters_of(agent)]
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise ValueError(f"--params: {text!r} names no parameter; {agent}'s: {', '.join(own)}")
+    for name in names:
+        if name not in PARAMETERS:
+            raise unknown_name("--params", "agent parameter", name, PARAMETERS, value=True)
+        if name not in own:
+            raise ValueError(
+                f"--params: {name} is not a parameter of the {agent} agent; its parameters: "
+                f"{', '.join(own)}"
+            )
+    if len(set(names)) != len(names):
+        raise ValueError(f"--params: {text!r} names a parameter twice; each once")
+    return tuple(name for name in own if name in names)
 
 
 def holdout_seed(seed: int) -> int:
@@ -156,12 +196,14 @@ def _sampler(seed: int, number: int):
         return optuna.samplers.TPESampler(seed=trial_seed, constant_liar=True)
 
 
-def _distributions(agent: str) -> dict[str, Any]:
-    """The search space: each parameter of ``agent`` over its declared range."""
+def _distributions(agent: str, searched: tuple[str, ...]) -> dict[str, Any]:
+    """The search space: each ``searched`` parameter of ``agent`` over its declared range."""
     from optuna.distributions import FloatDistribution, IntDistribution
 
     space = {}
     for parameter in parameters_of(agent):
+        if parameter.name not in searched:
+            continue
         if parameter.type == "integer":
             space[parameter.name] = IntDistribution(int(parameter.minimum), int(parameter.maximum))
         else:
@@ -233,12 +275,15 @@ def check_directory(out: Path, settings: TuneSettings, resume: bool) -> None:
         if not study_file.exists() or not settings_file.exists():
             raise ValueError(f"--resume: {out} holds no study to resume (no {STUDY_FILE})")
         kept = json.loads(settings_file.read_text(encoding="utf-8"))
+        every_parameter = [p.name for p in parameters_of(settings.agent)]
         for key, value in settings.fixed().items():
-            if kept.get(key, FIXED_BEFORE.get(key)) != value:
+            made_with = kept.get(key, FIXED_BEFORE.get(key))
+            if key == "params" and made_with is None:
+                made_with = every_parameter
+            if made_with != value:
                 raise ValueError(
-                    f"--resume: the study in {out} was made with {key} = "
-                    f"{kept.get(key, FIXED_BEFORE.get(key))!r}, not {value!r}; resume it with "
-                    "its own settings, or tune into another --out"
+                    f"--resume: the study in {out} was made with {key} = {made_with!r}, not "
+                    f"{value!r}; resume it with its own settings, or tune into another --out"
                 )
     elif home != Path(out):
         raise ValueError(
@@ -283,7 +328,7 @@ def _ask(study, settings: TuneSettings):
     """Ask the next trial with its own seeded sampler (``_sampler``), its parameters fixed by
     the distributions."""
     study.sampler = _sampler(settings.seed, len(study.trials))
-    trial = study.ask(_distributions(settings.agent))
+    trial = study.ask(_distributions(settings.agent, settings.searched))
     return trial.number, dict(trial.params)
 
 

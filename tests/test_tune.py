@@ -49,6 +49,47 @@ def test_bad_settings_are_one_line_errors(agent, field, trials, message):
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ("claim_gian", r"--params: unknown agent parameter 'claim_gian'.*did you mean claim_gain"),
+        ("danger_cost", "--params: danger_cost is not a parameter of the value agent"),
+        ("claim_gain,claim_gain", "names a parameter twice"),
+        (" , ", "names no parameter"),
+    ],
+)
+def test_bad_params_are_one_line_errors(params, message):
+    with pytest.raises(ValueError, match=message) as error:
+        check_settings(_config(), "value", "efficiency", 3, 4, 100, params_text=params)
+    assert "\n" not in str(error.value)
+
+
+def test_a_study_searches_only_the_params_named(tmp_path):
+    """``--params``: the trials vary only the parameters named (in slot order, whatever the
+    order given), the others play at their defaults; a resume must name the same ones, and a
+    study saved before ``--params`` existed searched every parameter."""
+    named = "seven_pairs_from,claim_gain"
+    settings = check_settings(_config(), "value", "efficiency", 3, 3, 40, params_text=named)
+    assert settings.searched == ("claim_gain", "seven_pairs_from")
+    frame = trials_frame(run_study(settings, tmp_path / "a", say=lambda line: None))
+    parameters = [
+        c for c in frame.columns if c not in ("trial", "value", "diff", "diff_lo", "diff_hi")
+    ]
+    assert parameters == ["claim_gain", "seven_pairs_from"]
+    every = check_settings(_config(), "value", "efficiency", 3, 3, 40)
+    with pytest.raises(ValueError, match="was made with params"):
+        run_study(every, tmp_path / "a", resume=True, say=lambda line: None)
+    # a study made before --params: its settings file has no "params" (every parameter)
+    run_study(every, tmp_path / "b", say=lambda line: None)
+    saved = tmp_path / "b" / "tune.json"
+    document = json.loads(saved.read_text())
+    assert document.pop("params") == list(every.searched)
+    saved.write_text(json.dumps(document))
+    assert len(trials_frame(run_study(every, tmp_path / "b", resume=True, say=print))) == 3
+    with pytest.raises(ValueError, match="was made with params"):
+        run_study(settings, tmp_path / "b", resume=True, say=lambda line: None)
+
+
 def test_a_config_with_seat_parameters_is_refused():
     config = load_config(SEVEN, ["seats.0.agent=value", "seats.0.claim_gain=2"])
     with pytest.raises(ValueError, match="sets agent parameters per seat"):
@@ -64,6 +105,10 @@ def test_a_config_with_seat_parameters_is_refused():
         (["--agent", "value", "--field", "efficiency", "--jobs", "0"], "--jobs"),
         (["--agent", "value", "--field", "efficiency", "--resume"], "holds no study to resume"),
         (["--agent", "value", "--field", "efficiency", "--set", "bird_count=3"], "bird_count"),
+        (
+            ["--agent", "value", "--field", "efficiency", "--params", "danger_cost"],
+            "--params: danger_cost is not a parameter of the value agent",
+        ),
     ],
 )
 def test_the_command_says_bad_input_in_one_line(tmp_path, capsys, flags, message):

@@ -27,7 +27,14 @@ def _checked(args: argparse.Namespace):
     config = load_config(args.config, overrides)
     holdout_deals = 4 * deals if args.holdout_deals is None else args.holdout_deals
     settings = check_settings(
-        config, args.agent, args.field, args.trials, args.batch, holdout_deals, args.every_order
+        config,
+        args.agent,
+        args.field,
+        args.trials,
+        args.batch,
+        holdout_deals,
+        args.every_order,
+        args.params,
     )
     out = Path(args.out) if args.out else RUNS_FOLDER / f"tune-{config.label}-{args.agent}"
     backend = from_arguments(args)
@@ -131,6 +138,7 @@ def _tune_into(out: Path, settings, args: argparse.Namespace, backend) -> None:
         "best_trial": study.best_trial.number,
         "best_value": study.best_trial.value,
         "every_order": settings.every_order,
+        "searched": list(settings.searched),
         "parameters": best,
         "importances": weights,
         "holdout": {
@@ -217,6 +225,12 @@ def register(commands) -> None:
         help="play every order of the agents around the table, each rotated, in every trial "
         "and the held-out evaluation (as mjsim compare --every-order; needs two or more field "
         "agents)",
+    )
+    parser.add_argument(
+        "--params",
+        metavar="P,...",
+        help="the parameters to search, comma-separated (default: all of the agent's); the "
+        "others play at their defaults",
     )
     parser.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="override an option (repeatable)"
