@@ -287,11 +287,11 @@ def _part_bytes(table: pa.Table) -> pa.Buffer:
     """A chunk's table as a part file holds it: the Arrow IPC file format, LZ4-compressed.
 
     Not Parquet, which the run's own tables are: a part is read back only by a resume, and
-    Parquet's encoding costs about 15 times the CPU of this one (6 ms against 0.4 ms for a
-    10,000-hand chunk of Anhua, LZ4 running in arrow's pool), paid by the main thread beside
-    the engine threads on every chunk. LZ4 keeps a part at a quarter of its uncompressed size
-    (about 60 bytes a hand; 2 to 3 times Parquet's), since a long run keeps all its parts until
-    it ends."""
+    Parquet's encoding of a 10,000-hand chunk of the default config takes about 6 ms of CPU,
+    this one about 2.5 ms (0.4 ms uncompressed; LZ4 runs in arrow's pool), paid beside the
+    engine threads on every chunk. LZ4 keeps a part at a quarter of its uncompressed size (60
+    to 100 bytes a hand, about twice Parquet's), since a long run keeps all its parts until it
+    ends."""
     import pyarrow as pa
     import pyarrow.ipc as ipc
 
@@ -541,7 +541,7 @@ def _import_table_makers_in_background() -> threading.Thread:
     With one job they load where the first chunk's tables are made, beside the engine thread
     (``tests/test_lazy_imports.py``). With more, the engine threads take every core as soon as
     they start, and the 0.3-0.4 CPU seconds of these imports and first calls would be taken
-    from them: 2-3 % of a 200,000-hand run of Anhua on two cores (issue 17: ``--jobs 2``
+    from them: 2-3 % of a 200,000-hand run of the default config on two cores (``--jobs 2``
     playing at least 1.8 times as fast as ``--jobs 1``)."""
 
     def load() -> None:

@@ -213,9 +213,17 @@ def wins_values(winners: Winners, n_players: int, options) -> dict:
     rows = winners.rows
     items = rows[:, RA_ITEMS : RA_ITEMS + len(ITEM_NAMES)]
     forms = rows[:, RA_FORM]
-    patterns = [pattern_name(int(f), row) for f, row in zip(forms, items, strict=True)]
+    # the pattern depends on the form and on which items scored: named once per distinct pair
+    n_items = len(ITEM_NAMES)
+    scored = (items > 0).astype(np.int64) @ (np.int64(1) << np.arange(n_items, dtype=np.int64))
+    keys = (forms.astype(np.int64) << n_items) | scored
+    bits = np.arange(n_items)
+
+    def name_of(key: int) -> str:
+        return pattern_name(key >> n_items, (key >> bits) & 1)
+
     return {
-        "pattern": categorical(np.arange(len(patterns)), patterns.__getitem__),
+        "pattern": categorical(keys, name_of),
         "form": categorical(forms, lambda f: FORMS.get(f, "")),
         "zhi_jiao": (winners.features & FEATURE_ZHI_JIAO) != 0,
         "items_scored": winners.features & ((1 << len(ITEM_NAMES)) - 1),
