@@ -496,6 +496,16 @@ def run(
     return target
 
 
+def was_begun(target: str | Path) -> bool:
+    """Whether ``target``'s run was begun and interrupted, so that ``run(..., resume=True)``
+    finishes it: its building directory holds the manifest of an incomplete run. A process
+    killed between making that directory and writing the manifest (a few milliseconds) leaves
+    it empty, and a fresh run, which removes it, is the right way on."""
+    from .outdir import partial_path
+
+    return (partial_path(Path(target)) / MANIFEST).is_file()
+
+
 def _worth_keeping(partial: Path) -> bool:
     """An interrupted run is kept when some chunk of it is complete."""
     return bool(kept_chunks(partial / PARTS)) or is_finished(partial, RUN)

@@ -653,18 +653,17 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
 def _play_cell(config: RunConfig, target: Path, command: str | None, backend: Any = None) -> dict:
     """Play one cell (in a worker process when cells run side by side): nothing when it is
     finished already, the rest of it when it was interrupted, else the whole of it."""
-    from .outdir import is_finished, partial_path
-    from .runner import read_manifest, run
+    from .outdir import is_finished
+    from .runner import read_manifest, run, was_begun
 
     if not is_finished(target, RUN):
-        resume = partial_path(target).is_dir()
         run(
             config,
             target,
             jobs=1,
             progress=False,
             command=command,
-            resume=resume,
+            resume=was_begun(target),
             backend=backend,
         )
     return read_manifest(target)
@@ -826,8 +825,8 @@ def _play_sweep(spec, building, stop, workers, progress, command, figures, backe
     from joblib import delayed
 
     from . import analysis
-    from .outdir import is_finished, partial_path
-    from .runner import plan_chunks, progress_bar, read_manifest, run
+    from .outdir import is_finished
+    from .runner import plan_chunks, progress_bar, read_manifest, run, was_begun
 
     chunks = max(len(plan_chunks(cell.config)) for cell in spec.cells)
     side_by_side = backend.is_local and workers > 1 and len(spec.cells) > 1 and chunks < workers
@@ -854,7 +853,7 @@ def _play_sweep(spec, building, stop, workers, progress, command, figures, backe
                     progress=False,
                     command=_cell_command(command, cell),
                     on_chunk=lambda result: bar.update(result["games"]),
-                    resume=partial_path(target).is_dir(),
+                    resume=was_begun(target),
                     backend=backend,
                 )
     stop.check()
