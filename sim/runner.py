@@ -523,6 +523,11 @@ def _begin(building: Path, config: RunConfig | None, command, resume: bool) -> R
         started = read_manifest(building)
         kept = config_of_run(building)
     except (ValueError, KeyError) as error:
+        if not (building / MANIFEST).exists() and not kept_chunks(building / PARTS):
+            raise ValueError(
+                f"--resume {building}: nothing of that run was played (it was stopped as it "
+                "began); start it afresh without --resume"
+            ) from None
         raise ValueError(f"--resume {building}: not an interrupted run ({error})") from None
     if config is not None and config.hash() != kept.hash():
         raise ValueError(

@@ -172,6 +172,14 @@ def test_a_resume_checks_what_it_resumes(small, tmp_path, capsys):
     with pytest.raises(ValueError, match="started with another config"):
         runner.run(other, tmp_path / "x", resume=True)
     assert partial.is_dir()  # an error while resuming keeps what was there
+    # stopped between making its building directory and writing the manifest
+    begun = partial_path(tmp_path / "y")
+    begun.mkdir()
+    assert not runner.was_begun(tmp_path / "y") and runner.was_begun(tmp_path / "x")
+    with pytest.raises(ValueError, match=r"nothing of that run was played.*afresh without"):
+        runner.run(None, tmp_path / "y", resume=True)
+    runner.run(small, tmp_path / "y")  # which a fresh run then clears
+    assert not begun.exists() and (tmp_path / "y" / runner.GAMES).is_file()
 
 
 def _interrupted_after(config, folder: Path, chunks: int) -> Path:
