@@ -42,7 +42,13 @@ from .comparisons import (
     sweep_table,
     unchanged_metrics,
 )
-from .duplicate import duplicate_comparison, load_comparison, paired_differences, seat_hands
+from .duplicate import (
+    duplicate_comparison,
+    load_comparison,
+    paired_differences,
+    score_sources,
+    seat_hands,
+)
 from .intervals import MeanInterval, mean_interval, t_quantile, t_two_sided_p, wilson_interval
 from .outcomes import draw_rate, win_kinds, win_rate_by_seat
 from .patterns import pattern_frequency, tier_summary
@@ -135,6 +141,7 @@ __all__ = [
     "read_columns",
     "run_variant",
     "score_distribution",
+    "score_sources",
     "scored_wins",
     "seat_hands",
     "seat_net_sources",

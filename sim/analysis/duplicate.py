@@ -9,7 +9,8 @@ difference, with a Student t interval over walls (clustered by wall: the hands o
 never counted as independent).
 
 Only pandas and numpy: :func:`load_comparison` reads the run directories, and the frames come
-from :func:`duplicate_comparison` and :func:`paired_differences`.
+from :func:`duplicate_comparison` and :func:`paired_differences`; :func:`score_sources` splits
+each agent's score by where it came from.
 """
 
 from __future__ import annotations
@@ -167,3 +168,54 @@ def paired_differences(hands: pd.DataFrame, agents) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+SOURCE_ROWS = ("total", "won", "won_fed", "dealt_in", "paid", "drawn")
+"""The first rows of :func:`score_sources`: the score change, and its part in the hands the seat
+won, won with another seat dealing in (its discard won on; where the variant has no win on a
+discard, what stands for a deal-in, such as paying a 包), dealt in, paid for another's win
+otherwise, and drawn. The rows after them are the variant's per-seat point sources."""
+
+
+def score_sources(path: str | Path) -> pd.DataFrame:
+    """Each agent's mean score change per seat-hand of a comparison directory, split by source:
+    one row per source (:data:`SOURCE_ROWS`, then each per-seat column ``NAME_<seat>`` of the
+    games frame for which it has a ``points_from_NAME``: a variant's chickens, dou, 包 ...), one
+    column per agent. ``won`` + ``dealt_in`` + ``paid`` + ``drawn`` is ``total``, and so are the
+    variant's sources when it declares every item."""
+    path = Path(path)
+    settings, _ = load_comparison(path)
+    blocks = []
+    for rotation, seats in enumerate(settings["rotations"]):
+        run = load_run(path / f"rotation-{rotation}")
+        games, wins = run.games, run.wins
+        sources = [c[len("points_from_") :] for c in games.columns if c.startswith("points_from_")]
+        draw = (games["outcome"].astype(str) == "draw").to_numpy()
+        game = games["game"].to_numpy()
+        winners = set(zip(wins["game"].to_numpy(), wins["seat"].to_numpy(), strict=True))
+        won_by = [np.fromiter(((g, s) in winners for g in game), bool, len(game)) for s in
+                  range(len(seats))]  # fmt: skip
+        dealt = [_dealt_in(games, s, won_by[s]) for s in range(len(seats))]
+        for seat, agent in enumerate(seats):
+            delta = games[f"delta_{seat}"].to_numpy(dtype=float)
+            won = won_by[seat]
+            fed = np.zeros(len(game), bool)
+            for other in range(len(seats)):
+                if other != seat:
+                    fed |= dealt[other]
+            lost = ~won & ~draw
+            block = {
+                "agent": agent,
+                "total": delta,
+                "won": delta * won,
+                "won_fed": delta * (won & fed),
+                "dealt_in": delta * (lost & dealt[seat]),
+                "paid": delta * (lost & ~dealt[seat]),
+                "drawn": delta * draw,
+            }
+            for name in sources:
+                if f"{name}_{seat}" in games.columns:
+                    block[name] = games[f"{name}_{seat}"].to_numpy(dtype=float)
+            blocks.append(pd.DataFrame(block))
+    table = pd.concat(blocks, ignore_index=True).groupby("agent", sort=False).mean()
+    return table.T[list(settings["agents"])]

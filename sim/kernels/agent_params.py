@@ -182,6 +182,39 @@ AGENT_PARAMETERS: tuple[AgentParameter, ...] = (
         "the efficiency agent claims (no further from ready) rather than by claim_gain "
         "(e.g. the melds of the discarder's tiles the claimer then holds; 5: never)",
     ),
+    AgentParameter(
+        "claim_worth_cost",
+        ("value", "cautious"),
+        "integer",
+        -1,
+        2,
+        0,
+        "a pong or chi the variant lists with a worth (A_VALUE) of at least claim_worth_from "
+        "is claimed when it leaves the hand at most this many shanten further from ready (0: "
+        "no further, as the efficiency agent claims; -1: only when one nearer)",
+    ),
+    AgentParameter(
+        "concealed_within",
+        ("value", "cautious"),
+        "integer",
+        0,
+        8,
+        1,
+        "where the variant says a concealed hand pays (the steer word's concealed hint), a "
+        "hand without melds at most this many shanten from ready claims only what makes it "
+        "ready (8: at any distance); further away it claims by its other rules",
+    ),
+    AgentParameter(
+        "keep_concealed",
+        ("cautious",),
+        "integer",
+        0,
+        1,
+        1,
+        "1: where the variant says a concealed hand pays, a hand without melds claims only what "
+        "makes it ready at any distance (each claim gives its discarder a step towards what he "
+        "may make the claimer pay, such as a 反包); 0: by concealed_within, as the value agent",
+    ),
 )
 """Every agent parameter, in slot order (new ones at the end)."""
 

@@ -41,8 +41,9 @@ What a variant pays for reaches the value and cautious agents as data: hints in 
 above its form bits (``STEER_*``), which the variant's hooks set (at the deal, and as the hand
 goes on for ``STEER_DANGER``). With hints the value agent plays for all triplets when their
 worth, weighed by their chance (``plays_for_triplets``), says so, for seven pairs and a flush
-only when the variant pays for them, leads with kinds whose first discard pays, claims as the
-efficiency agent when claims pay, or only to become ready when a concealed hand pays; the
+only when the variant pays for them, leads with kinds whose first discard pays, once ready keeps
+the wait worth most (a shaped or all-triplets win worth more), claims as the efficiency agent
+when claims pay, or near ready only to become ready when a concealed hand pays; the
 cautious agent also plays safe when told an opponent looks ready, and makes the kongs a variant
 lists as safe (A_VALUE 1: nobody may win on them). A variant without hints (0 above the form
 bits) gets the agents described above, unchanged.
@@ -101,6 +102,9 @@ N_AGENTS = 5
     P_CHANCE_PER_SHANTEN,
     P_DANGER_COST,
     P_CLAIM_WORTH_FROM,
+    P_CLAIM_WORTH_COST,
+    P_CONCEALED_WITHIN,
+    P_KEEP_CONCEALED,
 ) = parameter_slots(
     (
         "claim_gain",
@@ -113,6 +117,9 @@ N_AGENTS = 5
         "chance_per_shanten",
         "danger_cost",
         "claim_worth_from",
+        "claim_worth_cost",
+        "concealed_within",
+        "keep_concealed",
     )
 )
 
@@ -125,7 +132,8 @@ STEER_FORM_BITS = 0xFF
 STEER_TRIPLETS_SHIFT = 8
 """4 bits from here: what an all-triplets hand is worth, in plain wins (0: nothing more)."""
 STEER_CONCEALED = 1 << 12
-"""A concealed hand (no claimed meld) pays extra: claim only what makes the hand ready."""
+"""A concealed hand (no claimed meld) pays extra: claim only what makes the hand ready (once
+within ``concealed_within`` shanten of ready)."""
 STEER_DANGER = 1 << 13
 """An opponent of the seat about to discard looks ready (the variant keeps the bit current)."""
 STEER_CLAIMS_PAY = 1 << 14
@@ -142,6 +150,14 @@ it; else from ``flush_off_suit`` tiles off suit, as without hints)."""
 STEER_TARGETS = 1 << 24
 """The variant says what it pays for: the value agent plays by the hints alone even when no
 other hint is set (no flush or seven pairs of the parameters where the variant pays none)."""
+STEER_SHAPED_SHIFT = 25
+"""4 bits from here: what a win is worth, in plain wins, when its tile is the pair, the middle
+or the edge (3 of 1-2-3, 7 of 7-8-9) of its set in some reading of the hand (0 or 1: nothing
+more): the value agent, once ready, keeps the wait that is worth most (``shaped_wait``)."""
+STEER_BIG_SHIFT = 29
+"""3 bits from here: what a win is worth, in plain wins, when the hand reads as all triplets or
+seven pairs (0 or 1: nothing more; a variant may also let only those win on a discard): the
+value agent, once ready, keeps the wait that is worth most (``shaped_wait``)."""
 STEER_LEAD_SHIFT = 32
 """Bit ``STEER_LEAD_SHIFT + k``: numbered kind k (k < 27) pays its discarder extra when it is
 the first of its kind discarded in the hand and nobody claims it: lead with it."""
@@ -602,7 +618,128 @@ def value_hinted_discard(
         hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, flush, pairs,
         np.int64(params[P_WILD_MARGIN]),
     )  # fmt: skip
+    shaped = (hints >> STEER_SHAPED_SHIFT) & 15
+    big = (hints >> STEER_BIG_SHIFT) & 7
+    if shaped > 1 or big > 1:
+        choice = shaped_wait(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables,
+                             choice, shaped, big)  # fmt: skip
     return lead_hinted(hand, keys, wilds, wild, visible, forms, allowed, tables, choice, lead)
+
+
+@kernel
+def _absent_honour(hand):
+    """An honour kind of which ``hand`` holds no tile, or -1."""
+    for kind in range(27, N_KINDS):
+        if hand[kind] == 0:
+            return kind
+    return -1
+
+
+@kernel
+def _completes(keys, wilds, forms, tables):
+    """Whether the hand (suit keys, wilds) is complete over ``forms``."""
+    return _hand_shanten(keys, wilds, forms, tables) < 0
+
+
+@kernel
+def _shaped_win(hand, keys, wilds, wild, kind, forms, tables):
+    """Whether the 14-tile hand ``keys`` (natural suit keys; ``hand``: the 13 counts before
+    ``kind`` was drawn), complete over the standard form, reads with ``kind`` as one of its
+    pair (beside a natural copy or a wild), the middle of a run or its edge (3 of 1-2-3, 7 of
+    7-8-9): a win the variant may pay more (跑风, say)."""
+    standard = forms & ~(FORM_SEVEN_PAIRS | FORM_THIRTEEN)
+    rest = keys.copy()
+    suit = KIND_SUIT[kind]
+    honour = _absent_honour(hand)
+    if honour >= 0 and honour != kind and (hand[kind] > 0 or wilds > 0):
+        # the pair: without it (both copies, or the copy and a wild), four sets; told by
+        # putting a pair of an absent honour in its place
+        rest[suit] -= KIND_POWER[kind] * (2 if hand[kind] > 0 else 1)
+        rest[3] += 2 * KIND_POWER[honour]
+        if _completes(rest, wilds - (0 if hand[kind] > 0 else 1), standard, tables):
+            return True
+    if kind >= 27:
+        return False
+    rank = kind % 9
+    for low in (kind - 1, kind - 2, kind):  # the middle, then the edges 3 of 1-2-3, 7 of 7-8-9
+        if (low == kind - 2 and rank != 2) or (low == kind and rank != 6):
+            continue
+        if low < kind - rank or low + 2 > kind - rank + 8:
+            continue
+        if low == kind - 1 and (rank == 0 or rank == 8):
+            continue
+        held = True
+        for member in range(low, low + 3):
+            if member != kind and (hand[member] == 0 or wild[member]):
+                held = False
+        if not held:
+            continue
+        for suit_index in range(4):
+            rest[suit_index] = keys[suit_index]
+        for member in range(low, low + 3):
+            rest[suit] -= KIND_POWER[member]
+        if _completes(rest, wilds, standard, tables):
+            return True
+    return False
+
+
+@kernel
+def shaped_wait(
+    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, choice, shaped, big
+):
+    """``choice``, or once the hand is ready after it, the discard that keeps the hand ready
+    with the wait worth most: the unseen copies of each winning kind, each counted by what the
+    win is worth in plain wins: ``shaped`` for a win on a shaped tile (``_shaped_win``: the
+    pair, the middle or an edge: 跑风, +6 on a base of 3, say), ``big`` for a hand that
+    reads as all triplets or seven pairs (大对子 and 七对 worth 5 plain wins, say, and winning on
+    a discard without a 通行证), the most that applies, 1 otherwise. Ties keep ``choice``."""
+    if choice < 0 or wild[choice]:
+        return choice
+    after = keys.copy()
+    after[KIND_SUIT[choice]] -= KIND_POWER[choice]
+    if _hand_shanten(after, wilds, forms, tables) != 0:
+        return choice
+    standard = forms & ~(FORM_SEVEN_PAIRS | FORM_THIRTEEN)
+    best_kind = choice
+    best_worth = np.int64(-1)
+    counts = hand.copy()
+    drawn = keys.copy()
+    for discard in range(N_KINDS):
+        if hand[discard] == 0 or wild[discard] or not allowed[discard]:
+            continue
+        for suit in range(4):
+            after[suit] = keys[suit]
+        after[KIND_SUIT[discard]] -= KIND_POWER[discard]
+        if discard != choice and _hand_shanten(after, wilds, forms, tables) != 0:
+            continue
+        counts[discard] -= 1
+        total = np.int64(0)
+        for kind in range(n_kinds):
+            left = 4 - np.int64(visible[kind]) - np.int64(counts[kind])
+            if wild[kind] or left <= 0:
+                continue
+            for suit in range(4):
+                drawn[suit] = after[suit]
+            drawn[KIND_SUIT[kind]] += KIND_POWER[kind]
+            if not _completes(drawn, wilds, forms, tables):
+                continue
+            worth = np.int64(1)
+            if not _completes(drawn, wilds, standard, tables):
+                worth = max(shaped, big, worth)  # seven pairs only
+            else:
+                if big > 1:
+                    counts[kind] += 1
+                    if triplets_shanten(counts, wild) < 0:
+                        worth = big
+                    counts[kind] -= 1
+                if shaped > worth and _shaped_win(counts, drawn, wilds, wild, kind, forms, tables):
+                    worth = shaped
+            total += left * worth
+        counts[discard] += 1
+        if total > best_worth or (total == best_worth and discard == choice):
+            best_worth = total
+            best_kind = discard
+    return best_kind
 
 
 @kernel
@@ -635,6 +772,15 @@ def _reach(worth, chance):
         steps += 1
         weight *= chance
     return np.int64(steps)
+
+
+@kernel
+def _without_melds(hand):
+    """Whether the concealed ``hand`` (13 tiles before a claim) has made no meld."""
+    tiles = 0
+    for kind in range(N_KINDS):
+        tiles += hand[kind]
+    return tiles >= 13
 
 
 @kernel
@@ -920,7 +1066,12 @@ def choose_claim(
     if valued and value_declines_claim(hand, wild, kind, forms, flush, pairs):
         return -1
     now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
-    if valued and (hints & STEER_CONCEALED) != 0:
+    # the cautious agent may keep a concealed hand at any distance: each claim gives its
+    # discarder a 口 towards a 反包 where the variant pays one (docs/strategies.md)
+    within = np.int64(params[P_CONCEALED_WITHIN])
+    if agent == AGENT_CAUTIOUS and params[P_KEEP_CONCEALED] != 0:
+        within = np.int64(8)
+    if valued and (hints & STEER_CONCEALED) != 0 and now <= within and _without_melds(hand):
         return concealed_claim(now, after, pong_row, chi_rows, n_chi)
     if valued and (hints & STEER_CLAIMS_PAY) != 0:
         agent = AGENT_EFFICIENCY  # the claim rule below: no further from ready
@@ -928,24 +1079,28 @@ def choose_claim(
     # a claim the variant lists as worth claim_worth_from or more (A_VALUE): no further
     needed = now
     worth_from = np.int64(params[P_CLAIM_WORTH_FROM])
+    worth_reach = now  # a claim worth worth_from or more: no further, or claim_worth_cost further
+    if valued:
+        worth_reach = now + np.int64(params[P_CLAIM_WORTH_COST])
     if agent == AGENT_VALUE or agent == AGENT_CAUTIOUS:
         needed = now - np.int64(params[P_CLAIM_GAIN])
-    if can_pong and after[0] <= _needed_for(actions[pong_row, A_VALUE], now, needed, worth_from):
+    pong_worth = actions[pong_row, A_VALUE] if can_pong else 0
+    if can_pong and after[0] <= _needed_for(pong_worth, worth_reach, needed, worth_from):
         return pong_row
     for index in range(n_chi):
         worth = actions[chi_rows[index], A_VALUE]
-        if after[1 + index] <= _needed_for(worth, now, needed, worth_from):
+        if after[1 + index] <= _needed_for(worth, worth_reach, needed, worth_from):
             return chi_rows[index]
     return -1
 
 
 @kernel
-def _needed_for(worth, now, needed, worth_from):
-    """The shanten a claim listed with ``worth`` (its ``A_VALUE``) must reach: ``now`` (no
-    further from ready) when the variant lists it as worth at least ``worth_from``, else
-    ``needed`` (the agent's rule)."""
+def _needed_for(worth, worth_reach, needed, worth_from):
+    """The shanten a claim listed with ``worth`` (its ``A_VALUE``) must reach: ``worth_reach``
+    (no further from ready, or for the value agent ``claim_worth_cost`` further) when the
+    variant lists it as worth at least ``worth_from``, else ``needed`` (the agent's rule)."""
     if worth > 0 and worth >= worth_from:
-        return now
+        return worth_reach
     return needed
 
 

@@ -5,11 +5,13 @@ the steer word above its forms (``STEER_*``); this module makes Anqing's (docs/s
 "Anqing"):
 
 * claims: a seat that fed the winner three 口 (melds made of its discards) pays him 3, 6 or 12
-  times (包, C5.4), but a claim gives up 门清 (3 of a plain win's 6, C5.1) and a 口 towards a
-  反包: the value agent claims what brings it nearer to ready (``claim_gain``) and, as the
-  efficiency agent does, what makes a 包 (the hooks list each pong and chi with the 口 it makes
-  in ``A_VALUE``; ``claim_worth_from``); ``CLAIMS_PAY`` (claim as the efficiency agent) is off:
-  against efficiency players it loses about a point a hand (docs/strategies.md, "Anqing");
+  times (包, C5.4): the value agent claims as the efficiency agent does (``CLAIMS_PAY``;
+  claiming less lost the 包 it would have collected, docs/strategies.md, "Anqing"), except
+  that a hand without melds near ready claims only what makes it ready (``CONCEALED``,
+  ``concealed_within``): 门清 is 3 of a plain win's 6 (C5.1); the hooks list each pong and chi
+  with the 口 it makes in ``A_VALUE`` (``claim_worth_from``, ``claim_worth_cost``);
+* 跑风 (C4.4, C5.1: 6 on a base of 3): a win on the pair, the middle or the edge of a set;
+  once ready, the value agent keeps the wait worth most, such a win counting ``SHAPED_WORTH``;
 * 碰碰胡 adds 3 to a win's base 3 (C5.1), and three or four pongs from one feeder raise his 包
   factor to 6 or 12: all triplets are worth ``TRIPLETS_WORTH`` plain wins (``TRIPLETS``, off:
   playing for them lost);
@@ -36,8 +38,10 @@ import numpy as np
 from ...kernels._jit import kernel
 from ...kernels.agents import (
     STEER_CLAIMS_PAY,
+    STEER_CONCEALED,
     STEER_DANGER,
     STEER_DANGER_NEXT,
+    STEER_SHAPED_SHIFT,
     STEER_TARGETS,
     STEER_TRIPLETS_SHIFT,
 )
@@ -48,10 +52,16 @@ TRIPLETS_WORTH = 2
 """碰碰胡's worth in plain wins (base 3 + 3, C5.1), given to the value agent."""
 DANGER_MOUTHS = 2
 """口 of a seat's discards an opponent holds before the cautious agent plays safe."""
-CLAIMS_PAY = False
-"""Whether the value agent is told that claims pay (docs/strategies.md)."""
+CLAIMS_PAY = True
+"""Whether the value agent is told that claims pay (docs/strategies.md): on since session 28."""
 TRIPLETS = False
 """Whether the value agent is told what all triplets are worth (docs/strategies.md)."""
+CONCEALED = True
+"""Whether the value agent is told that a concealed hand pays (门清 3, C5.1): near ready
+(``concealed_within``) it claims only what makes it ready."""
+SHAPED_WORTH = 2
+"""A 跑风 win's worth in plain wins (C5.1: 跑风 6 on a base of 3), given to the value agent: a
+win on the pair, the middle or the edge of a set (C4.4) is 跑风 when self-drawn at its face."""
 
 
 @kernel
@@ -62,6 +72,9 @@ def steer_hints(params):
         hints |= np.int64(STEER_CLAIMS_PAY)
     if TRIPLETS:
         hints |= np.int64(TRIPLETS_WORTH) << STEER_TRIPLETS_SHIFT
+    hints |= np.int64(SHAPED_WORTH) << STEER_SHAPED_SHIFT
+    if CONCEALED:
+        hints |= np.int64(STEER_CONCEALED)
     return hints
 
 

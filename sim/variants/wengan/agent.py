@@ -5,7 +5,10 @@ the steer word above its forms (``STEER_*``); this module makes Weng'an's, from 
 during the hand, from what the other seats have shown (docs/strategies.md, "Weng'an"):
 
 * 大对子 is worth ``TRIPLETS_WORTH`` plain wins (5 against a 平胡's 1, B5.1), and more: it wins
-  on a discard without a 通行证, which a 平胡 cannot (B4.3); 七对 5 and 清一色 10 likewise;
+  on a discard without a 通行证, which a 平胡 cannot (B4.3); 七对 5 and 清一色 10 likewise.
+  Playing for them costs readiness, which chickens, dou and 包 pay for (off: ``TRIPLETS``,
+  ``TARGETS``); once ready, the value agent keeps the wait worth most, a win as 大对子 or 七对
+  counting ``BIG_WAIT_WORTH`` (docs/strategies.md, "Weng'an");
 * 冲锋鸡: the hand's first discarded 幺鸡 ``1s`` (and ``8p`` with ``wu_gu_ji``) that nobody
   claims counts double for its discarder, who owns his unclaimed discards (B5.4, B5.7): the
   kinds to lead with (``STEER_LEAD_SHIFT``; keeping them instead loses, docs/strategies.md);
@@ -24,11 +27,13 @@ import numpy as np
 
 from ...kernels._jit import kernel
 from ...kernels.agents import (
+    STEER_BIG_SHIFT,
     STEER_CLAIMS_PAY,
     STEER_DANGER,
     STEER_FLUSH_SHIFT,
     STEER_LEAD_SHIFT,
     STEER_PAIRS_SHIFT,
+    STEER_TARGETS,
     STEER_TRIPLETS_SHIFT,
 )
 from ...kernels.state import HAND_ROW, HAND_STEER_FORMS, MAX_SEATS
@@ -49,6 +54,12 @@ CLAIMS_PAY = True
 """Whether the value agent is told that claims pay (docs/strategies.md)."""
 TRIPLETS = False
 """Whether the value agent is told what 大对子 is worth (docs/strategies.md)."""
+TARGETS = False
+"""Whether the value agent plays for 七对 and 清一色 (from ``seven_pairs_from`` pairs,
+``flush_off_suit`` tiles off suit; docs/strategies.md): off, ``STEER_TARGETS`` alone."""
+BIG_WAIT_WORTH = 5
+"""A ready hand's win as 大对子 or 七对, in plain wins (B5.1: 5 against a 平胡's 1; and it may
+win on a discard without a 通行证, B4.2): the value agent keeps the wait worth most."""
 
 _YAO_JI = 18  # 1s
 _WU_GU_JI = 16  # 8p
@@ -60,13 +71,16 @@ _CHONG_FENG_PLAIN = OPTION["chong_feng_mode"].code("plain")  # the only mode tha
 def steer_hints(params):
     """The steer word's hint bits for Weng'an under ``params``: 大对子's worth, claims, and the
     charging chickens (冲锋鸡, any ``chong_feng_mode``) to lead with."""
-    hints = (np.int64(PAIRS_WORTH) << STEER_PAIRS_SHIFT) | (
-        np.int64(FLUSH_WORTH) << STEER_FLUSH_SHIFT
-    )
+    hints = np.int64(STEER_TARGETS)
+    if TARGETS:
+        hints |= (np.int64(PAIRS_WORTH) << STEER_PAIRS_SHIFT) | (
+            np.int64(FLUSH_WORTH) << STEER_FLUSH_SHIFT
+        )
     if TRIPLETS:
         hints |= np.int64(TRIPLETS_WORTH) << STEER_TRIPLETS_SHIFT
     if CLAIMS_PAY:
         hints |= np.int64(STEER_CLAIMS_PAY)
+    hints |= np.int64(BIG_WAIT_WORTH) << STEER_BIG_SHIFT
     if LEAD_CHICKENS and params[P_CHONG_FENG_MODE] != _CHONG_FENG_OFF:
         lead = np.int64(1) << _YAO_JI
         if params[P_WU_GU_JI] != 0 and params[P_CHONG_FENG_MODE] == _CHONG_FENG_PLAIN:
