@@ -62,10 +62,12 @@ from .hand import (
     N_KINDS,
     OPTION_PAIR_258,
     OPTION_QUADS,
+    SEARCH_SIZE,
     discard_search_space,
-    shanten_after_discards,
+    discards_shanten,
     shanten_many,
     useful_draws,
+    useful_draws_by_splits,
 )
 from .moves import (
     A_DETAIL,
@@ -147,7 +149,7 @@ STEER_LEAD_SHIFT = 32
 the first of its kind discarded in the hand and nobody claims it: lead with it."""
 
 
-@kernel
+@inline_kernel
 def _draw_candidates(hand, wild, visible, n_kinds, forms, kinds, unseen):
     """The draws the efficiency agent weighs when breaking ties: their kinds and unseen copies
     written to ``kinds`` and ``unseen`` (int64 (>= n_kinds,)); returns their number.
@@ -210,16 +212,63 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     the useful draws of each tied discard (``useful_draws``) come from one search of the hand,
     which reuses what the discards and draws share. The seat's arrays come as
     arguments, not the state: each call that passes the state tuple costs a reference count per
-    array in it.
+    array in it. A caller that asks often passes a work space of its own
+    (``efficiency_discard_in``).
     """
-    # after[kind]: shanten once a natural ``kind`` is discarded, 1000 where it cannot be (here
-    # rather than in a helper: every kernel call that passes the tables tuple costs reference
-    # counts)
-    # one allocation for the vectors: each costs about as much as a shanten lookup
-    vectors = np.empty((7, N_KINDS), np.int64)
+    rows, info = discard_search_space()
+    vectors = np.empty((_N_VECTORS, N_KINDS), np.int64)
+    return efficiency_discard_in(
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
+    )
+
+
+_N_VECTORS = 8
+"""Rows of the efficiency search's vectors (``efficiency_discard_in``)."""
+_TIES_IN_FULL = -2
+"""``_efficiency_search``'s answer when its tied discards are to be weighed pair by pair
+(``_full_tie_break``)."""
+
+
+@kernel
+def discard_space():
+    """The work space of the discard question (``choose_discard``'s ``space``), made once per
+    hand by the engine rather than per decision: the discard search's rows and info
+    (``discard_search_space``) and the efficiency agent's vectors (int64 (_N_VECTORS,
+    N_KINDS)); contents unset."""
+    rows, info = discard_search_space()
+    return rows, info, np.empty((_N_VECTORS, N_KINDS), np.int64)
+
+
+@inline_kernel
+def efficiency_discard_in(
+    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
+):
+    """``efficiency_discard`` in the work space ``rows``, ``info`` (``discard_search_space``)
+    and ``vectors`` (int64 (_N_VECTORS, N_KINDS)), whose contents it overwrites. Inlined: a
+    kernel between the caller and the search would count a reference per array again."""
+    kind = _efficiency_search(
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
+    )
+    if kind == _TIES_IN_FULL:
+        kind = _full_tie_break(keys, wilds, forms, tables, rows, info, vectors)
+    return kind
+
+
+@kernel
+def _efficiency_search(
+    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
+):
+    """``efficiency_discard``'s search, or ``_TIES_IN_FULL`` with the ties left in ``vectors``
+    when several discards tie and the draws' search does not apply (十三烂 counts, or the hand's
+    size is not 2 mod 3). It calls no kernel (its helpers
+    are inlined) and makes no array, so that numba pairs up the reference counts of its
+    arguments: each call of a kernel may raise, and the path out on an error keeps numba's
+    pruning from pairing the counts on the others (docs/engine.md, "Speed notes")."""
+    # after[kind]: shanten once a natural ``kind`` is discarded, 1000 where it cannot be
     after = vectors[0]
     kinds = vectors[1]
     tied = vectors[2]
+    totals = vectors[7]  # the number of ties and their shanten, for _thirteen_tie_break
     for kind in range(N_KINDS):
         after[kind] = 1_000
     n_candidates = 0
@@ -227,9 +276,8 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
         if hand[kind] > 0 and not wild[kind]:
             kinds[n_candidates] = kind
             n_candidates += 1
-    values = vectors[3][:n_candidates]
-    rows, info = discard_search_space()
-    shanten_after_discards(keys, wilds, forms, kinds[:n_candidates], tables, rows, info, values)
+    values = vectors[3]
+    discards_shanten(keys, wilds, forms, kinds, n_candidates, tables, rows, info, values)
     for index in range(n_candidates):
         after[kinds[index]] = values[index]
     best_shanten = 1_000
@@ -237,23 +285,54 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
         if not allowed[kind]:
             after[kind] = 1_000
         best_shanten = min(best_shanten, after[kind])
+    best_kind = -1
+    n_tied = 0
     if best_shanten == 1_000:  # nothing but wilds may go
         for kind in range(N_KINDS):
-            if hand[kind] > 0 and allowed[kind]:
-                return kind
-        return -1
-    n_tied = 0
-    for kind in range(N_KINDS):
-        if after[kind] == best_shanten:
-            tied[n_tied] = kind
-            n_tied += 1
+            if best_kind < 0 and hand[kind] > 0 and allowed[kind]:
+                best_kind = kind
+    else:
+        for kind in range(N_KINDS):
+            if after[kind] == best_shanten:
+                tied[n_tied] = kind
+                n_tied += 1
+    totals[0] = n_tied
+    totals[1] = best_shanten
     if n_tied == 1:
-        return tied[0]
-    n_draws = _draw_candidates(hand, wild, visible, n_kinds, forms, vectors[5], vectors[6])
+        best_kind = tied[0]
+    elif n_tied > 1:
+        n_draws = _draw_candidates(hand, wild, visible, n_kinds, forms, vectors[5], vectors[6])
+        totals[2] = n_draws
+        size = info[SEARCH_SIZE]
+        if (forms & FORM_THIRTEEN) != 0 or size % 3 != 2 or size > 14:
+            best_kind = _TIES_IN_FULL  # 十三烂, or a hand no discard is chosen from
+        else:
+            useful = vectors[4]
+            useful_draws_by_splits(
+                keys, wilds, forms, tied, n_tied, vectors[5], vectors[6], n_draws, best_shanten,
+                tables, rows, info, useful,
+            )  # fmt: skip
+            best_useful = -1
+            for t in range(n_tied):
+                if useful[t] > best_useful:
+                    best_useful = useful[t]
+                    best_kind = tied[t]
+    return best_kind
+
+
+@kernel
+def _full_tie_break(keys, wilds, forms, tables, rows, info, vectors):
+    """The tied discard ``_efficiency_search`` left in ``vectors`` with the most useful draws,
+    each (discard, draw) pair evaluated in full: ``shanten_many`` when 十三烂 counts, else
+    ``useful_draws`` (pair by pair for a hand whose size is not 2 mod 3)."""
+    n_tied = vectors[7, 0]
+    best_shanten = vectors[7, 1]
+    n_draws = vectors[7, 2]
+    tied = vectors[2]
     draw_kinds = vectors[5][:n_draws]
     draw_unseen = vectors[6][:n_draws]
     useful = vectors[4][:n_tied]
-    if (forms & FORM_THIRTEEN) != 0:  # the search has no 十三烂: each pair in full
+    if (forms & FORM_THIRTEEN) != 0:
         candidates = np.empty((n_tied * n_draws, 4), np.int64)
         for t in range(n_tied):
             for d in range(n_draws):
@@ -755,7 +834,7 @@ def _random_discard(hand, allowed):
 
 @kernel
 def choose_discard(
-    agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params, tables
+    agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params, tables, space
 ):
     """The kind a seat with agent kind ``agent`` and parameters ``params`` (float64
     (N_AGENT_PARAMS,): its row of ``GameState.agent_params``) discards: held, with
@@ -765,7 +844,8 @@ def choose_discard(
     count, the wild mask, the tiles everyone sees, its plan): what a player knows, and, unlike
     the whole state tuple, cheap to pass (numba counts a reference per array at each call).
     The efficiency and self-draw agents shed the plan's kinds first (``shed_discard``), then
-    discard by efficiency; the random agent ignores the plan."""
+    discard by efficiency; the random agent ignores the plan. ``space``: a work space
+    (``discard_space``) the efficiency search overwrites."""
     if agent == AGENT_RANDOM:
         return _random_discard(hand, allowed)
     if plan != 0:
@@ -786,7 +866,10 @@ def choose_discard(
         return cautious_discard(
             hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
         )
-    return efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
+    return efficiency_discard_in(
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, space[0], space[1],
+        space[2],
+    )  # fmt: skip
 
 
 @inline_kernel

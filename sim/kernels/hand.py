@@ -410,7 +410,7 @@ _PAIRS = 0  # 4 by suit: the hand's seven-pairs byte
 _AFTER_PAIRS = 4  # 34 by kind: the byte of the kind's suit less one tile of the kind
 _DRAW_PAIRS = 38  # 34 by kind: the byte of the kind's suit with one tile more
 _TWO_DONE = 76  # 16 flags: _TWO_ROW + slot is made
-_SIZE = 92  # tiles in the hand, wilds included
+SEARCH_SIZE = 92  # tiles in the hand, wilds included
 _HAND_PAIRS = 93  # 8: the hand's seven-pairs bytes after a discard, its best splits by suit
 _DRAW_IMPROVED = 101  # 34 by kind: the columns a tile of the kind improves in its suit
 SEARCH_INFO = 135
@@ -507,6 +507,15 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
     the same hand and discards. The three other suits' product is made once per suit, so each
     discard costs one table row and one small product.
     """
+    discards_shanten(keys, wilds, forms, removed, removed.shape[0], tables, rows, info, out)
+
+
+@inline_kernel
+def discards_shanten(keys, wilds, forms, removed, n_removed, tables, rows, info, out):
+    """``shanten_after_discards`` of ``removed[:n_removed]``, inlined: for a caller that makes
+    no other call on its hot path, so that numba pairs up the reference counts of its arguments
+    (docs/engine.md, "Speed notes"); a count rather than a slice, which would be an array of its
+    own."""
     pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
     pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
     suit_add = tables.suit_add
@@ -515,7 +524,7 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
     honour_bytes = tables.honour_bytes
     n_wilds = np.int64(wilds)
     size = tiles_in_hand(keys[0], keys[1], keys[2], keys[3], tables) + n_wilds
-    info[_SIZE] = size
+    info[SEARCH_SIZE] = size
     for slot in range(_TWO_DONE, _TWO_DONE + 16):
         info[slot] = 0
     for suit in range(3):
@@ -525,7 +534,7 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
     info[_PAIRS + 3] = honour_bytes[pairs_row, keys[3]]
     if (forms & FORM_STANDARD) != 0:
         discarded_suits = 0
-        for i in range(removed.shape[0]):
+        for i in range(n_removed):
             discarded_suits |= 1 << KIND_SUIT[removed[i]]
         for suit in range(4):  # the product of the three other suits, per suit discarded from
             if (discarded_suits >> suit) & 1:
@@ -536,7 +545,7 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
     size_after = size - 1
     sets = min(size_after // 3, MAX_SETS)
     after = _HAND_PAIRS
-    for i in range(removed.shape[0]):
+    for i in range(n_removed):
         kind = removed[i]
         suit = KIND_SUIT[kind]
         key = keys[suit] - KIND_POWER[kind]
@@ -604,16 +613,43 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
     precomputed improved columns against them. Hands whose size is not 2 mod 3 (never one a
     discard is chosen from) take the pair-by-pair kernel instead.
     """
-    size = info[_SIZE]
+    size = info[SEARCH_SIZE]
     if size % 3 != 2 or size > 14:
-        swaps = np.empty((removed.shape[0], added.shape[0]), np.int64)
-        shanten_after_swaps(keys, wilds, forms, removed, added, tables, swaps)
-        for i in range(removed.shape[0]):
-            out[i] = 0
-            for j in range(added.shape[0]):
-                if swaps[i, j] < shanten:
-                    out[i] += weights[j]
-        return
+        _useful_draws_by_swaps(
+            keys, wilds, forms, removed, added, weights, shanten, tables, rows, info, out
+        )
+    else:
+        useful_draws_by_splits(
+            keys, wilds, forms, removed, removed.shape[0], added, weights, added.shape[0],
+            shanten, tables, rows, info, out,
+        )  # fmt: skip
+
+
+@kernel
+def _useful_draws_by_swaps(
+    keys, wilds, forms, removed, added, weights, shanten, tables, rows, info, out
+):
+    """``useful_draws`` pair by pair, for any hand size (``shanten_after_swaps``). It takes the
+    work space it does not use so that both of ``useful_draws``' branches use every argument:
+    an argument dead in one branch is released there, and that release keeps numba from pairing
+    up the reference counts of the others."""
+    swaps = np.empty((removed.shape[0], added.shape[0]), np.int64)
+    shanten_after_swaps(keys, wilds, forms, removed, added, tables, swaps)
+    for i in range(removed.shape[0]):
+        out[i] = 0
+        for j in range(added.shape[0]):
+            if swaps[i, j] < shanten:
+                out[i] += weights[j]
+
+
+@inline_kernel
+def useful_draws_by_splits(
+    keys, wilds, forms, removed, n_removed, added, weights, n_added, shanten, tables, rows, info,
+    out,
+):  # fmt: skip
+    """``useful_draws`` of ``removed[:n_removed]`` and ``added[:n_added]`` for a hand of 2 mod
+    3 tiles (at most 14) by the best splits, inlined (as ``discards_shanten``)."""
+    size = info[SEARCH_SIZE]
     pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
     pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
     suit_add = tables.suit_add
@@ -626,7 +662,7 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
     seven = size >= 13 and (forms & FORM_SEVEN_PAIRS) != 0
     # each draw's row, and the columns it improves over its suit's row in the hand
     drawn_suits = 0  # bit s: some added kind is of suit s
-    for j in range(added.shape[0]):
+    for j in range(n_added):
         kind = added[j]
         suit = KIND_SUIT[kind]
         key = keys[suit] + KIND_POWER[kind]
@@ -644,7 +680,7 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
         info[_DRAW_IMPROVED + kind] = improved
         drawn_suits |= 1 << suit
     discarded_suits = 0
-    for i in range(removed.shape[0]):
+    for i in range(n_removed):
         discarded_suits |= 1 << KIND_SUIT[removed[i]]
     if standard:  # the products of two suits each (discard, draw) pair of suits leaves alone
         for own in range(4):
@@ -653,7 +689,7 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
                     _make_two(rows, info, own, suit)
     after = _HAND_PAIRS  # the hand's seven-pairs bytes after the discard
     best_columns = _HAND_PAIRS + 4  # by suit: the best splits' columns (_best_columns)
-    for i in range(removed.shape[0]):
+    for i in range(n_removed):
         gone = removed[i]
         own = KIND_SUIT[gone]
         for suit in range(4):
@@ -684,7 +720,7 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
             )
             by_pairs = max(0, to_add - n_wilds) - 1 == shanten
         useful = 0
-        for j in range(added.shape[0]):
+        for j in range(n_added):
             kind = added[j]
             suit = KIND_SUIT[kind]
             hit = False
