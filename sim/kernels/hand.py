@@ -507,15 +507,22 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
     the same hand and discards. The three other suits' product is made once per suit, so each
     discard costs one table row and one small product.
     """
-    discards_shanten(keys, wilds, forms, removed, removed.shape[0], tables, rows, info, out)
+    n_removed = removed.shape[0]
+    lists = np.empty((2, n_removed), np.int64)
+    for i in range(n_removed):
+        lists[0, i] = removed[i]
+    discards_shanten(keys, wilds, forms, lists, 0, n_removed, 1, tables, rows, info)
+    for i in range(n_removed):
+        out[i] = lists[1, i]
 
 
 @inline_kernel
-def discards_shanten(keys, wilds, forms, removed, n_removed, tables, rows, info, out):
-    """``shanten_after_discards`` of ``removed[:n_removed]``, inlined: for a caller that makes
-    no other call on its hot path, so that numba pairs up the reference counts of its arguments
-    (docs/engine.md, "Speed notes"); a count rather than a slice, which would be an array of its
-    own."""
+def discards_shanten(keys, wilds, forms, lists, removed, n_removed, out, tables, rows, info):
+    """``shanten_after_discards`` of the kinds ``lists[removed, :n_removed]`` into
+    ``lists[out]``, inlined: for a caller that makes no other call on its hot path, so that
+    numba pairs up the reference counts of its arguments (docs/engine.md, "Speed notes"). Rows
+    of one array and a count rather than vectors and slices: each row view or slice is an array
+    of its own, whose count released mid-way keeps numba from pairing up the others."""
     pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
     pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
     suit_add = tables.suit_add
@@ -535,7 +542,7 @@ def discards_shanten(keys, wilds, forms, removed, n_removed, tables, rows, info,
     if (forms & FORM_STANDARD) != 0:
         discarded_suits = 0
         for i in range(n_removed):
-            discarded_suits |= 1 << KIND_SUIT[removed[i]]
+            discarded_suits |= 1 << KIND_SUIT[lists[removed, i]]
         for suit in range(4):  # the product of the three other suits, per suit discarded from
             if (discarded_suits >> suit) & 1:
                 first = 1 if suit == 0 else 0
@@ -546,7 +553,7 @@ def discards_shanten(keys, wilds, forms, removed, n_removed, tables, rows, info,
     sets = min(size_after // 3, MAX_SETS)
     after = _HAND_PAIRS
     for i in range(n_removed):
-        kind = removed[i]
+        kind = lists[removed, i]
         suit = KIND_SUIT[kind]
         key = keys[suit] - KIND_POWER[kind]
         if suit == 3:
@@ -577,7 +584,7 @@ def discards_shanten(keys, wilds, forms, removed, n_removed, tables, rows, info,
                     tables,
                 )
                 best = min(best, max(0, to_add - n_wilds) - 1)
-        out[i] = best
+        lists[out, i] = best
 
 
 @inline_kernel
@@ -615,40 +622,38 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
     """
     size = info[SEARCH_SIZE]
     if size % 3 != 2 or size > 14:
-        _useful_draws_by_swaps(
-            keys, wilds, forms, removed, added, weights, shanten, tables, rows, info, out
-        )
-    else:
-        useful_draws_by_splits(
-            keys, wilds, forms, removed, removed.shape[0], added, weights, added.shape[0],
-            shanten, tables, rows, info, out,
-        )  # fmt: skip
-
-
-@kernel
-def _useful_draws_by_swaps(
-    keys, wilds, forms, removed, added, weights, shanten, tables, rows, info, out
-):
-    """``useful_draws`` pair by pair, for any hand size (``shanten_after_swaps``). It takes the
-    work space it does not use so that both of ``useful_draws``' branches use every argument:
-    an argument dead in one branch is released there, and that release keeps numba from pairing
-    up the reference counts of the others."""
-    swaps = np.empty((removed.shape[0], added.shape[0]), np.int64)
-    shanten_after_swaps(keys, wilds, forms, removed, added, tables, swaps)
-    for i in range(removed.shape[0]):
-        out[i] = 0
-        for j in range(added.shape[0]):
-            if swaps[i, j] < shanten:
-                out[i] += weights[j]
+        swaps = np.empty((removed.shape[0], added.shape[0]), np.int64)
+        shanten_after_swaps(keys, wilds, forms, removed, added, tables, swaps)
+        for i in range(removed.shape[0]):
+            out[i] = 0
+            for j in range(added.shape[0]):
+                if swaps[i, j] < shanten:
+                    out[i] += weights[j]
+        return
+    n_removed = removed.shape[0]
+    n_added = added.shape[0]
+    lists = np.empty((4, max(n_removed, n_added)), np.int64)
+    for i in range(n_removed):
+        lists[0, i] = removed[i]
+    for j in range(n_added):
+        lists[1, j] = added[j]
+        lists[2, j] = weights[j]
+    useful_draws_by_splits(
+        keys, wilds, forms, lists, 0, n_removed, 1, 2, n_added, 3, shanten, tables, rows, info
+    )
+    for i in range(n_removed):
+        out[i] = lists[3, i]
 
 
 @inline_kernel
 def useful_draws_by_splits(
-    keys, wilds, forms, removed, n_removed, added, weights, n_added, shanten, tables, rows, info,
-    out,
+    keys, wilds, forms, lists, removed, n_removed, added, weights, n_added, out, shanten, tables,
+    rows, info,
 ):  # fmt: skip
-    """``useful_draws`` of ``removed[:n_removed]`` and ``added[:n_added]`` for a hand of 2 mod
-    3 tiles (at most 14) by the best splits, inlined (as ``discards_shanten``)."""
+    """``useful_draws`` of the discards ``lists[removed, :n_removed]`` and the draws
+    ``lists[added, :n_added]`` weighted ``lists[weights]``, into ``lists[out]``, for a hand of
+    2 mod 3 tiles (at most 14) by the best splits; inlined, rows of one array (as
+    ``discards_shanten``)."""
     size = info[SEARCH_SIZE]
     pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
     pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
@@ -663,7 +668,7 @@ def useful_draws_by_splits(
     # each draw's row, and the columns it improves over its suit's row in the hand
     drawn_suits = 0  # bit s: some added kind is of suit s
     for j in range(n_added):
-        kind = added[j]
+        kind = lists[added, j]
         suit = KIND_SUIT[kind]
         key = keys[suit] + KIND_POWER[kind]
         if suit == 3:
@@ -681,7 +686,7 @@ def useful_draws_by_splits(
         drawn_suits |= 1 << suit
     discarded_suits = 0
     for i in range(n_removed):
-        discarded_suits |= 1 << KIND_SUIT[removed[i]]
+        discarded_suits |= 1 << KIND_SUIT[lists[removed, i]]
     if standard:  # the products of two suits each (discard, draw) pair of suits leaves alone
         for own in range(4):
             for suit in range(4):
@@ -690,7 +695,7 @@ def useful_draws_by_splits(
     after = _HAND_PAIRS  # the hand's seven-pairs bytes after the discard
     best_columns = _HAND_PAIRS + 4  # by suit: the best splits' columns (_best_columns)
     for i in range(n_removed):
-        gone = removed[i]
+        gone = lists[removed, i]
         own = KIND_SUIT[gone]
         for suit in range(4):
             info[after + suit] = info[_PAIRS + suit]
@@ -721,7 +726,7 @@ def useful_draws_by_splits(
             by_pairs = max(0, to_add - n_wilds) - 1 == shanten
         useful = 0
         for j in range(n_added):
-            kind = added[j]
+            kind = lists[added, j]
             suit = KIND_SUIT[kind]
             hit = False
             if by_standard:
@@ -758,8 +763,8 @@ def useful_draws_by_splits(
                 half = min(half, 7 - whole)
                 hit = max(0, 14 - 2 * whole - half - n_wilds) - 1 < shanten
             if hit:
-                useful += weights[j]
-        out[i] = useful
+                useful += lists[weights, j]
+        lists[out, i] = useful
 
 
 @kernel
