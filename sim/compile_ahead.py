@@ -100,6 +100,13 @@ class Samples:
     integer = np.int64(0)
     """A loop integer (a seat, a kind, a count)."""
 
+    @property
+    def discard_space(self) -> tuple:
+        """The agents' discard work space the loop makes once per hand."""
+        from .kernels.agents import discard_space
+
+        return discard_space()
+
 
 @dataclass(frozen=True)
 class AheadKernel:
@@ -121,12 +128,12 @@ def agent_kernels() -> tuple[AheadKernel, ...]:
 
     return (
         # choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan,
-        #                params, tables): the engine's discard question
+        #                params, tables, space): the engine's discard question
         AheadKernel(
             agents.choose_discard,
             lambda s: (
                 s.integer, s.hand, s.keys, s.integer, s.state.wild, s.state.visible, s.integer,
-                s.integer, s.kinds_mask, s.integer, s.agent_params, s.tables,
+                s.integer, s.kinds_mask, s.integer, s.agent_params, s.tables, s.discard_space,
             ),
         ),
         # choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms, plan,

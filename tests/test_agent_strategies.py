@@ -58,6 +58,7 @@ def _discard(agent, text, visible=None, wild_kinds=()):
         np.int64(0),
         default_row(),
         load_tables(),
+        AG.discard_space(),
     )
 
 
@@ -104,6 +105,7 @@ def test_cautious_takes_a_safe_kind_only_within_its_shanten_cost():
     safe_seen = int(defaults[AG.P_SAFE_SEEN])
     default_cost = int(defaults[AG.P_SHANTEN_COST])
     differed = {}
+    space = AG.discard_space()
     for wall in shuffled_walls(1000, 108, 16):
         counts = np.bincount(wall[:14], minlength=34).astype(np.uint8)
         keys = np.zeros(4, np.int64)
@@ -116,11 +118,13 @@ def test_cautious_takes_a_safe_kind_only_within_its_shanten_cost():
         visible[seen] = np.minimum(2, 4 - counts[seen])
         late = int(visible.sum()) >= late_visible
         args = (counts, keys, wilds, wild, visible, 27, FORMS, allowed)
-        value = AG.choose_discard(AG.AGENT_VALUE, *args, np.int64(0), defaults, tables)
+        value = AG.choose_discard(AG.AGENT_VALUE, *args, np.int64(0), defaults, tables, space)
         for cost in (default_cost, 1):
             params = defaults.copy()
             params[AG.P_SHANTEN_COST] = cost
-            cautious = AG.choose_discard(AG.AGENT_CAUTIOUS, *args, np.int64(0), params, tables)
+            cautious = AG.choose_discard(
+                AG.AGENT_CAUTIOUS, *args, np.int64(0), params, tables, space
+            )
             if cautious != value:
                 assert late
                 assert int(visible[cautious]) + int(counts[cautious]) >= safe_seen

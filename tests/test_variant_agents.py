@@ -70,7 +70,7 @@ def _discard(agent, text, steer, visible=None, params=DEFAULTS, n_kinds=27):
     visible = np.zeros(34, np.uint8) if visible is None else visible
     return AG.choose_discard(
         agent, counts, keys, np.int64(0), np.zeros(34, np.bool_), visible, n_kinds, steer,
-        np.ones(34, np.bool_), np.int64(0), params, load_tables(),
+        np.ones(34, np.bool_), np.int64(0), params, load_tables(), AG.discard_space(),
     )  # fmt: skip
 
 

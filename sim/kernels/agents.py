@@ -63,10 +63,12 @@ from .hand import (
     N_KINDS,
     OPTION_PAIR_258,
     OPTION_QUADS,
+    SEARCH_SIZE,
     discard_search_space,
-    shanten_after_discards,
+    discards_shanten,
+    shanten_after_swaps,
     shanten_many,
-    useful_draws,
+    useful_draws_by_splits,
 )
 from .moves import (
     A_DETAIL,
@@ -163,10 +165,11 @@ STEER_LEAD_SHIFT = 32
 the first of its kind discarded in the hand and nobody claims it: lead with it."""
 
 
-@kernel
-def _draw_candidates(hand, wild, visible, n_kinds, forms, kinds, unseen):
+@inline_kernel
+def _draw_candidates(hand, wild, visible, n_kinds, forms, vectors, kinds, unseen):
     """The draws the efficiency agent weighs when breaking ties: their kinds and unseen copies
-    written to ``kinds`` and ``unseen`` (int64 (>= n_kinds,)); returns their number.
+    written to the rows ``kinds`` and ``unseen`` of ``vectors`` (int64 (rows, >= n_kinds)); returns
+    their number.
 
     A kind counts when it is not wild, some copy is unseen by ``seat``, and it is held or
     within two ranks of a held tile of its suit (any kind when 十三烂 counts). A heuristic, not
@@ -190,8 +193,8 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms, kinds, unseen):
                 if 0 <= other < 9 and hand[kind - rank + other] > 0:
                     near = True
         if near:
-            kinds[n_candidates] = kind
-            unseen[n_candidates] = left
+            vectors[kinds, n_candidates] = kind
+            vectors[unseen, n_candidates] = left
             n_candidates += 1
     return n_candidates
 
@@ -226,50 +229,141 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     the useful draws of each tied discard (``useful_draws``) come from one search of the hand,
     which reuses what the discards and draws share. The seat's arrays come as
     arguments, not the state: each call that passes the state tuple costs a reference count per
-    array in it.
+    array in it. A caller that asks often passes a work space of its own
+    (``efficiency_discard_in``).
     """
-    # after[kind]: shanten once a natural ``kind`` is discarded, 1000 where it cannot be (here
-    # rather than in a helper: every kernel call that passes the tables tuple costs reference
-    # counts)
-    # one allocation for the vectors: each costs about as much as a shanten lookup
-    vectors = np.empty((7, N_KINDS), np.int64)
-    after = vectors[0]
-    kinds = vectors[1]
-    tied = vectors[2]
+    rows, info = discard_search_space()
+    vectors = np.empty((_N_VECTORS, N_KINDS), np.int64)
+    return efficiency_discard_in(
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
+    )
+
+
+_N_VECTORS = 8
+"""Rows of the efficiency search's vectors (``efficiency_discard_in``): """
+_AFTER = 0  # by kind: shanten after discarding one of the kind
+_HELD = 1  # the held natural kinds
+_TIED = 2  # the discards reaching the least shanten
+_VALUES = 3  # by held kind: shanten after its discard
+_USEFUL = 4  # by tied discard: its useful draws, weighted
+_DRAW_KINDS = 5  # the candidate draws' kinds
+_DRAW_UNSEEN = 6  # and their unseen copies
+_TOTALS = 7  # the number of ties, their shanten, the number of candidate draws
+_TIES_IN_FULL = -2
+"""``_efficiency_search``'s answer when its tied discards are to be weighed pair by pair
+(``_full_tie_break``)."""
+
+
+@kernel
+def discard_space():
+    """The work space of the discard question (``choose_discard``'s ``space``), made once per
+    hand by the engine rather than per decision: the discard search's rows and info
+    (``discard_search_space``) and the efficiency agent's vectors (int64 (_N_VECTORS,
+    N_KINDS)); contents unset."""
+    rows, info = discard_search_space()
+    return rows, info, np.empty((_N_VECTORS, N_KINDS), np.int64)
+
+
+@inline_kernel
+def efficiency_discard_in(
+    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
+):
+    """``efficiency_discard`` in the work space ``rows``, ``info`` (``discard_search_space``)
+    and ``vectors`` (int64 (_N_VECTORS, N_KINDS)), whose contents it overwrites. Inlined: a
+    kernel between the caller and the search would count a reference per array again."""
+    kind = _efficiency_search(
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
+    )
+    if kind == _TIES_IN_FULL:
+        kind = _full_tie_break(keys, wilds, forms, tables, vectors)
+    return kind
+
+
+@kernel
+def _efficiency_search(
+    hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
+):
+    """``efficiency_discard``'s search, or ``_TIES_IN_FULL`` with the ties left in ``vectors``
+    when several discards tie and the draws' search does not apply (十三烂 counts, or the hand's
+    size is not 2 mod 3).
+
+    It calls no kernel (its helpers are inlined), makes no array (``vectors``' rows are indexed,
+    not taken as views) and reads every argument at its end, so that numba pairs up the
+    reference counts of its arguments: a kernel call may raise, and the path out on an error,
+    like an array released mid-way, keeps numba's pruning from pairing up the others
+    (docs/engine.md, "Speed notes")."""
+    # _AFTER: shanten once a natural ``kind`` is discarded, 1000 where it cannot be
     for kind in range(N_KINDS):
-        after[kind] = 1_000
+        vectors[_AFTER, kind] = 1_000
     n_candidates = 0
     for kind in range(N_KINDS):
         if hand[kind] > 0 and not wild[kind]:
-            kinds[n_candidates] = kind
+            vectors[_HELD, n_candidates] = kind
             n_candidates += 1
-    values = vectors[3][:n_candidates]
-    rows, info = discard_search_space()
-    shanten_after_discards(keys, wilds, forms, kinds[:n_candidates], tables, rows, info, values)
+    discards_shanten(keys, wilds, forms, vectors, _HELD, n_candidates, _VALUES, tables, rows, info)
     for index in range(n_candidates):
-        after[kinds[index]] = values[index]
+        vectors[_AFTER, vectors[_HELD, index]] = vectors[_VALUES, index]
     best_shanten = 1_000
     for kind in range(N_KINDS):
         if not allowed[kind]:
-            after[kind] = 1_000
-        best_shanten = min(best_shanten, after[kind])
+            vectors[_AFTER, kind] = 1_000
+        best_shanten = min(best_shanten, vectors[_AFTER, kind])
+    best_kind = -1
+    n_tied = 0
     if best_shanten == 1_000:  # nothing but wilds may go
         for kind in range(N_KINDS):
-            if hand[kind] > 0 and allowed[kind]:
-                return kind
-        return -1
-    n_tied = 0
-    for kind in range(N_KINDS):
-        if after[kind] == best_shanten:
-            tied[n_tied] = kind
-            n_tied += 1
+            if best_kind < 0 and hand[kind] > 0 and allowed[kind]:
+                best_kind = kind
+    else:
+        for kind in range(N_KINDS):
+            if vectors[_AFTER, kind] == best_shanten:
+                vectors[_TIED, n_tied] = kind
+                n_tied += 1
+    vectors[_TOTALS, 0] = n_tied
+    vectors[_TOTALS, 1] = best_shanten
     if n_tied == 1:
-        return tied[0]
-    n_draws = _draw_candidates(hand, wild, visible, n_kinds, forms, vectors[5], vectors[6])
-    draw_kinds = vectors[5][:n_draws]
-    draw_unseen = vectors[6][:n_draws]
-    useful = vectors[4][:n_tied]
-    if (forms & FORM_THIRTEEN) != 0:  # the search has no 十三烂: each pair in full
+        best_kind = vectors[_TIED, 0]
+    elif n_tied > 1:
+        n_draws = _draw_candidates(
+            hand, wild, visible, n_kinds, forms, vectors, _DRAW_KINDS, _DRAW_UNSEEN
+        )
+        vectors[_TOTALS, 2] = n_draws
+        size = info[SEARCH_SIZE]
+        if (forms & FORM_THIRTEEN) != 0 or size % 3 != 2 or size > 14:
+            best_kind = _TIES_IN_FULL  # 十三烂, or a hand no discard is chosen from
+        else:
+            useful_draws_by_splits(
+                keys, wilds, forms, vectors, _TIED, n_tied, _DRAW_KINDS, _DRAW_UNSEEN, n_draws,
+                _USEFUL, best_shanten, tables, rows, info,
+            )  # fmt: skip
+            best_useful = -1
+            for t in range(n_tied):
+                if vectors[_USEFUL, t] > best_useful:
+                    best_useful = vectors[_USEFUL, t]
+                    best_kind = vectors[_TIED, t]
+    # every argument read here, at the end: an array last read mid-way is released there
+    tables_read = tables.suit_add[0, 0] + tables.honour_add[0, 0] + tables.suit_bytes[0, 0]
+    tables_read += tables.honour_bytes[0, 0]
+    read = hand[0] + wild[0] + visible[0] + allowed[0] + keys[0] + rows[0, 0, 0] + info[0]
+    return best_kind + 0 * (tables_read + read + vectors[0, 0])
+
+
+@kernel
+def _full_tie_break(keys, wilds, forms, tables, vectors):
+    """The tied discard ``_efficiency_search`` left in ``vectors`` with the most useful draws,
+    each (discard, draw) pair evaluated in full: ``shanten_many`` when 十三烂 counts, else
+    ``shanten_after_swaps`` (a hand whose size is not 2 mod 3; ``useful_draws``' own path for
+    it, not ``useful_draws``, which would compile the draws' search a second time)."""
+    n_tied = vectors[_TOTALS, 0]
+    best_shanten = vectors[_TOTALS, 1]
+    n_draws = vectors[_TOTALS, 2]
+    tied = vectors[_TIED][:n_tied]
+    draw_kinds = vectors[_DRAW_KINDS][:n_draws]
+    draw_unseen = vectors[_DRAW_UNSEEN][:n_draws]
+    useful = vectors[_USEFUL][:n_tied]
+    # flat[t * n_draws + d]: shanten after discarding tied[t] and drawing draw_kinds[d]
+    flat = np.empty(n_tied * n_draws, np.int64)
+    if (forms & FORM_THIRTEEN) != 0:
         candidates = np.empty((n_tied * n_draws, 4), np.int64)
         for t in range(n_tied):
             for d in range(n_draws):
@@ -279,19 +373,18 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
                 candidates[row, KIND_SUIT[tied[t]]] -= KIND_POWER[tied[t]]
                 candidates[row, KIND_SUIT[draw_kinds[d]]] += KIND_POWER[draw_kinds[d]]
         wild_counts = np.full(n_tied * n_draws, wilds, np.int64)
-        # filled flat and copied: a reshape would compile numba's shape-error formatting
-        flat = np.empty(n_tied * n_draws, np.int64)
         shanten_many(candidates, wild_counts, forms, tables, flat)
-        for t in range(n_tied):
-            useful[t] = 0
-            for d in range(n_draws):
-                if flat[t * n_draws + d] < best_shanten:
-                    useful[t] += draw_unseen[d]
     else:
-        useful_draws(
-            keys, wilds, forms, tied[:n_tied], draw_kinds, draw_unseen, best_shanten, tables,
-            rows, info, useful,
-        )  # fmt: skip
+        swaps = np.empty((n_tied, n_draws), np.int64)
+        shanten_after_swaps(keys, wilds, forms, tied, draw_kinds, tables, swaps)
+        for t in range(n_tied):  # copied with loops: see hand._copy_rows
+            for d in range(n_draws):
+                flat[t * n_draws + d] = swaps[t, d]
+    for t in range(n_tied):
+        useful[t] = 0
+        for d in range(n_draws):
+            if flat[t * n_draws + d] < best_shanten:
+                useful[t] += draw_unseen[d]
     best_kind = -1
     best_useful = -1
     for t in range(n_tied):
@@ -901,7 +994,7 @@ def _random_discard(hand, allowed):
 
 @kernel
 def choose_discard(
-    agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params, tables
+    agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params, tables, space
 ):
     """The kind a seat with agent kind ``agent`` and parameters ``params`` (float64
     (N_AGENT_PARAMS,): its row of ``GameState.agent_params``) discards: held, with
@@ -911,7 +1004,8 @@ def choose_discard(
     count, the wild mask, the tiles everyone sees, its plan): what a player knows, and, unlike
     the whole state tuple, cheap to pass (numba counts a reference per array at each call).
     The efficiency and self-draw agents shed the plan's kinds first (``shed_discard``), then
-    discard by efficiency; the random agent ignores the plan."""
+    discard by efficiency; the random agent ignores the plan. ``space``: a work space
+    (``discard_space``) the efficiency search overwrites."""
     if agent == AGENT_RANDOM:
         return _random_discard(hand, allowed)
     if plan != 0:
@@ -932,7 +1026,10 @@ def choose_discard(
         return cautious_discard(
             hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
         )
-    return efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
+    return efficiency_discard_in(
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, space[0], space[1],
+        space[2],
+    )  # fmt: skip
 
 
 @inline_kernel

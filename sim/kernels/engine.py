@@ -29,6 +29,7 @@ from .agents import (
     choose_discard,
     choose_own_turn,
     choose_plan,
+    discard_space,
 )
 from .hand import KIND_POWER, KIND_SUIT, N_KINDS
 from .moves import (
@@ -407,6 +408,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
     face = status[HAND_ROW, HAND_STAND_IN_FACE]
     view_hand = np.zeros(N_KINDS, np.uint8)
     view_keys = np.zeros(4, np.int64)
+    search_space = discard_space()  # the agents' discard search, once per hand
     n_kinds = N_KINDS if state.scalars[N_TILES] == 136 else 27
     discard_winners = variant.max_winners(HOW_DISCARD, -1, params)
     allowed = np.ones(N_KINDS, np.bool_)
@@ -510,6 +512,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                 plans[seat],
                 agent_params[seat],
                 tables,
+                search_space,
             )
         take_tile(state, seat, kind)
         add_discard(state, seat, kind)

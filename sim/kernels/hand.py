@@ -410,7 +410,7 @@ _PAIRS = 0  # 4 by suit: the hand's seven-pairs byte
 _AFTER_PAIRS = 4  # 34 by kind: the byte of the kind's suit less one tile of the kind
 _DRAW_PAIRS = 38  # 34 by kind: the byte of the kind's suit with one tile more
 _TWO_DONE = 76  # 16 flags: _TWO_ROW + slot is made
-_SIZE = 92  # tiles in the hand, wilds included
+SEARCH_SIZE = 92  # tiles in the hand, wilds included
 _HAND_PAIRS = 93  # 8: the hand's seven-pairs bytes after a discard, its best splits by suit
 _DRAW_IMPROVED = 101  # 34 by kind: the columns a tile of the kind improves in its suit
 SEARCH_INFO = 135
@@ -507,6 +507,22 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
     the same hand and discards. The three other suits' product is made once per suit, so each
     discard costs one table row and one small product.
     """
+    n_removed = removed.shape[0]
+    lists = np.empty((2, n_removed), np.int64)
+    for i in range(n_removed):
+        lists[0, i] = removed[i]
+    discards_shanten(keys, wilds, forms, lists, 0, n_removed, 1, tables, rows, info)
+    for i in range(n_removed):
+        out[i] = lists[1, i]
+
+
+@inline_kernel
+def discards_shanten(keys, wilds, forms, lists, removed, n_removed, out, tables, rows, info):
+    """``shanten_after_discards`` of the kinds ``lists[removed, :n_removed]`` into
+    ``lists[out]``, inlined: for a caller that makes no other call on its hot path, so that
+    numba pairs up the reference counts of its arguments (docs/engine.md, "Speed notes"). Rows
+    of one array and a count rather than vectors and slices: each row view or slice is an array
+    of its own, whose count released mid-way keeps numba from pairing up the others."""
     pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
     pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
     suit_add = tables.suit_add
@@ -515,7 +531,7 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
     honour_bytes = tables.honour_bytes
     n_wilds = np.int64(wilds)
     size = tiles_in_hand(keys[0], keys[1], keys[2], keys[3], tables) + n_wilds
-    info[_SIZE] = size
+    info[SEARCH_SIZE] = size
     for slot in range(_TWO_DONE, _TWO_DONE + 16):
         info[slot] = 0
     for suit in range(3):
@@ -525,8 +541,8 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
     info[_PAIRS + 3] = honour_bytes[pairs_row, keys[3]]
     if (forms & FORM_STANDARD) != 0:
         discarded_suits = 0
-        for i in range(removed.shape[0]):
-            discarded_suits |= 1 << KIND_SUIT[removed[i]]
+        for i in range(n_removed):
+            discarded_suits |= 1 << KIND_SUIT[lists[removed, i]]
         for suit in range(4):  # the product of the three other suits, per suit discarded from
             if (discarded_suits >> suit) & 1:
                 first = 1 if suit == 0 else 0
@@ -536,8 +552,8 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
     size_after = size - 1
     sets = min(size_after // 3, MAX_SETS)
     after = _HAND_PAIRS
-    for i in range(removed.shape[0]):
-        kind = removed[i]
+    for i in range(n_removed):
+        kind = lists[removed, i]
         suit = KIND_SUIT[kind]
         key = keys[suit] - KIND_POWER[kind]
         if suit == 3:
@@ -568,7 +584,7 @@ def shanten_after_discards(keys, wilds, forms, removed, tables, rows, info, out)
                     tables,
                 )
                 best = min(best, max(0, to_add - n_wilds) - 1)
-        out[i] = best
+        lists[out, i] = best
 
 
 @inline_kernel
@@ -604,7 +620,7 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
     precomputed improved columns against them. Hands whose size is not 2 mod 3 (never one a
     discard is chosen from) take the pair-by-pair kernel instead.
     """
-    size = info[_SIZE]
+    size = info[SEARCH_SIZE]
     if size % 3 != 2 or size > 14:
         swaps = np.empty((removed.shape[0], added.shape[0]), np.int64)
         shanten_after_swaps(keys, wilds, forms, removed, added, tables, swaps)
@@ -614,6 +630,31 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
                 if swaps[i, j] < shanten:
                     out[i] += weights[j]
         return
+    n_removed = removed.shape[0]
+    n_added = added.shape[0]
+    lists = np.empty((4, max(n_removed, n_added)), np.int64)
+    for i in range(n_removed):
+        lists[0, i] = removed[i]
+    for j in range(n_added):
+        lists[1, j] = added[j]
+        lists[2, j] = weights[j]
+    useful_draws_by_splits(
+        keys, wilds, forms, lists, 0, n_removed, 1, 2, n_added, 3, shanten, tables, rows, info
+    )
+    for i in range(n_removed):
+        out[i] = lists[3, i]
+
+
+@inline_kernel
+def useful_draws_by_splits(
+    keys, wilds, forms, lists, removed, n_removed, added, weights, n_added, out, shanten, tables,
+    rows, info,
+):  # fmt: skip
+    """``useful_draws`` of the discards ``lists[removed, :n_removed]`` and the draws
+    ``lists[added, :n_added]`` weighted ``lists[weights]``, into ``lists[out]``, for a hand of
+    2 mod 3 tiles (at most 14) by the best splits; inlined, rows of one array (as
+    ``discards_shanten``)."""
+    size = info[SEARCH_SIZE]
     pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
     pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
     suit_add = tables.suit_add
@@ -626,8 +667,8 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
     seven = size >= 13 and (forms & FORM_SEVEN_PAIRS) != 0
     # each draw's row, and the columns it improves over its suit's row in the hand
     drawn_suits = 0  # bit s: some added kind is of suit s
-    for j in range(added.shape[0]):
-        kind = added[j]
+    for j in range(n_added):
+        kind = lists[added, j]
         suit = KIND_SUIT[kind]
         key = keys[suit] + KIND_POWER[kind]
         if suit == 3:
@@ -644,8 +685,8 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
         info[_DRAW_IMPROVED + kind] = improved
         drawn_suits |= 1 << suit
     discarded_suits = 0
-    for i in range(removed.shape[0]):
-        discarded_suits |= 1 << KIND_SUIT[removed[i]]
+    for i in range(n_removed):
+        discarded_suits |= 1 << KIND_SUIT[lists[removed, i]]
     if standard:  # the products of two suits each (discard, draw) pair of suits leaves alone
         for own in range(4):
             for suit in range(4):
@@ -653,8 +694,8 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
                     _make_two(rows, info, own, suit)
     after = _HAND_PAIRS  # the hand's seven-pairs bytes after the discard
     best_columns = _HAND_PAIRS + 4  # by suit: the best splits' columns (_best_columns)
-    for i in range(removed.shape[0]):
-        gone = removed[i]
+    for i in range(n_removed):
+        gone = lists[removed, i]
         own = KIND_SUIT[gone]
         for suit in range(4):
             info[after + suit] = info[_PAIRS + suit]
@@ -684,8 +725,8 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
             )
             by_pairs = max(0, to_add - n_wilds) - 1 == shanten
         useful = 0
-        for j in range(added.shape[0]):
-            kind = added[j]
+        for j in range(n_added):
+            kind = lists[added, j]
             suit = KIND_SUIT[kind]
             hit = False
             if by_standard:
@@ -722,8 +763,8 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
                 half = min(half, 7 - whole)
                 hit = max(0, 14 - 2 * whole - half - n_wilds) - 1 < shanten
             if hit:
-                useful += weights[j]
-        out[i] = useful
+                useful += lists[weights, j]
+        lists[out, i] = useful
 
 
 @kernel

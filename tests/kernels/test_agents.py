@@ -54,6 +54,7 @@ def _discard(state, allowed, tables):
         np.int64(0),
         DEFAULT_PARAMS,
         tables,
+        AG.discard_space(),
     )
 
 
@@ -136,6 +137,7 @@ def _plan_discard(agent, text, plan, forms=H.FORM_STANDARD):
         np.int64(plan),
         DEFAULT_PARAMS,
         _TABLES,
+        AG.discard_space(),
     )
 
 

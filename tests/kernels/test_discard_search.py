@@ -137,3 +137,103 @@ def test_a_tile_lowers_each_split_by_at_most_one():
             room = keys // 5**rank % 5 < 4
             lowered = values[keys[room]] - values[keys[room] + 5**rank]
             assert lowered.min() == 0 and lowered.max() == 1, rank
+
+
+def _efficiency_reference(counts, wilds, wild, visible, forms, allowed, tables):
+    """The efficiency agent's discard, the slow way (agents.efficiency_discard's docstring):
+    the least shanten after the discard by ``shanten_many`` on each hand; among equals the most
+    unseen copies of the near draws (held, or within two ranks of a held tile of the suit; any
+    kind with 十三烂) that lower it further, each (discard, draw) hand evaluated in full; then
+    the lowest kind. Wilds go only when nothing else may. Returns (the kind, the number of
+    tied discards)."""
+
+    def shanten_of(hand_counts):
+        out = np.empty(1, np.int64)
+        K.shanten_many(_keys(hand_counts)[None, :], np.array([wilds]), forms, tables, out)
+        return int(out[0])
+
+    after = {}
+    for kind in range(34):
+        if counts[kind] > 0 and not wild[kind] and allowed[kind]:
+            left = counts.copy()
+            left[kind] -= 1
+            after[kind] = shanten_of(left)
+    if not after:
+        return next((k for k in range(34) if counts[k] > 0 and allowed[k]), -1), 0
+    best = min(after.values())
+    tied = [k for k in sorted(after) if after[k] == best]
+    if len(tied) == 1:
+        return tied[0], 1
+    draws = []
+    for kind in range(34):
+        left = 4 - int(visible[kind]) - int(counts[kind])
+        near = (forms & K.FORM_THIRTEEN) != 0 or counts[kind] > 0
+        if kind < 27:
+            rank = kind % 9
+            ranks = range(max(0, rank - 2), min(9, rank + 3))
+            near = near or any(counts[kind - rank + other] > 0 for other in ranks)
+        if not wild[kind] and left > 0 and near:
+            draws.append((kind, left))
+    best_kind, best_useful = -1, -1
+    for kind in tied:
+        useful = 0
+        for draw, left in draws:
+            swapped = counts.copy()
+            swapped[kind] -= 1
+            swapped[draw] += 1
+            if shanten_of(swapped) < best:
+                useful += left
+        if useful > best_useful:
+            best_kind, best_useful = kind, useful
+    return best_kind, len(tied)
+
+
+def test_the_efficiency_discard_equals_the_slow_reference_in_a_reused_space():
+    """efficiency_discard, and choose_discard with one work space for every decision (as the
+    engine passes it for a whole hand), pick the reference's discard: hands of every size a
+    seat discards from (14 tiles less the melds) and others (13, 10), with wilds, 十三烂 and
+    the forms the variants use, so that the search, the ties weighed by the draws' search and
+    the ties weighed pair by pair are all reached."""
+    from sim.kernels import agents as AG
+    from sim.kernels.agent_params import default_row
+
+    tables = load_tables()
+    rng = np.random.default_rng(28)
+    space = AG.discard_space()
+    params = default_row()
+    form_choices = [rule[0] for rule in RULES.values()] + [THIRTEEN, SEVEN_PAIRS_ONLY]
+    ties = {False: 0, True: 0}
+    for trial in range(1500):
+        wall = rng.permutation(np.repeat(np.arange(34 if trial % 2 else 27), 4))
+        size = int(rng.choice([14, 14, 14, 11, 8, 5, 13, 10]))
+        wild = np.zeros(34, np.bool_)
+        if trial % 4 == 0:
+            wild[int(rng.integers(0, 27))] = True
+        counts = np.bincount(wall[:size], minlength=34).astype(np.uint8)
+        naturals = counts.copy()
+        naturals[wild] = 0
+        wilds = int(counts[wild].sum())
+        visible = np.zeros(34, np.uint8)
+        seen = wall[size : size + int(rng.integers(0, 40))]
+        np.add.at(visible, seen, 1)
+        allowed = np.ones(34, np.bool_)
+        if trial % 5 == 0:
+            allowed[rng.choice(34, 3, replace=False)] = False
+        forms = form_choices[trial % len(form_choices)]
+        keys = _keys(naturals)
+        n_kinds = 34 if trial % 2 else 27
+        expected, n_tied = _efficiency_reference(
+            naturals, wilds, wild, visible, forms, allowed, tables
+        )
+        chosen = AG.efficiency_discard(
+            counts, keys, np.int64(wilds), wild, visible, n_kinds, forms, allowed, tables
+        )
+        asked = AG.choose_discard(
+            AG.AGENT_EFFICIENCY, counts, keys, np.int64(wilds), wild, visible, n_kinds, forms,
+            allowed, np.int64(0), params, tables, space,
+        )  # fmt: skip
+        assert chosen == expected == asked, (trial, counts, wilds, forms)
+        if n_tied > 1:  # the ties weighed by the draws' search, or pair by pair
+            in_full = (forms & K.FORM_THIRTEEN) != 0 or size % 3 != 2
+            ties[in_full] += 1
+    assert ties[False] > 500 and ties[True] > 100, ties
