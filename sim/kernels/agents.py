@@ -66,6 +66,7 @@ from .hand import (
     SEARCH_SIZE,
     discard_search_space,
     discards_shanten,
+    hand_shanten,
     shanten_after_swaps,
     shanten_many,
     useful_draws_by_splits,
@@ -457,17 +458,6 @@ def _seven_pairs_worth(hand, wild, forms, min_pairs):
 
 
 @kernel
-def _hand_shanten(keys, wilds, forms, tables):
-    """Shanten of one hand (suit keys, wild count) over ``forms``."""
-    rows = np.empty((1, 4), np.int64)
-    for suit in range(4):
-        rows[0, suit] = keys[suit]
-    out = np.empty(1, np.int64)
-    shanten_many(rows, np.full(1, wilds, np.int64), forms, tables, out)
-    return out[0]
-
-
-@kernel
 def _loose_wild(hand, keys, wilds, wild, forms, allowed, tables, natural, wild_margin):
     """The wild the value agent throws to play for a hand without wilds (a variant may pay it
     double, as a hard hand 硬庄, and let it win on discards), or -1. Only loose wilds go (one or
@@ -485,10 +475,10 @@ def _loose_wild(hand, keys, wilds, wild, forms, allowed, tables, natural, wild_m
                 loose = kind
     if loose < 0 or natural < 0:
         return -1
-    without_wild = _hand_shanten(keys, wilds - 1, forms, tables)
+    without_wild = hand_shanten(keys, wilds - 1, forms, tables)
     after = keys.copy()
     after[KIND_SUIT[natural]] -= KIND_POWER[natural]
-    if without_wild <= _hand_shanten(after, wilds, forms, tables) + wild_margin:
+    if without_wild <= hand_shanten(after, wilds, forms, tables) + wild_margin:
         return loose
     return -1
 
@@ -656,7 +646,7 @@ def plays_for_triplets(hand, keys, wilds, wild, forms, hints, tables, chance):
     worth = (hints >> STEER_TRIPLETS_SHIFT) & 15
     if worth == 0:
         return False
-    gap = triplets_shanten(hand, wild) - _hand_shanten(keys, wilds, forms, tables)
+    gap = triplets_shanten(hand, wild) - hand_shanten(keys, wilds, forms, tables)
     weight = np.float64(worth)
     for _ in range(gap):
         weight *= chance
@@ -684,7 +674,7 @@ def lead_hinted(hand, keys, wilds, wild, visible, forms, allowed, tables, choice
         after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
         after_lead = keys.copy()
         after_lead[KIND_SUIT[kind]] -= KIND_POWER[kind]
-        if _hand_shanten(after_lead, wilds, forms, tables) <= _hand_shanten(
+        if hand_shanten(after_lead, wilds, forms, tables) <= hand_shanten(
             after_choice, wilds, forms, tables
         ):
             return kind
@@ -728,10 +718,11 @@ def _absent_honour(hand):
     return -1
 
 
-@kernel
+@inline_kernel
 def _completes(keys, wilds, forms, tables):
-    """Whether the hand (suit keys, wilds) is complete over ``forms``."""
-    return _hand_shanten(keys, wilds, forms, tables) < 0
+    """Whether the hand (suit keys, wilds) is complete over ``forms`` (inlined: a kernel of its
+    own would count the references of its arguments at each of its many calls)."""
+    return hand_shanten(keys, wilds, forms, tables) < 0
 
 
 @kernel
@@ -777,6 +768,21 @@ def _shaped_win(hand, keys, wilds, wild, kind, forms, tables):
 
 
 @kernel
+def _near_held(counts, kind):
+    """Whether ``counts`` holds ``kind``, or (a suited kind) a tile of its suit at most two
+    ranks away: what a drawn tile needs to join a pair, a set or a run without a wild."""
+    if counts[kind] > 0:
+        return True
+    if kind >= 27:
+        return False
+    rank = kind % 9
+    for other in range(max(kind - 2, kind - rank), min(kind + 2, kind - rank + 8) + 1):
+        if counts[other] > 0:
+            return True
+    return False
+
+
+@kernel
 def shaped_wait(
     hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, choice, shaped, big
 ):
@@ -790,9 +796,13 @@ def shaped_wait(
         return choice
     after = keys.copy()
     after[KIND_SUIT[choice]] -= KIND_POWER[choice]
-    if _hand_shanten(after, wilds, forms, tables) != 0:
+    if hand_shanten(after, wilds, forms, tables) != 0:
         return choice
     standard = forms & ~(FORM_SEVEN_PAIRS | FORM_THIRTEEN)
+    # without a wild in hand or 十三烂, only a kind held or within two of a held tile of its
+    # suit can complete a hand (a pair, a set or a run with what is held): the others are not
+    # tried (the same waits, a third to a half of the table lookups)
+    screen = wilds == 0 and (forms & FORM_THIRTEEN) == 0
     best_kind = choice
     best_worth = np.int64(-1)
     counts = hand.copy()
@@ -803,13 +813,13 @@ def shaped_wait(
         for suit in range(4):
             after[suit] = keys[suit]
         after[KIND_SUIT[discard]] -= KIND_POWER[discard]
-        if discard != choice and _hand_shanten(after, wilds, forms, tables) != 0:
+        if discard != choice and hand_shanten(after, wilds, forms, tables) != 0:
             continue
         counts[discard] -= 1
         total = np.int64(0)
         for kind in range(n_kinds):
             left = 4 - np.int64(visible[kind]) - np.int64(counts[kind])
-            if wild[kind] or left <= 0:
+            if wild[kind] or left <= 0 or (screen and not _near_held(counts, kind)):
                 continue
             for suit in range(4):
                 drawn[suit] = after[suit]
@@ -953,7 +963,7 @@ def safe_instead(
     after_choice[KIND_SUIT[choice]] -= KIND_POWER[choice]
     after_careful = keys.copy()
     after_careful[KIND_SUIT[careful]] -= KIND_POWER[careful]
-    cost = _hand_shanten(after_careful, wilds, forms, tables) - _hand_shanten(
+    cost = hand_shanten(after_careful, wilds, forms, tables) - hand_shanten(
         after_choice, wilds, forms, tables
     )
     return careful if cost <= margin else choice

@@ -270,6 +270,38 @@ def shanten_many(keys, wilds, forms, tables, out):
         out[i] = best
 
 
+@kernel
+def hand_shanten(keys, wilds, forms, tables):
+    """``shanten_many``'s answer for one hand (suit ``keys``, ``wilds`` wilds), without arrays:
+    for kernels that ask about single hands in their loops (the value agent's questions), where
+    a one-row ``shanten_many`` call cost three allocations and its reference counts (a third of
+    a Weng'an hand of value agents). The body is ``shanten_many``'s, repeated rather than shared
+    (see there); ``tests/kernels/test_hand_shanten.py`` checks the two agree."""
+    key_m = keys[0]
+    key_p = keys[1]
+    key_s = keys[2]
+    key_z = keys[3]
+    n_wilds = np.int64(wilds)
+    size = tiles_in_hand(key_m, key_p, key_s, key_z, tables) + n_wilds
+    best = NOT_APPLICABLE
+    if (forms & FORM_STANDARD) != 0:
+        pair_258 = (forms & OPTION_PAIR_258) != 0
+        to_add = standard_tiles_to_add(key_m, key_p, key_s, key_z, size // 3, pair_258, tables)
+        best = max(0, to_add - n_wilds) - 1
+    if size >= 13:
+        if (forms & FORM_SEVEN_PAIRS) != 0:
+            quads = (forms & OPTION_QUADS) != 0
+            to_add = seven_pairs_tiles_to_add(key_m, key_p, key_s, key_z, quads, tables)
+            best = min(best, max(0, to_add - n_wilds) - 1)
+        if (forms & FORM_THIRTEEN) != 0:
+            to_add = thirteen_tiles_to_add(key_m, key_p, key_s, key_z, tables)
+            best = min(best, max(0, to_add - n_wilds) - 1)
+    # every array read here, at the end, so that numba pairs up their reference counts (an
+    # array last read in one branch is released there: docs/engine.md, "Speed notes")
+    read = tables.suit_add[0, 0] + tables.honour_add[0, 0] + tables.suit_bytes[0, 0]
+    return best + 0 * (read + tables.honour_bytes[0, 0] + keys[0])
+
+
 @inline_kernel
 def _add_row(table, key, pair_column, row):
     """row[c, 0] / row[c, 1]: tiles to add to one suit for exactly c sets, without / with the
