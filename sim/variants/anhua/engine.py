@@ -9,11 +9,11 @@ too, for tests and tools that set up an exact position.
 
 from __future__ import annotations
 
-from ...compile_ahead import AheadKernel, Samples, agent_kernels
+from ...compile_ahead import AheadKernel, agent_kernels
 from ...kernels import engine as generic
 from ...kernels._jit import kernel
 from ...kernels.variant_type import HOOK_NAMES, define_variant
-from . import hooks, scoring
+from . import hooks
 
 ANHUA = define_variant("anhua", {name: getattr(hooks, name) for name in HOOK_NAMES})
 
@@ -75,12 +75,7 @@ def finish_win(state, outcome, params, tables, record):
 def compile_ahead() -> tuple[AheadKernel, ...]:
     """The big cached kernels Anhua's loop calls, in the order its compile reaches them, for the
     helper process of a cold compile (``sim.compile_ahead``)."""
-    i = Samples.integer
-    return (
-        # best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, natural_king, params,
-        #          tables): the win hook's scorer
-        AheadKernel(scoring.best_win, lambda s: (s.hand, i, i, i, i, i, i, s.params, s.tables)),
-        # kong_allowed(variant, state, seat, kind, kong_type, params, tables)
-        AheadKernel(hooks.kong_allowed, lambda s: (ANHUA, s.state, i, i, i, s.params, s.tables)),
-        *agent_kernels(),
-    )
+    # Only the agents' questions (about 37 s of the helper's time, 2026-12-05): the scorer and
+    # the kong check (about 12 s) are left to this process, which waited 20 s for the agents
+    # with them here (a cold compile 59.1 s, 55.5 s without; docs/engine.md, "Compile time")
+    return agent_kernels()

@@ -10,14 +10,12 @@ position.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...compile_ahead import AheadKernel, Samples, agent_kernels
 from ...kernels import engine as generic
 from ...kernels._jit import kernel
 from ...kernels.moves import emit
 from ...kernels.variant_type import HOOK_NAMES, define_variant
-from . import hooks, scoring, settle
+from . import hooks, settle
 
 WENGAN = define_variant("wengan", {name: getattr(hooks, name) for name in HOOK_NAMES})
 
@@ -114,12 +112,10 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
     """The big cached kernels Weng'an's loop calls, in the order its compile reaches them, for
     the helper process of a cold compile (``sim.compile_ahead``)."""
     i = Samples.integer
+    # best_pattern (the pattern search) is left to this process since the agents' questions
+    # grew (2026-12-05): the helper is the longer of the two (a cold compile 86.5 s with it
+    # here, 81.9 s without; docs/engine.md, "Compile time")
     return (
-        # best_pattern(counts, melds, n_melds, win, heavenly, que_suit, params, tables)
-        AheadKernel(
-            scoring.best_pattern,
-            lambda s: (s.seat_values, s.state.melds[0], i, i, np.False_, i, s.params, s.tables),
-        ),
         # settle(hand, seats, concealed, melds, discards, n_discards, params, tables, items,
         #        deltas): the whole settlement (B5.12), the biggest of all. Its caller
         # settle_hand is left to this process, which compiles it while the helper finishes this
