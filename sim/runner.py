@@ -183,14 +183,10 @@ def _check_kept_columns(config: RunConfig, parts: Path, kept: dict, record: np.n
     must be the ones this engine makes (``record``: the warm-up hand's). A run started by
     another version of the code could differ; that is a one-line error here, not arrow's cast
     error after the first new chunk."""
-    import pyarrow as pa
-    import pyarrow.ipc as ipc
-
     first = min(kept)
     made = _arrow_tables(config, Chunk(first, 0, len(record), 0), record, 0.0)[:2]
     for name, table in zip(("games", "wins"), made, strict=True):
-        with pa.OSFile(str(_part(parts, name, first))) as file:
-            schema = ipc.open_file(file).schema
+        schema = _read_part(_part(parts, name, first)).schema
         columns = [(field.name, str(field.type)) for field in schema]
         expected = [(field.name, str(field.type)) for field in table.schema]
         if columns != expected:
