@@ -12,6 +12,10 @@ from pathlib import Path
 
 from numba import njit
 
+from . import _numba_fixes
+
+_numba_fixes.apply()  # before any kernel compiles: the inliner's copy (see that module)
+
 
 def cache_root() -> Path:
     """Where mjsim keeps generated files: ``$MJSIM_CACHE_DIR`` or ``~/.cache/mjsim``."""

@@ -483,7 +483,7 @@ def _loose_wild(hand, keys, wilds, wild, forms, allowed, tables, natural, wild_m
     return -1
 
 
-@kernel
+@inline_kernel
 def value_discard_with(
     hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, flush, pairs, wild_margin
 ):
@@ -494,7 +494,14 @@ def value_discard_with(
     A flush in sight (``_flush_suit``): the most efficient discard among the kinds outside the
     suit, while it holds any, by shanten with any pair (清一色 is 乱将). Seven pairs in sight
     (``_seven_pairs_worth``): the most efficient discard by the seven-pairs shanten alone.
-    Otherwise the efficiency agent's discard, or a loose wild instead (``_loose_wild``)."""
+    Otherwise the efficiency agent's discard, or a loose wild instead (``_loose_wild``).
+
+    Inlined into ``valued_discard``, with one call of the efficiency search whatever the target:
+    each compiled level between the engine and the search optimises and emits the search's code
+    again (docs/engine.md, "Compile time")."""
+    search_forms = forms
+    search_allowed = allowed
+    targeted = False
     suit = _flush_suit(hand, wild, flush)
     if suit >= 0:
         off_suit = np.zeros(N_KINDS, np.bool_)
@@ -504,21 +511,22 @@ def value_discard_with(
                 off_suit[kind] = True
                 any_off = True
         if any_off:
-            any_pair = forms & ~OPTION_PAIR_258
-            return efficiency_discard(
-                hand, keys, wilds, wild, visible, n_kinds, any_pair, off_suit, tables
-            )
-    if _seven_pairs_worth(hand, wild, forms, pairs):
-        pairs_forms = FORM_SEVEN_PAIRS | (forms & OPTION_QUADS)
-        return efficiency_discard(
-            hand, keys, wilds, wild, visible, n_kinds, pairs_forms, allowed, tables
-        )
-    natural = efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables)
+            search_forms = forms & ~OPTION_PAIR_258  # any pair
+            search_allowed = off_suit
+            targeted = True
+    if not targeted and _seven_pairs_worth(hand, wild, forms, pairs):
+        search_forms = FORM_SEVEN_PAIRS | (forms & OPTION_QUADS)
+        targeted = True
+    natural = efficiency_discard(
+        hand, keys, wilds, wild, visible, n_kinds, search_forms, search_allowed, tables
+    )
+    if targeted:
+        return natural
     loose = _loose_wild(hand, keys, wilds, wild, forms, allowed, tables, natural, wild_margin)
     return loose if loose >= 0 else natural
 
 
-@kernel
+@inline_kernel
 def value_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables):
     """The value agent's discard with the seat's parameters ``params`` (float64
     (N_AGENT_PARAMS,), its row of ``GameState.agent_params``): ``value_discard_with``."""
@@ -546,26 +554,6 @@ def _late(visible, late_visible):
     for kind in range(N_KINDS):
         seen += visible[kind]
     return seen >= late_visible
-
-
-@kernel
-def cautious_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables):
-    """The discard of the cautious agent with the seat's parameters ``params`` (as
-    ``value_discard``'s): the value agent's, but once the wall is late (``_late``:
-    ``late_visible`` tiles visible) the value agent's choice among the safe kinds instead, when
-    it leaves the hand at most ``shanten_cost`` shanten further from ready. A kind is safe with
-    ``safe_seen`` copies accounted for (seen by all or held): few left for an opponent to wait
-    on."""
-    choice = value_discard(
-        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
-    )
-    if choice < 0 or not _late(visible, np.int64(params[P_LATE_VISIBLE])):
-        return choice
-    no_hints = np.int64(0)  # the value agent of value_discard, every kind safe by its count
-    return safe_instead(
-        hand, keys, wilds, wild, visible, n_kinds, forms, no_hints, allowed, params, tables,
-        choice, np.int64(params[P_SHANTEN_COST]),
-    )  # fmt: skip
 
 
 @kernel
@@ -681,7 +669,7 @@ def lead_hinted(hand, keys, wilds, wild, visible, forms, allowed, tables, choice
     return choice
 
 
-@kernel
+@inline_kernel
 def value_hinted_discard(
     hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
 ):
@@ -899,19 +887,21 @@ def concealed_claim(now, after, pong_row, chi_rows, n_chi):
     return -1
 
 
-@kernel
-def hinted_discard(
-    agent, hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
+@inline_kernel
+def cautious_discard(
+    hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
 ):
-    """The value or cautious agent's discard when the variant gives hints, with the seat's
-    parameters ``params``: the value agent's (``value_hinted_discard``); the cautious agent's is
-    a safe kind instead (``safe_instead``) when the variant says an opponent looks ready
-    (``STEER_DANGER``: at most ``danger_cost`` shanten given up) or the wall is late (as
-    ``cautious_discard``: at most ``shanten_cost``)."""
-    choice = value_hinted_discard(
+    """The discard of the cautious agent with the seat's parameters ``params`` (as
+    ``value_discard``'s): the value agent's (``valued_discard``), but a safe kind instead
+    (``safe_instead``) when the variant says an opponent looks ready (``STEER_DANGER``: at most
+    ``danger_cost`` shanten given up) or once the wall is late (``_late``: ``late_visible``
+    tiles visible; at most ``shanten_cost``). A kind is safe with ``safe_seen`` copies accounted
+    for (seen by all or held): few left for an opponent to wait on. Inlined into
+    ``choose_discard`` (one compiled level fewer: see ``value_discard_with``)."""
+    choice = valued_discard(
         hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
     )
-    if agent != AGENT_CAUTIOUS or choice < 0:
+    if choice < 0:
         return choice
     if (hints & STEER_DANGER) != 0:
         margin = np.int64(params[P_DANGER_COST])
@@ -925,7 +915,7 @@ def hinted_discard(
     )  # fmt: skip
 
 
-@kernel
+@inline_kernel
 def safe_instead(
     hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables, choice,
     margin,
@@ -1024,17 +1014,13 @@ def choose_discard(
             return kind
     hints = forms & ~STEER_FORM_BITS
     forms = forms & STEER_FORM_BITS
-    if (agent == AGENT_VALUE or agent == AGENT_CAUTIOUS) and hints != 0:
-        return hinted_discard(
-            agent, hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
-        )
     if agent == AGENT_VALUE:
-        return value_discard(
-            hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
+        return valued_discard(
+            hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
         )
     if agent == AGENT_CAUTIOUS:
         return cautious_discard(
-            hand, keys, wilds, wild, visible, n_kinds, forms, allowed, params, tables
+            hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
         )
     return efficiency_discard_in(
         hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, space[0], space[1],

@@ -27,7 +27,7 @@ from ...kernels.record import (
     R_WINNER,
 )
 from ...kernels.variant_type import HOOK_NAMES, define_variant
-from . import hooks
+from . import hooks, scoring
 from .options import P_LIAN_ZHUANG_CUMULATIVE
 from .record_slots import RA_AMOUNT, RA_CARRY
 
@@ -140,10 +140,24 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
     """The big cached kernels Anqing's loop calls, in the order its compile reaches them, for
     the helper process of a cold compile (``sim.compile_ahead``)."""
     i = Samples.integer
+    yes = np.bool_(True)
+    # The win hook's scorer, seat_score (scoring.best_score), is reached about 5 s into this
+    # process's compile, before the helper could finish it: the helper compiles best_score's
+    # readings, which this process reaches after compiling the wait search (_standard_waits)
+    # itself (docs/engine.md, "Compile time"). 直叫's question, zhi_jiao_allowed, is this
+    # process's too: the helper, with it, made this process wait longer for the agents
     return (
-        # seat_score(state, seat, tile, how, params, items): the win hook's scorer
-        AheadKernel(hooks.seat_score, lambda s: (s.state, i, i, i, s.params, s.seat_values)),
-        # zhi_jiao_allowed(state, seat, params, tables): 直叫's question
-        AheadKernel(hooks.zhi_jiao_allowed, lambda s: (s.state, i, s.params, s.tables)),
+        # _best_standard(naturals, win, ctx, melded_winds, params): the standard readings
+        AheadKernel(
+            scoring._best_standard,
+            lambda s: (s.seat_values, s.seat_values, s.seat_values, i, s.params),
+        ),
+        # _best_seven_pairs(naturals, win, ctx, all_zuan, params)
+        AheadKernel(
+            scoring._best_seven_pairs,
+            lambda s: (s.seat_values, s.seat_values, s.seat_values, yes, s.params),
+        ),
+        # _best_shisanlan(hand, zuan, all_zuan, params): 十三烂
+        AheadKernel(scoring._best_shisanlan, lambda s: (s.seat_values, i, yes, s.params)),
         *agent_kernels(),
     )

@@ -112,19 +112,31 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
     """The big cached kernels Weng'an's loop calls, in the order its compile reaches them, for
     the helper process of a cold compile (``sim.compile_ahead``)."""
     i = Samples.integer
-    # best_pattern (the pattern search) is left to this process since the agents' questions
-    # grew (2026-12-05): the helper is the longer of the two (a cold compile 86.5 s with it
-    # here, 81.9 s without; docs/engine.md, "Compile time")
+    # settle(hand, seats, concealed, melds, discards, n_discards, params, tables, items, deltas),
+    # the whole settlement (B5.12), is reached about 11 s into this process's compile, before
+    # the helper could finish it: the helper compiles three of its big parts instead, which
+    # this process reaches in turn, and this process compiles settle on top of them (鸡分's,
+    # chicken_items, is reached too soon after them to be worth listing). The pattern search,
+    # best_pattern, comes with win_items (docs/engine.md, "Compile time").
     return (
-        # settle(hand, seats, concealed, melds, discards, n_discards, params, tables, items,
-        #        deltas): the whole settlement (B5.12), the biggest of all. Its caller
-        # settle_hand is left to this process, which compiles it while the helper finishes this
+        # win_items(seat, hand, seats, concealed, melds, params, tables, items, n_items)
         AheadKernel(
-            settle.settle,
-            lambda s: (
-                s.seat_values, s.grid, s.grid, s.state.melds, s.grid, i, s.params, s.tables,
-                s.grid, s.seat_values,
-            ),
+            settle.win_items,
+            lambda s: (i, s.seat_values, s.grid, s.grid, s.state.melds, s.params, s.tables,
+                       s.grid, i),
+        ),
+        # collecting_seats(hand, seats, concealed, melds, params, tables, out)
+        AheadKernel(
+            settle.collecting_seats,
+            lambda s: (s.seat_values, s.grid, s.grid, s.state.melds, s.params, s.tables,
+                       s.seat_values),
+        ),
+        # cha_jiao_items(hand, seats, concealed, melds, collecting, params, tables, items,
+        #                n_items): 荒庄查叫
+        AheadKernel(
+            settle.cha_jiao_items,
+            lambda s: (s.seat_values, s.grid, s.grid, s.state.melds, s.seat_values, s.params,
+                       s.tables, s.grid, i),
         ),
         # ready_discards(state, seat, params, tables): 报听's question
         AheadKernel(hooks.ready_discards, lambda s: (s.state, i, s.params, s.tables)),
