@@ -357,7 +357,7 @@ def claim_discard(
     return claimer, claim_row
 
 
-@generic_inline_kernel
+@generic_kernel  # not inlined: the replay's and the checks' entry (play_hand) share its compile
 def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, record):
     """Play one hand of ``variant`` (a marker, ``sim.kernels.variant_type``) on ``wall``
     (int8, the variant's tile count) with ``dealer`` dealing for the ``streak``-th time in a row
