@@ -45,22 +45,29 @@ def toy(folder: str, mode: str) -> dict:
     return {"compiled": compiled_here(run), **result}
 
 
-def variants(names: list[str]) -> dict:
+def records_sum(name: str) -> int:
+    """Four hands of variant ``name`` with the efficiency agent in every seat: the sum of their
+    records (this probe's, and ``test_compile_ahead``'s in its own process)."""
     from sim.agents import agent_ids
     from sim.variants import get_variant
     from sim.wall import shuffled_walls
 
+    variant = get_variant(name)
+    walls = shuffled_walls(4, variant.n_tiles, 7)
+    agents = agent_ids(("efficiency",) * 4)
+    records = variant.play(variant.options_class(), walls, np.zeros(1, np.int64), 4, agents, 0)
+    return records.sum().item()
+
+
+def variants(names: list[str]) -> dict:
+    from sim.variants import get_variant
+
     out = {}
     for name in names:
-        variant = get_variant(name)
-        play = variant.play.__self__  # the variant's SessionPlay
-        walls = shuffled_walls(4, variant.n_tiles, 7)
-        agents = agent_ids(("efficiency",) * 4)
+        play = get_variant(name).play.__self__  # the variant's SessionPlay
 
-        def run(variant=variant, walls=walls, agents=agents, name=name):
-            options = variant.options_class()
-            records = variant.play(options, walls, np.zeros(1, np.int64), 4, agents, 0)
-            out[name + ".records"] = records.sum().item()
+        def run(name=name):
+            out[name + ".records"] = records_sum(name)
 
         listed = [
             k.kernel.py_func.__module__ + "." + k.kernel.py_func.__name__

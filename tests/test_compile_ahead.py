@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from compile_ahead_probe import records_sum
 
 PROBE = Path(__file__).with_name("compile_ahead_probe.py")
 
@@ -91,22 +92,7 @@ def test_a_warm_cache_starts_no_helper(toy_folder):
 
 
 @pytest.mark.slow
-def _records_sum(name: str) -> int:
-    """The probe's records (``compile_ahead_probe.variants``) played in this process, whose
-    engines the conftest compiled."""
-    import numpy as np
-
-    from sim.agents import agent_ids
-    from sim.variants import get_variant
-    from sim.wall import shuffled_walls
-
-    variant = get_variant(name)
-    walls = shuffled_walls(4, variant.n_tiles, 7)
-    agents = agent_ids(("efficiency",) * 4)
-    records = variant.play(variant.options_class(), walls, np.zeros(1, np.int64), 4, agents, 0)
-    return records.sum().item()
-
-
+@pytest.mark.slow  # two cold compiles of every variant's engine: minutes
 def test_every_variants_listed_kernels_are_compiled_by_the_helper_only(tmp_path):
     """Each variant's ``compile_ahead`` samples have the types its loop passes: in a cold
     compile (one fresh cache, the variants one after another) this process compiles none of
@@ -121,7 +107,7 @@ def test_every_variants_listed_kernels_are_compiled_by_the_helper_only(tmp_path)
         listed = set(helped[name]["listed"])
         assert listed, name
         assert listed.isdisjoint(helped[name]["compiled"]), name
-        assert helped[name + ".records"] == _records_sum(name), name
+        assert helped[name + ".records"] == records_sum(name), name
     assert helped["anhua.records"] == alone["anhua.records"]
     # without the helper, the listed kernels are compiled here (the probe sees compiles)
     assert set(alone["anhua"]["listed"]) <= set(alone["anhua"]["compiled"])
