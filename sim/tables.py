@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -33,21 +34,23 @@ HONOUR_KEYS = 5**_builder.HONOUR_KINDS
 class HandTables(NamedTuple):
     """The arrays the evaluator kernels read (layouts in :mod:`sim.kernels.tables`).
 
-    Four arrays: the two add tables, and the one-byte tables of each kind of suit as the rows of
-    one 2-D array (``BYTES_*`` of :mod:`sim.kernels.tables`), derived from the generated
-    ``*_win`` words and ``*_unrelated`` bytes when loading. A byte table answers one question
-    alone, and at 1.9 MB a suit row fits this machine's 2 MB level-2 cache where the 7.8 MB
-    ``suit_win`` does not: near-complete hands, whose keys spread widely, check about 1.6 times
-    faster. Rows of one array rather than separate arrays because each kernel call (and each
-    numba-inlined function) taking this tuple counts a reference per array in it: with the 16
-    arrays it had, those counts were most of a Weng'an hand's time (benchmarks/RESULTS.md,
-    2026-12-05).
+    Five arrays: the two add tables, the draws that improve each of their columns (``gain``,
+    the suits' and the honours' rows in one array), and the one-byte tables of each kind of
+    suit as the rows of one 2-D array (``BYTES_*`` of :mod:`sim.kernels.tables`), derived from
+    the generated ``*_win`` words and ``*_unrelated`` bytes when loading. A byte table answers
+    one question alone, and at 1.9 MB a suit row fits this machine's 2 MB level-2 cache where
+    the 7.8 MB ``suit_win`` does not: near-complete hands, whose keys spread widely, check about
+    1.6 times faster. Rows of one array rather than separate arrays because each kernel call
+    (and each numba-inlined function) taking this tuple counts a reference per array in it:
+    with the 16 arrays it had, those counts were most of a Weng'an hand's time
+    (benchmarks/RESULTS.md, 2026-12-05).
     """
 
     suit_add: np.ndarray  # uint8 (5**9, 15)
     honour_add: np.ndarray  # uint8 (5**7, 15)
     suit_bytes: np.ndarray  # uint8 (N_BYTE_ROWS, 5**9)
     honour_bytes: np.ndarray  # uint8 (N_BYTE_ROWS, 5**7)
+    gain: np.ndarray  # uint16 (5**9 + 5**7, 15): the suits' rows, then the honours' (HONOUR_GAIN)
 
     @property
     def suit_win(self) -> np.ndarray:
@@ -74,8 +77,11 @@ GENERATED = (
     "honour_win",
     "suit_unrelated",
     "honour_unrelated",
+    "gain",
 )
 """The arrays the generator makes and the cache stores."""
+
+HONOUR_GAIN = _builder.HONOUR_GAIN
 
 
 def _byte_rows(win: np.ndarray, unrelated: np.ndarray) -> np.ndarray:
@@ -114,6 +120,7 @@ def _derived(generated: dict[str, np.ndarray]) -> HandTables:
         "honour_add": generated["honour_add"],
         "suit_bytes": _byte_rows(generated["suit_win"], generated["suit_unrelated"]),
         "honour_bytes": _byte_rows(generated["honour_win"], generated["honour_unrelated"]),
+        "gain": generated["gain"],
     }
     for array in arrays.values():
         array.flags.writeable = False
@@ -127,6 +134,7 @@ _EXPECTED = {
     "honour_win": ((HONOUR_KEYS,), np.uint32),
     "suit_unrelated": ((SUIT_KEYS,), np.uint8),
     "honour_unrelated": ((HONOUR_KEYS,), np.uint8),
+    "gain": ((SUIT_KEYS + HONOUR_KEYS, _builder.N_ADD_COLUMNS), np.uint16),
 }
 
 
@@ -147,6 +155,10 @@ def build_tables() -> HandTables:
         arrays[f"{prefix}_add"] = add
         arrays[f"{prefix}_win"] = win
         arrays[f"{prefix}_unrelated"] = unrelated
+        gain = np.empty((n_keys, _builder.N_ADD_COLUMNS), np.uint16)
+        _builder.build_gain_table(add, n_ranks, gain)
+        arrays[f"{prefix}_gain"] = gain
+    arrays["gain"] = np.concatenate([arrays.pop("suit_gain"), arrays.pop("honour_gain")])
     return _derived(arrays)
 
 
@@ -194,9 +206,16 @@ def _load(folder: Path) -> HandTables:
         array = np.asarray(np.load(folder / f"{name}.npy", mmap_mode="r"))
         if array.shape != shape or array.dtype != dtype:
             raise ValueError(f"cached table {name} has shape {array.shape} {array.dtype}")
-        if _content_digest(array) != digests[name]:
-            raise ValueError(f"cached table {name} does not match its digest")
         arrays[name] = array
+    # the 61 MB gain table's digest in a thread of its own, beside the others' (hashlib
+    # releases the GIL): the load takes the time of the largest digest, not of their sum
+    by_size = sorted(arrays, key=lambda name: -arrays[name].nbytes)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        hashed = pool.map(_content_digest, [arrays[name] for name in by_size])
+        computed = dict(zip(by_size, hashed, strict=True))
+    for name, digest in computed.items():
+        if digest != digests[name]:
+            raise ValueError(f"cached table {name} does not match its digest")
     return _derived(arrays)
 
 
@@ -214,9 +233,9 @@ def load_tables() -> HandTables:
 
 def load_tables_in_background() -> threading.Thread:
     """Start loading the tables in a thread, so that a later :func:`load_tables` finds them
-    loaded (or waits for the rest). Checking the digests of the 40 MB of mapped files is most
-    of a load (about 50 ms) and runs without the GIL, beside this thread's imports and numba's
-    cache load. An error there is left for the later call to raise."""
+    loaded (or waits for the rest). Checking the digests of the 100 MB of mapped files is most
+    of a load (about 0.1 s, in two threads) and runs without the GIL, beside this thread's
+    imports and numba's cache load. An error there is left for the later call to raise."""
 
     def load() -> None:
         with contextlib.suppress(Exception):  # the later load_tables raises it where needed

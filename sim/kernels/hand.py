@@ -21,6 +21,7 @@ from .tables import (
     BYTES_STANDARD_ANY,
     BYTES_TILES,
     BYTES_UNRELATED,
+    HONOUR_GAIN,
     MAX_SETS,
     N_PAIR_COLUMNS,
     PAIR_258,
@@ -42,6 +43,8 @@ _FAR = 1_000
 N_KINDS = 34
 KIND_SUIT = np.array([k // 9 if k < 27 else 3 for k in range(N_KINDS)], np.int64)
 KIND_POWER = np.array([5 ** (k % 9) if k < 27 else 5 ** (k - 27) for k in range(N_KINDS)], np.int64)
+KIND_RANK = np.array([k % 9 if k < 27 else k - 27 for k in range(N_KINDS)], np.int64)
+"""A kind's digit in its suit's key (rank - 1 of a suited tile; the honour's index)."""
 
 
 @inline_kernel
@@ -427,25 +430,23 @@ def shanten_after_swaps(keys, wilds, forms, removed, added, tables, out):
 # and of the suits a discard or a draw changes, and min-plus products of the suits a change
 # leaves alone. A discard changes one suit, so its shanten is one product of the three other
 # suits (the same for every discard of that suit) with one new row; a (discard, draw) pair
-# changes at most two, and a draw's own row does not depend on a discard of another suit. The
-# products are the same sums as ``standard_tiles_to_add``'s in another order, so the answers
-# are ``shanten_many``'s exactly.
+# changes at most two. Which draws lower a split's count is read from the ``gain`` table, one
+# row per suit (``useful_draws_by_splits``). The products are the same sums as
+# ``standard_tiles_to_add``'s in another order, so the answers are ``shanten_many``'s exactly.
 
 _SUIT_ROW = 0  # 4 rows: the hand's suits
 _AFTER_ROW = 4  # 34 rows by kind: the kind's suit less one tile of the kind
-_DRAW_ROW = 38  # 34 rows by kind: the kind's suit with one tile more
-_OTHERS_ROW = 72  # 4 rows by suit: the product of the three other suits
-_TWO_ROW = 76  # 16 rows by suit pair (4 * low + high): the product of the two other suits
-_REST_ROW = 92  # 4 rows by suit: the product of the other suits after the discard at hand
-SEARCH_ROWS = 96
+_OTHERS_ROW = 38  # 4 rows by suit: the product of the three other suits
+_TWO_ROW = 42  # 16 rows by suit pair (4 * low + high): the product of the two other suits
+_REST_ROW = 58  # 4 rows by suit: the product of the other suits after the discard at hand
+SEARCH_ROWS = 62
 _PAIRS = 0  # 4 by suit: the hand's seven-pairs byte
 _AFTER_PAIRS = 4  # 34 by kind: the byte of the kind's suit less one tile of the kind
 _DRAW_PAIRS = 38  # 34 by kind: the byte of the kind's suit with one tile more
 _TWO_DONE = 76  # 16 flags: _TWO_ROW + slot is made
 SEARCH_SIZE = 92  # tiles in the hand, wilds included
-_HAND_PAIRS = 93  # 8: the hand's seven-pairs bytes after a discard, its best splits by suit
-_DRAW_IMPROVED = 101  # 34 by kind: the columns a tile of the kind improves in its suit
-SEARCH_INFO = 135
+_HAND_PAIRS = 93  # 8: the hand's seven-pairs bytes after a discard, its improving ranks by suit
+SEARCH_INFO = 101
 
 
 @kernel
@@ -685,37 +686,32 @@ def useful_draws_by_splits(
     """``useful_draws`` of the discards ``lists[removed, :n_removed]`` and the draws
     ``lists[added, :n_added]`` weighted ``lists[weights]``, into ``lists[out]``, for a hand of
     2 mod 3 tiles (at most 14) by the best splits; inlined, rows of one array (as
-    ``discards_shanten``)."""
+    ``discards_shanten``).
+
+    A draw lowers the standard form's shanten exactly when it lowers the tiles to add of one of
+    the best splits (exactly ``sets`` sets and the pair) in its suit's column: the ``gain`` row of
+    its suit's key (less the discard, in the discard's suit) answers that for every rank of the
+    suit at once, one row per suit and discard instead of one ``add`` row per draw."""
     size = info[SEARCH_SIZE]
     pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
     pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
-    suit_add = tables.suit_add
-    honour_add = tables.honour_add
     suit_bytes = tables.suit_bytes
     honour_bytes = tables.honour_bytes
+    gain = tables.gain
     standard = (forms & FORM_STANDARD) != 0
     n_wilds = np.int64(wilds)
     sets = size // 3
     seven = size >= 13 and (forms & FORM_SEVEN_PAIRS) != 0
-    # each draw's row, and the columns it improves over its suit's row in the hand
     drawn_suits = 0  # bit s: some added kind is of suit s
     for j in range(n_added):
         kind = lists[added, j]
         suit = KIND_SUIT[kind]
-        key = keys[suit] + KIND_POWER[kind]
-        if suit == 3:
-            _read_row(honour_add, key, pair_column, rows, _DRAW_ROW + kind)
-            info[_DRAW_PAIRS + kind] = honour_bytes[pairs_row, key]
-        else:
-            _read_row(suit_add, key, pair_column, rows, _DRAW_ROW + kind)
-            info[_DRAW_PAIRS + kind] = suit_bytes[pairs_row, key]
-        improved = 0
-        for own_sets in range(sets + 1):
-            for pair in range(2):
-                if rows[_DRAW_ROW + kind, own_sets, pair] < rows[_SUIT_ROW + suit, own_sets, pair]:
-                    improved |= 1 << (2 * own_sets + pair)
-        info[_DRAW_IMPROVED + kind] = improved
         drawn_suits |= 1 << suit
+        if seven:  # the seven-pairs byte of the kind's suit with one tile more
+            key = keys[suit] + KIND_POWER[kind]
+            info[_DRAW_PAIRS + kind] = (
+                honour_bytes[pairs_row, key] if suit == 3 else suit_bytes[pairs_row, key]
+            )
     discarded_suits = 0
     for i in range(n_removed):
         discarded_suits |= 1 << KIND_SUIT[lists[removed, i]]
@@ -725,31 +721,40 @@ def useful_draws_by_splits(
                 if own != suit and (discarded_suits >> own) & 1 and (drawn_suits >> suit) & 1:
                     _make_two(rows, info, own, suit)
     after = _HAND_PAIRS  # the hand's seven-pairs bytes after the discard
-    best_columns = _HAND_PAIRS + 4  # by suit: the best splits' columns (_best_columns)
+    improving = _HAND_PAIRS + 4  # by suit: the ranks whose draw lowers a best split's count
     for i in range(n_removed):
         gone = lists[removed, i]
         own = KIND_SUIT[gone]
         for suit in range(4):
             info[after + suit] = info[_PAIRS + suit]
+            info[improving + suit] = 0
         info[after + own] = info[_AFTER_PAIRS + gone]
-        by_standard = False  # the standard form reaches ``shanten``: a draw may lower it
         if standard:
             to_add = _joined(rows, _OTHERS_ROW + own, _AFTER_ROW + gone, sets)
-            by_standard = max(0, to_add - n_wilds) - 1 == shanten
-        if by_standard:
-            for suit in range(4):
-                if ((drawn_suits >> suit) & 1) == 0:
-                    continue
-                if suit == own:
-                    info[best_columns + suit] = _best_columns(
-                        rows, _OTHERS_ROW + own, _AFTER_ROW + gone, sets, to_add
-                    )
-                else:
-                    two = _TWO_ROW + _two_slot(own, suit)
-                    _fold_at(rows, _AFTER_ROW + gone, two, _REST_ROW + suit)
-                    info[best_columns + suit] = _best_columns(
-                        rows, _REST_ROW + suit, _SUIT_ROW + suit, sets, to_add
-                    )
+            if max(0, to_add - n_wilds) - 1 == shanten:  # a draw may lower it
+                for suit in range(4):
+                    if ((drawn_suits >> suit) & 1) == 0:
+                        continue
+                    if suit == own:
+                        columns = _best_columns(
+                            rows, _OTHERS_ROW + own, _AFTER_ROW + gone, sets, to_add
+                        )
+                        key = keys[own] - KIND_POWER[gone]
+                    else:
+                        two = _TWO_ROW + _two_slot(own, suit)
+                        _fold_at(rows, _AFTER_ROW + gone, two, _REST_ROW + suit)
+                        columns = _best_columns(
+                            rows, _REST_ROW + suit, _SUIT_ROW + suit, sets, to_add
+                        )
+                        key = keys[suit]
+                    row = key + (HONOUR_GAIN if suit == 3 else 0)
+                    ranks = 0
+                    for own_sets in range(sets + 1):
+                        if (columns >> (2 * own_sets)) & 1:
+                            ranks |= gain[row, own_sets * N_PAIR_COLUMNS]
+                        if (columns >> (2 * own_sets + 1)) & 1:
+                            ranks |= gain[row, own_sets * N_PAIR_COLUMNS + pair_column]
+                    info[improving + suit] = ranks
         by_pairs = False  # seven pairs reaches ``shanten``
         if seven:
             to_add = _seven_pairs_tiles_to_add_from(
@@ -760,23 +765,7 @@ def useful_draws_by_splits(
         for j in range(n_added):
             kind = lists[added, j]
             suit = KIND_SUIT[kind]
-            hit = False
-            if by_standard:
-                columns = info[best_columns + suit]
-                if suit != own:
-                    hit = (columns & info[_DRAW_IMPROVED + kind]) != 0
-                else:
-                    # the drawn tile joins the discard's suit: its row differs per discard
-                    key = keys[own] - KIND_POWER[gone] + KIND_POWER[kind]
-                    for own_sets in range(sets + 1):
-                        for pair in range(2):
-                            if (columns >> (2 * own_sets + pair)) & 1:
-                                column = own_sets * N_PAIR_COLUMNS + (pair_column if pair else 0)
-                                needed = (
-                                    honour_add[key, column] if suit == 3 else suit_add[key, column]
-                                )
-                                if needed < rows[_AFTER_ROW + gone, own_sets, pair]:
-                                    hit = True
+            hit = ((info[improving + suit] >> KIND_RANK[kind]) & 1) != 0
             if by_pairs and not hit:
                 if suit == own:
                     key = keys[own] - KIND_POWER[gone] + KIND_POWER[kind]

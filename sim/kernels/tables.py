@@ -19,6 +19,11 @@ Tables (one row per key):
   saturated at 15); and for seven pairs the pair slots the suit's tiles can fill whole and half
   (one tile of the pair) when four of a kind counts as two pairs (16-19, 20-23), and when it does
   not (24-27, 28-31). One lookup per suit answers every seven-pairs and standard check.
+* ``gain`` uint16 ``(n_keys, 15)``: bit ``r`` of column ``c`` is set when the suit holds fewer
+  than four tiles of rank ``r`` and one more of them needs fewer tiles added in column ``c`` of
+  ``add`` (``add[key + 5**r, c] < add[key, c]``): which draws improve that split. The efficiency
+  agent's tie-break reads one row of it per suit instead of one ``add`` row per drawn kind.
+  ``sim.tables`` stores the honours' rows after the suits' in one array.
 * ``unrelated`` uint8 ``(n_keys,)``: for 十三烂, in a suit the most of its tiles that fit in a
   set of 1, 2 or 3 ranks pairwise at least 3 apart (2 bits each at 0, 2, 4); for the honours the
   number of distinct kinds held.
@@ -42,6 +47,8 @@ WIN_FIELD_MAX = 15
 
 SUIT_RANKS = 9
 HONOUR_KINDS = 7
+HONOUR_GAIN = 5**SUIT_RANKS
+"""The first row of the honours' keys in ``sim.tables.HandTables.gain`` (the suits' come first)."""
 
 # Rows of ``sim.tables.HandTables.suit_bytes`` / ``honour_bytes``: one byte per key each, one
 # row per question. One 2-D array rather than six: every kernel call or inlined function that
@@ -146,6 +153,22 @@ def build_add_table(n_ranks, has_sequences, out):
             break
         digits[position] += 1
         first_changed = position
+
+
+@kernel
+def build_gain_table(add, n_ranks, out):
+    """Fill ``out`` (n_keys, 15) uint16 with the draws that improve each column of ``add`` (the
+    ``gain`` table above). No validation."""
+    for key in range(add.shape[0]):
+        for column in range(N_ADD_COLUMNS):
+            out[key, column] = 0
+        power = 1
+        for rank in range(n_ranks):
+            if (key // power) % 5 < 4:
+                for column in range(N_ADD_COLUMNS):
+                    if add[key + power, column] < add[key, column]:
+                        out[key, column] |= np.uint16(1 << rank)
+            power *= 5
 
 
 @kernel

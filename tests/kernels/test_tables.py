@@ -91,6 +91,26 @@ def test_seven_pair_fields_of_every_key():
             assert fields == _seven_pair_fields(vector), vector
 
 
+def test_gain_rows_say_which_draw_lowers_each_add_column():
+    """Every key's ``gain`` row, against the add table it is cut from: bit r of column c when
+    the key holds fewer than four of rank r and one more of it needs fewer tiles added in c."""
+    tables = load_tables()
+    for add, first, n_ranks in (
+        (tables.suit_add, 0, 9),
+        (tables.honour_add, tables_module.HONOUR_GAIN, 7),
+    ):
+        gain = tables.gain[first : first + len(add)].astype(np.int64)
+        keys = np.arange(len(add))
+        for rank in range(n_ranks):
+            power = 5**rank
+            room = (keys // power) % 5 < 4
+            lowered = np.zeros(add.shape, bool)
+            lowered[room] = add[keys[room] + power] < add[room]
+            np.testing.assert_array_equal((gain >> rank & 1).astype(bool), lowered, str(rank))
+        assert (gain >> n_ranks == 0).all()
+    assert len(tables.gain) == len(tables.suit_add) + len(tables.honour_add)
+
+
 @pytest.mark.slow
 def test_every_vector_a_hand_can_hold():
     tables = load_tables()
