@@ -59,21 +59,24 @@ def records_sum(name: str) -> int:
     return records.sum().item()
 
 
-def variants(names: list[str]) -> dict:
+def listed_kernels(name: str) -> list[str]:
+    """The kernels variant ``name``'s ``compile_ahead`` lists, by module and name."""
     from sim.variants import get_variant
 
+    play = get_variant(name).play.__self__  # the variant's SessionPlay
+    return [
+        k.kernel.py_func.__module__ + "." + k.kernel.py_func.__name__ for k in play.compile_ahead
+    ]
+
+
+def variants(names: list[str]) -> dict:
     out = {}
     for name in names:
-        play = get_variant(name).play.__self__  # the variant's SessionPlay
 
         def run(name=name):
             out[name + ".records"] = records_sum(name)
 
-        listed = [
-            k.kernel.py_func.__module__ + "." + k.kernel.py_func.__name__
-            for k in play.compile_ahead
-        ]
-        out[name] = {"compiled": compiled_here(run), "listed": listed}
+        out[name] = {"compiled": compiled_here(run), "listed": listed_kernels(name)}
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,6 +44,9 @@ def pytest_configure(config) -> None:
     from sim.variants import VARIANT_NAMES
 
     started = time.perf_counter()
+    # a cold warm-up reports what it compiled here; the workers inherit the variable
+    # (tests/test_compile_ahead.py reads the reports instead of compiling every engine again)
+    os.environ.setdefault("MJSIM_WARM_REPORTS", tempfile.mkdtemp(prefix="mjsim-warm-reports-"))
     script = str(TESTS / "warm_caches.py")
     processes = {
         name: subprocess.Popen(

@@ -15,6 +15,7 @@ With a warm cache a run takes the few seconds of loading it.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import sys
 import time
@@ -141,11 +142,33 @@ def warm_toy() -> None:
     )  # fmt: skip
 
 
-if __name__ == "__main__":
+REPORTS = "MJSIM_WARM_REPORTS"
+"""Environment variable: a folder where a cold warm-up of a variant writes ``NAME.json``, the
+kernels this process compiled and those its ``compile_ahead`` lists (``compile_ahead_probe``'s
+report): ``test_compile_ahead`` reads it instead of compiling every engine cold again."""
+
+
+def warm_and_report(name: str) -> bool:
+    """``warm(name)``; True when it compiled (the cache was cold). Then, when ``REPORTS`` names
+    a folder, which kernels this process compiled is written there."""
+    from compile_ahead_probe import compiled_here, listed_kernels
+
     started = time.perf_counter()
+    compiled = compiled_here(lambda: warm(name))
+    cold = time.perf_counter() - started > COLD_SECONDS
+    folder = os.environ.get(REPORTS)
+    if cold and folder:
+        report = {"compiled": compiled, "listed": listed_kernels(name)}
+        (Path(folder) / f"{name}.json").write_text(json.dumps(report))
+    return cold
+
+
+if __name__ == "__main__":
     if sys.argv[1] == "tests":
+        started = time.perf_counter()
         warm_toy()
+        cold = time.perf_counter() - started > COLD_SECONDS
     else:
-        warm(sys.argv[1])
-    if time.perf_counter() - started > COLD_SECONDS:
+        cold = warm_and_report(sys.argv[1])
+    if cold:
         sys.exit(warm_step_tests(sys.argv[1]))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from functools import cache
 
 from .evaluator import clear_caches, tiles_to_add_suit, wilds_needed_suit
 
@@ -34,14 +35,20 @@ def key_of(vector: Sequence[int]) -> int:
     return sum(count * 5**rank for rank, count in enumerate(vector))
 
 
+@cache
+def spread_sets(n_ranks: int, size: int) -> tuple[frozenset[int], ...]:
+    """Every set of ``size`` ranks (0-based) of ``n_ranks`` pairwise at least 3 apart."""
+    return tuple(
+        frozenset(chosen)
+        for chosen in itertools.combinations(range(n_ranks), size)
+        if all(b - a >= 3 for a, b in itertools.pairwise(chosen))
+    )
+
+
 def spread_fit(vector: Sequence[int], size: int) -> int:
     """Most ranks held that fit in ``size`` ranks pairwise at least 3 apart (十三烂, one suit)."""
     held = {rank for rank, count in enumerate(vector) if count}
-    best = 0
-    for chosen in itertools.combinations(range(len(vector)), size):
-        if all(b - a >= 3 for a, b in itertools.pairwise(chosen)):
-            best = max(best, len(held.intersection(chosen)))
-    return best
+    return max((len(held & chosen) for chosen in spread_sets(len(vector), size)), default=0)
 
 
 def expected_entries(vectors: Sequence[tuple[int, ...]], honours: bool) -> list[tuple]:
