@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -95,9 +96,10 @@ class Backend:
             stopped = False
         finally:
             self._client = None
-            with _dask_logs_silenced(stopped):
-                for close in closers:
-                    close()
+            if stopped:
+                _silence_dask()
+            for close in closers:
+                close()
 
     def pool(self, n_jobs: int):
         """A ``joblib.Parallel`` over ``n_jobs`` worker processes (both local backends; every
@@ -145,30 +147,34 @@ def _dask_client(scheduler: str | None, workers: int):
             # any free port: the scheduler always serves HTTP (8787 by default), and a port
             # taken by another cluster on this machine would print a warning
             dashboard_address=":0",
-            silence_logs=logging.ERROR,
+            # the workers' own errors too: a run that stops closes the scheduler while they
+            # still send heartbeats, and on a loaded machine each logs a traceback for it;
+            # a task's error reaches the run through the client all the same
+            silence_logs=logging.CRITICAL,
         )
     client = Client(cluster, set_as_default=False)
     return client, [client.close, cluster.close]
 
 
-@contextmanager
-def _dask_logs_silenced(silenced: bool) -> Iterator[None]:
-    """While a stopped run closes its cluster, Dask's and tornado's loggers say nothing: the
-    tasks still in flight are cancelled, and the scheduler and client log each as an error with
-    a traceback ("Couldn't gather keys", "ConnectionPool is closed"), where the run's own line
-    already says what happened. Their levels are restored afterwards."""
-    if not silenced:
-        yield
-        return
-    loggers = [logging.getLogger(name) for name in ("distributed", "tornado")]
-    levels = [logger.level for logger in loggers]
-    for logger in loggers:
-        logger.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels, strict=True):
-            logger.setLevel(level)
+def _silence_dask() -> None:
+    """From a stopped run's end on (a Ctrl-C, a kill or an error), Dask and tornado say nothing
+    in this process: the tasks still in flight are cancelled while the cluster closes, and the
+    client, its event loop and the scheduler log each as an error with a traceback ("Couldn't
+    gather keys", "ConnectionPool is closed"), some of them after the close returned (a gather
+    answered late, a client collected after its loop closed), where the run's own line already
+    says what happened. The process is about to end: the silence is not lifted."""
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    default_hook = sys.unraisablehook
+
+    def quiet_about_dask(unraisable) -> None:
+        # the object is the method that raised (Client.__del__) or the object itself
+        thing = unraisable.object
+        module = getattr(thing, "__module__", None) or type(thing).__module__ or ""
+        if not module.startswith(("distributed", "tornado")):
+            default_hook(unraisable)
+
+    sys.unraisablehook = quiet_about_dask
 
 
 @contextmanager
