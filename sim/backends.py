@@ -163,8 +163,8 @@ def _silence_dask() -> None:
     gather keys", "ConnectionPool is closed"), some of them after the close returned (a gather
     answered late, a client collected after its loop closed), where the run's own line already
     says what happened. The process is about to end: the silence is not lifted."""
-    for name in ("distributed", "tornado", "asyncio"):
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for logger in _dask_loggers():  # some set levels of their own (distributed's config)
+        logger.setLevel(logging.CRITICAL + 1)
     default_hook = sys.unraisablehook
 
     def quiet_about_dask(unraisable) -> None:
@@ -175,6 +175,14 @@ def _silence_dask() -> None:
             default_hook(unraisable)
 
     sys.unraisablehook = quiet_about_dask
+
+
+def _dask_loggers() -> list[logging.Logger]:
+    """The loggers of Dask, tornado and asyncio made so far (one created later inherits its
+    parent's level)."""
+    names = [*logging.root.manager.loggerDict, "distributed", "tornado", "asyncio"]
+    prefixes = ("distributed", "tornado", "asyncio")
+    return [logging.getLogger(name) for name in names if name.split(".")[0] in prefixes]
 
 
 @contextmanager

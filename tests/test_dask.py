@@ -262,3 +262,40 @@ def test_a_sweep_killed_on_a_cluster_resumes_there_to_the_tables_of_one_job(tmp_
         _same(tmp_path / "x" / "cells" / cell, tmp_path / "whole" / "cells" / cell)
     for name in ("comparison.csv", "significance.csv"):
         assert (tmp_path / "x" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+
+
+def test_after_a_stop_dask_errors_are_silent_and_others_are_not(monkeypatch, caplog):
+    """``backends._silence_dask`` (a stopped run's cluster closing): Dask's and tornado's
+    loggers (also those with levels of their own, as distributed's configuration sets) and the
+    errors raised in a Dask object's ``__del__`` print nothing; an error of anything else still
+    does."""
+    import logging
+
+    import distributed  # noqa: F401  (its configuration sets the levels of some loggers)
+
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    levels = {logger: logger.level for logger in backends._dask_loggers()}
+    try:
+        backends._silence_dask()
+        logging.getLogger("distributed.worker").error("Failed to communicate with scheduler")
+        logging.getLogger("tornado.application").error("Exception in callback")
+        logging.getLogger("distributed.client").error("Couldn't gather keys")
+    finally:
+        for logger, level in levels.items():
+            logger.setLevel(level)
+    assert caplog.records == []
+
+    class DaskClient:
+        def __del__(self):
+            raise RuntimeError("IOLoop is closed")
+
+    DaskClient.__del__.__module__ = "distributed.client"  # as Client.__del__
+    DaskClient()
+
+    class Other:
+        def __del__(self):
+            raise RuntimeError("something else")
+
+    Other()
+    assert [str(u.exc_value) for u in seen] == ["something else"]
