@@ -6,6 +6,7 @@ the quick run (``pytest -m "not slow"``), full in the whole suite (CI)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,7 +47,11 @@ def pytest_configure(config) -> None:
     started = time.perf_counter()
     # a cold warm-up reports what it compiled here; the workers inherit the variable
     # (tests/test_compile_ahead.py reads the reports instead of compiling every engine again)
-    os.environ.setdefault("MJSIM_WARM_REPORTS", tempfile.mkdtemp(prefix="mjsim-warm-reports-"))
+    if "MJSIM_WARM_REPORTS" not in os.environ:
+        os.environ["MJSIM_WARM_REPORTS"] = tempfile.mkdtemp(prefix="mjsim-warm-reports-")
+        config.add_cleanup(
+            lambda: shutil.rmtree(os.environ.pop("MJSIM_WARM_REPORTS"), ignore_errors=True)
+        )
     script = str(TESTS / "warm_caches.py")
     processes = {
         name: subprocess.Popen(
