@@ -140,10 +140,11 @@ _EXPECTED = {
 
 def build_tables() -> HandTables:
     """Run the generator (a few seconds, plus numba compilation the first time)."""
-    arrays = {}
-    for prefix, n_ranks, has_sequences in (
-        ("suit", _builder.SUIT_RANKS, True),
-        ("honour", _builder.HONOUR_KINDS, False),
+    gain = np.empty((SUIT_KEYS + HONOUR_KEYS, _builder.N_ADD_COLUMNS), np.uint16)
+    arrays = {"gain": gain}
+    for prefix, n_ranks, has_sequences, first_gain_row in (
+        ("suit", _builder.SUIT_RANKS, True, 0),
+        ("honour", _builder.HONOUR_KINDS, False, HONOUR_GAIN),
     ):
         n_keys = 5**n_ranks
         add = np.empty((n_keys, _builder.N_ADD_COLUMNS), np.uint8)
@@ -155,10 +156,7 @@ def build_tables() -> HandTables:
         arrays[f"{prefix}_add"] = add
         arrays[f"{prefix}_win"] = win
         arrays[f"{prefix}_unrelated"] = unrelated
-        gain = np.empty((n_keys, _builder.N_ADD_COLUMNS), np.uint16)
-        _builder.build_gain_table(add, n_ranks, gain)
-        arrays[f"{prefix}_gain"] = gain
-    arrays["gain"] = np.concatenate([arrays.pop("suit_gain"), arrays.pop("honour_gain")])
+        _builder.build_gain_table(add, n_ranks, gain[first_gain_row : first_gain_row + n_keys])
     return _derived(arrays)
 
 
