@@ -12,6 +12,7 @@ Definitions: docs/evaluator.md. No kernel here validates its input.
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._jit import inline_kernel, kernel
 from .tables import (
@@ -446,7 +447,9 @@ _DRAW_PAIRS = 38  # 34 by kind: the byte of the kind's suit with one tile more
 _TWO_DONE = 76  # 16 flags: _TWO_ROW + slot is made
 SEARCH_SIZE = 92  # tiles in the hand, wilds included
 _HAND_PAIRS = 93  # 8: the hand's seven-pairs bytes after a discard, its improving ranks by suit
-SEARCH_INFO = 101
+_DRAWN_RANKS = 101  # 4 by suit: the ranks of the draws weighed
+_DRAW_WEIGHT = 105  # 34 by kind: a weighed draw's weight (set for the drawn ranks only)
+SEARCH_INFO = 139
 
 
 @kernel
@@ -703,10 +706,14 @@ def useful_draws_by_splits(
     sets = size // 3
     seven = size >= 13 and (forms & FORM_SEVEN_PAIRS) != 0
     drawn_suits = 0  # bit s: some added kind is of suit s
+    for suit in range(4):
+        info[_DRAWN_RANKS + suit] = 0
     for j in range(n_added):
         kind = lists[added, j]
         suit = KIND_SUIT[kind]
         drawn_suits |= 1 << suit
+        info[_DRAWN_RANKS + suit] |= 1 << KIND_RANK[kind]
+        info[_DRAW_WEIGHT + kind] = lists[weights, j]
         if seven:  # the seven-pairs byte of the kind's suit with one tile more
             key = keys[suit] + KIND_POWER[kind]
             info[_DRAW_PAIRS + kind] = (
@@ -762,11 +769,20 @@ def useful_draws_by_splits(
             )
             by_pairs = max(0, to_add - n_wilds) - 1 == shanten
         useful = 0
+        if not by_pairs:  # the improving ranks' weights, a set bit at a time
+            for suit in range(4):
+                ranks = info[improving + suit] & info[_DRAWN_RANKS + suit]
+                while ranks != 0:
+                    rank = trailing_zeros(ranks)
+                    useful += info[_DRAW_WEIGHT + 9 * suit + rank]
+                    ranks &= ranks - 1
+            lists[out, i] = useful
+            continue
         for j in range(n_added):
             kind = lists[added, j]
             suit = KIND_SUIT[kind]
             hit = ((info[improving + suit] >> KIND_RANK[kind]) & 1) != 0
-            if by_pairs and not hit:
+            if not hit:  # seven pairs may still gain from it
                 if suit == own:
                     key = keys[own] - KIND_POWER[gone] + KIND_POWER[kind]
                     changed = np.int64(
