@@ -34,6 +34,8 @@ from ._jit import cache_root
 
 def _sources_digest(*folders: Path) -> str:
     digest = hashlib.blake2b(numba.__version__.encode(), digest_size=8)
+    # numba's code differs with the fixes of ``_numba_fixes`` on or off (MJSIM_NUMBA_FIXES)
+    digest.update(os.environ.get("MJSIM_NUMBA_FIXES", "1").encode())
     for folder in folders or (Path(__file__).parent,):
         for path in sorted(folder.rglob("*.py")):
             digest.update(path.name.encode())

@@ -15,6 +15,8 @@ from numba import njit
 from . import _numba_fixes
 
 _numba_fixes.apply()  # before any kernel compiles: the inliner's copy (see that module)
+_numba_fixes.mark_propagated_errors()
+_numba_fixes.elide_argument_counts()
 
 
 def cache_root() -> Path:

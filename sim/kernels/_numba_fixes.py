@@ -1,24 +1,31 @@
-"""A fix to numba's compile time, applied once when ``sim.kernels`` is imported.
+"""Two fixes to numba, applied once when ``sim.kernels`` is imported, before any kernel compiles.
 
-numba inlines an ``inline="always"`` function (``inline_kernel``) by copying its IR
-(``numba.core.inline_closurecall.InlineWorker.inline_ir``, twice per call site), one block at a
-time, each block with a deep copy of its own. Every variable of a block refers to the function's
-scope, which holds every variable of the function, so each block's copy copies all of the
-function's variables again: the cost grows with blocks times variables, and a big inlined search
-(``hand.discards_shanten``, ``hand.useful_draws_by_splits``) takes seconds to copy (numba issues
-8989 and 9204, numba-cuda 688). Weng'an's cold compile spent about a tenth of its time there.
+**Compile time** (``apply``). numba inlines an ``inline="always"`` function (``inline_kernel``)
+by copying its IR (``numba.core.inline_closurecall.InlineWorker.inline_ir``, twice per call
+site), one block at a time, each block with a deep copy of its own. Every variable of a block
+refers to the function's scope, which holds every variable of the function, so each block's copy
+copies all of the function's variables again: the cost grows with blocks times variables, and a
+big inlined search (``hand.discards_shanten``, ``hand.useful_draws_by_splits``) takes seconds to
+copy (numba issues 8989 and 9204, numba-cuda 688). Weng'an's cold compile spent about a tenth of
+its time there. The fix copies the blocks with one shared memo, so the scope and its variables
+are copied once, and the blocks of the copy share one scope as the original's do. The result is
+the same IR. It is made by rewriting those two lines of numba's own ``inline_ir``.
 
-The fix copies the blocks with one shared memo, so the scope and its variables are copied once,
-and the blocks of the copy share one scope as the original's do. The result is the same IR. It
-is made by rewriting those two lines of numba's own ``inline_ir``: with a numba whose
-``inline_ir`` does not have them word for word, nothing is changed and numba compiles as it
-always does (``applied()`` says which). ``MJSIM_NUMBA_FIXES=0`` leaves numba alone.
+**Reference counts** (``mark_propagated_errors``): the exit by which a kernel passes on a called
+kernel's error counts as a raise for numba's pruning of reference counts, so that a kernel that
+calls others can run without counting its array arguments (see that function).
+
+Each fix is made only when numba's source has the lines it was written from word for word:
+with another numba, nothing is changed and numba compiles as it always does (``applied()``,
+``propagation_marked()`` say which). ``MJSIM_NUMBA_FIXES=0`` leaves numba alone (and compiles
+into caches of its own: the cache folders' digest includes it).
 """
 
 from __future__ import annotations
 
 import inspect
 import os
+import re
 import textwrap
 
 _PER_BLOCK_COPY = """\
@@ -66,3 +73,256 @@ def apply() -> None:
     original_inline_ir = worker.inline_ir
     worker.inline_ir = namespace["inline_ir"]
     _applied = True
+
+
+_PROPAGATE_SOURCE = """\
+def return_status_propagate(self, builder, status):
+    trystatus = self.check_try_status(builder)
+    excptr = self._get_excinfo_argument(builder.function)
+    builder.store(status.excinfoptr, excptr)
+    with builder.if_then(builder.not_(trystatus.in_try)):
+        self._return_errcode_raw(builder, status.code)
+"""
+
+_propagation_marked = False
+original_return_status_propagate = None
+"""numba's own ``CPUCallConv.return_status_propagate`` once replaced (for tests)."""
+
+
+def propagation_marked() -> bool:
+    """Whether an error passed on from a called kernel counts as a raise for numba's pruning of
+    reference counts (``mark_propagated_errors``)."""
+    return _propagation_marked
+
+
+def _return_status_propagate(self, builder, status):
+    """numba's ``CPUCallConv.return_status_propagate`` with the exit that leaves the function
+    marked as numba marks its own raises (``_set_static_user_exc``)."""
+    from llvmlite import ir
+
+    trystatus = self.check_try_status(builder)
+    excptr = self._get_excinfo_argument(builder.function)
+    builder.store(status.excinfoptr, excptr)
+    with builder.if_then(builder.not_(trystatus.in_try)):
+        # the same store again, marked, in the block that returns the error: the pruning
+        # pass knows a raise by such a store in the exit block
+        marked = builder.store(status.excinfoptr, excptr)
+        marked.set_metadata(
+            "numba_exception_output", builder.module.add_metadata([ir.IntType(1)(1)])
+        )
+        self._return_errcode_raw(builder, status.code)
+
+
+def mark_propagated_errors() -> None:
+    """Let numba's reference-count pruning treat the exit that passes a called kernel's error
+    on as the raise it is.
+
+    numba's ``fanout_raise`` pruning removes an increment and its decrements when every path
+    from it reaches a decrement or a raise: a raise may miss its decrement, as numba leaks a
+    raising function's references by design. It knows a raise by a store to ``excinfo``
+    marked ``numba_exception_output``. A kernel's own ``raise`` is marked so, but the exit that
+    returns a called kernel's error is not, though it leaks the same way: so in a kernel that
+    calls another, no count of an array argument could be pruned (each call may fail), and
+    every call of it counted each array argument, an atomic operation each way (docs/engine.md,
+    "Speed notes"). This marks that exit too, on the path that leaves the function (inside a
+    ``try`` the error goes to the handler instead, unmarked). Applied only when numba's method
+    has the source this replacement was written from; ``MJSIM_NUMBA_FIXES=0`` leaves it."""
+    global _propagation_marked, original_return_status_propagate
+    if _propagation_marked or os.environ.get("MJSIM_NUMBA_FIXES", "1") == "0":
+        return
+    from numba.core import callconv
+
+    conv = callconv.CPUCallConv
+    try:
+        source = textwrap.dedent(inspect.getsource(conv.return_status_propagate))
+    except (OSError, TypeError):
+        return
+    if source != _PROPAGATE_SOURCE:
+        return
+    original_return_status_propagate = conv.return_status_propagate
+    conv.return_status_propagate = _return_status_propagate
+    _propagation_marked = True
+
+
+# ---------------------------------------------------------------------------------------------
+# A kernel's counts of its own array arguments (elide_argument_counts)
+
+ELIDE_OWNERS = ("_ZN3sim",)
+"""Mangled-name prefixes of the functions whose argument counts are elided: mjsim's kernels
+(``sim.*``) only, never other numba code in the process."""
+
+_NRT_CALL = re.compile(
+    r"^\s*(?:tail |musttail |notail )?call void @NRT_(?:incref|decref)"
+    r"\(ptr(?: [\w()]+)* %([\w.$-]+)\)(?:, !.*)?$"
+)
+_NUMBA_CALL = re.compile(r"(?:=|^)\s*(?:tail |musttail |notail )?call [^@]*@_ZN")
+_ARGUMENT = re.compile(r"%(arg\.[\w.$-]+)")
+_VALUE = re.compile(r"%([\w.$-]+)")
+_PHI = re.compile(r"^\s*%([\w.$-]+) = (?:phi ptr (.*)|select i1 [^,]+, ptr ([^,]+), ptr ([^,]+))$")
+_SYMBOL = re.compile(r'@"?([^"(\s]+)')
+
+_counts_elided = False
+original_optimize_final_module = None
+"""numba's own ``CPUCodeLibrary._optimize_final_module`` once wrapped (for tests)."""
+
+
+def counts_elided() -> bool:
+    """Whether mjsim's kernels are compiled without counts of their own array arguments
+    (``elide_argument_counts``)."""
+    return _counts_elided
+
+
+def _phis(body: list[str]) -> dict[str, list[str]]:
+    """Value name -> incoming values, for the pointer phis and selects of a function body."""
+    phis = {}
+    for line in body:
+        if " = phi ptr " not in line and " = select i1 " not in line:
+            continue
+        match = _PHI.match(line)
+        if not match:
+            continue
+        if match.group(2) is not None:
+            incoming = [value.strip() for value in re.findall(r"\[ ([^,]+), ", match.group(2))]
+        else:
+            incoming = [match.group(3).strip(), match.group(4).strip()]
+        phis[match.group(1)] = incoming
+    return phis
+
+
+def _aliases(argument: str, phis: dict[str, list[str]]) -> set[str]:
+    """The argument and the phis that can only be it or null: the greatest set of phis whose
+    every incoming value is the argument, null or a phi of the set (loops feed phis to each
+    other). numba keeps a variable's slot null until the variable is bound."""
+    members = {argument}
+    todo = [argument]
+    while todo:  # every phi the argument reaches through phis
+        value = "%" + todo.pop()
+        for name, incoming in phis.items():
+            if name not in members and value in incoming:
+                members.add(name)
+                todo.append(name)
+    changed = True
+    while changed:
+        changed = False
+        for name in list(members - {argument}):
+            if any(
+                value != "null" and (not value.startswith("%") or value[1:] not in members)
+                for value in phis[name]
+            ):
+                members.discard(name)
+                changed = True
+    return members
+
+
+def _counts_to_drop(header: str, body: list[str]) -> set[int]:
+    """The lines of one function's body that count references of its array arguments, where
+    that is all those values are used for besides being passed to numba functions."""
+    uses: dict[str, list[int]] = {}
+    for number, line in enumerate(body):
+        for value in set(_VALUE.findall(line)):
+            uses.setdefault(value, []).append(number)
+    phis = _phis(body)
+    drop: set[int] = set()
+    for argument in set(_ARGUMENT.findall(header)):
+        if argument not in uses:
+            continue
+        aliases = _aliases(argument, phis)
+        counts = []
+        for value in aliases:
+            for number in uses.get(value, ()):
+                line = body[number]
+                call = _NRT_CALL.match(line)
+                if call and call.group(1) == value:
+                    counts.append(number)
+                    continue
+                phi = _PHI.match(line)
+                if phi and phi.group(1) in aliases:
+                    continue
+                if _NUMBA_CALL.search(line) and "@NRT_" not in line:
+                    continue  # passed on, borrowed: the callee counts for itself
+                counts = None  # stored, returned, compared...: leave its counts alone
+                break
+            if counts is None:
+                break
+        if counts:
+            drop.update(counts)
+    return drop
+
+
+def elide_counts_in_text(text: str) -> tuple[str, int]:
+    """``text`` (a module's LLVM IR) without the argument counts ``elide_argument_counts``
+    removes, and how many calls it removed."""
+    lines = text.split("\n")
+    out: list[str] = []
+    removed = 0
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if not line.startswith("define ") or "%excinfo" not in line:
+            out.append(line)
+            index += 1
+            continue
+        end = lines.index("}", index)
+        body = lines[index + 1 : end]
+        symbol = _SYMBOL.search(line)
+        if symbol and symbol.group(1).startswith(ELIDE_OWNERS):
+            drop = _counts_to_drop(line, body)
+            if drop:
+                removed += len(drop)
+                body = [text for number, text in enumerate(body) if number not in drop]
+        out.append(line)
+        out.extend(body)
+        out.append("}")
+        index = end + 1
+    return "\n".join(out), removed
+
+
+def _optimize_final_module(self):
+    """numba's final optimisation of a library, then the argument counts elided."""
+    original_optimize_final_module(self)
+    text = str(self._final_module)
+    if "@NRT_incref" not in text and "@NRT_decref" not in text:
+        return
+    new_text, removed = elide_counts_in_text(text)
+    if removed:
+        from llvmlite import binding
+
+        name = self._final_module.name
+        self._final_module = binding.parse_assembly(new_text)
+        self._final_module.name = name
+
+
+def elide_argument_counts() -> None:
+    """Compile mjsim's kernels without counting references of their own array arguments.
+
+    numba passes an array to a function borrowed: the caller holds a reference for the whole
+    call. The callee counts one more for each variable that holds the array (an atomic
+    increment when bound, a decrement when it dies) and leaves the count as it found it, unless
+    it returns or stores the array. Those counts can never free the array during the call; they
+    cost an atomic operation each (``NRT_incref`` / ``NRT_decref``): a fifth of a Weng'an
+    hand's time (docs/engine.md, "Speed notes"). numba's own pruning removes them only in
+    simple shapes (no call that may fail, no variable dying in one branch only).
+
+    After numba's optimisation of a library, this removes, in each of mjsim's functions
+    (``ELIDE_OWNERS``), every count of an array argument whose value is used for nothing else
+    than counts and passing it to numba functions (which count for themselves) -- nor are the
+    phis of it and null (numba's unbound variables) used otherwise. An array stored, returned,
+    put in a tuple or compared keeps all its counts. The IR is edited as text and parsed again,
+    as numba's own ``remove_redundant_nrt_refct`` does (about a quarter of a second for the
+    largest engine module). Applied only with numba's method as written for this numba
+    (``_FINAL_MODULE_SOURCE``); ``MJSIM_NUMBA_FIXES=0`` leaves numba alone."""
+    global _counts_elided, original_optimize_final_module
+    if _counts_elided or os.environ.get("MJSIM_NUMBA_FIXES", "1") == "0":
+        return
+    from numba.core import codegen
+
+    library = codegen.CPUCodeLibrary
+    try:
+        source = inspect.getsource(library._optimize_final_module)
+    except (OSError, TypeError):
+        return
+    if "mpm_full.run(self._final_module, mpb_full)" not in source:
+        return  # another numba: the final module may be made otherwise
+    original_optimize_final_module = library._optimize_final_module
+    library._optimize_final_module = _optimize_final_module
+    _counts_elided = True

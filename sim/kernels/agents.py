@@ -1005,7 +1005,40 @@ def choose_discard(
     the whole state tuple, cheap to pass (numba counts a reference per array at each call).
     The efficiency and self-draw agents shed the plan's kinds first (``shed_discard``), then
     discard by efficiency; the random agent ignores the plan. ``space``: a work space
-    (``discard_space``) the efficiency search overwrites."""
+    (``discard_space``) the efficiency search overwrites.
+
+    One way out, with every array read there, and no inlined branches: numba can then pair
+    up the reference counts of its arguments (docs/engine.md, "Speed notes"), where an early
+    return per agent counted each of the 14 arrays once each way on every discard."""
+    rows = space[0]
+    info = space[1]
+    vectors = space[2]
+    plain = agent == AGENT_EFFICIENCY or agent == AGENT_SELF_DRAW
+    if plain and plan == 0:
+        steer = forms & STEER_FORM_BITS
+        kind = _efficiency_search(
+            hand, keys, wilds, wild, visible, n_kinds, steer, allowed, tables, rows, info, vectors
+        )
+        if kind == _TIES_IN_FULL:
+            kind = _full_tie_break(keys, wilds, steer, tables, vectors)
+    else:
+        kind = _discard_by_agent(
+            agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params,
+            tables, rows, info, vectors,
+        )  # fmt: skip
+    read = hand[0] + keys[0] + wild[0] + visible[0] + allowed[0] + params[0]
+    read += rows[0, 0, 0] + info[0] + vectors[0, 0]
+    read += tables.suit_add[0, 0] + tables.honour_add[0, 0] + tables.suit_bytes[0, 0]
+    read += tables.honour_bytes[0, 0] + tables.gain[0, 0]
+    return kind + 0 * np.int64(read)
+
+
+@kernel
+def _discard_by_agent(
+    agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params, tables, rows,
+    info, vectors,
+):  # fmt: skip
+    """``choose_discard`` for the agents and plans other than an efficiency search alone."""
     if agent == AGENT_RANDOM:
         return _random_discard(hand, allowed)
     if plan != 0:
@@ -1023,9 +1056,8 @@ def choose_discard(
             hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
         )
     return efficiency_discard_in(
-        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, space[0], space[1],
-        space[2],
-    )  # fmt: skip
+        hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
+    )
 
 
 @inline_kernel

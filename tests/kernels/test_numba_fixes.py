@@ -1,9 +1,12 @@
-"""The fix to numba's inliner (sim/kernels/_numba_fixes.py): applied to this numba, the same
-compiled results, and the callee's IR copied once per call site, not once per block."""
+"""The fixes to numba (sim/kernels/_numba_fixes.py). The inliner's: applied to this numba, the
+same compiled results, and the callee's IR copied once per call site, not once per block. The
+propagated error marked as a raise: applied, a kernel that calls another counts no reference of
+its arguments, and an error still reaches Python with the arrays intact."""
 
 from __future__ import annotations
 
 import inspect
+import os
 
 import numpy as np
 import pytest
@@ -14,6 +17,8 @@ from sim.kernels import _numba_fixes
 
 
 def test_the_fix_is_applied_where_numba_copies_block_by_block():
+    if os.environ.get("MJSIM_NUMBA_FIXES") == "0":
+        pytest.skip("MJSIM_NUMBA_FIXES=0: numba left alone")
     numba_source = inspect.getsource(inline_closurecall)  # the file, as numba ships it
     if "new_block = copy.deepcopy(the_ir.blocks[block_label])\n" not in numba_source:
         pytest.skip("this numba copies callee IR otherwise: nothing to fix")
@@ -77,3 +82,234 @@ def test_inlining_with_the_fix_copies_less_and_compiles_the_same_code(monkeypatc
     assert answers["fixed"] == expected
     assert answers["numba"] == expected
     assert 0 < copies["fixed"] * 3 < copies["numba"]
+
+
+# --- the propagated error marked as a raise (mark_propagated_errors) ---------------------------
+
+
+def test_the_mark_is_applied_where_numba_propagates_errors_unmarked():
+    from numba.core import callconv
+
+    if os.environ.get("MJSIM_NUMBA_FIXES") == "0":
+        pytest.skip("MJSIM_NUMBA_FIXES=0: numba left alone")
+    numba_source = inspect.getsource(callconv)
+    if "self._return_errcode_raw(builder, status.code)" not in numba_source:
+        pytest.skip("this numba passes errors on otherwise: nothing to mark")
+    assert _numba_fixes.propagation_marked()
+    conv = callconv.CPUCallConv
+    assert conv.return_status_propagate is not _numba_fixes.original_return_status_propagate
+
+
+@njit
+def _fails_on_negative(values, index):
+    """Raises on a negative value; big enough (a loop per branch) that LLVM keeps it a call."""
+    if values[index] < 0:
+        raise ValueError("a negative value")
+    smaller = 0
+    for other in range(values.shape[0]):
+        if values[other] < values[index]:
+            smaller += 1
+        elif values[other] == values[index] and other < index:
+            smaller += 2
+    larger = 0.0
+    for other in range(values.shape[0] - 1, -1, -1):
+        if values[other] > values[index]:
+            larger += values[other] / (1.0 + values[index])
+        elif values[other] * 2 > values[index]:
+            larger -= values[other] % 3
+    return values[index] + 0 * (smaller + larger)
+
+
+@njit
+def _calls_and_branches(values, weights, limit):
+    """Calls a kernel that may raise, in a loop with branches, and reads both arrays at its one
+    way out: the shape in which the mark lets numba drop the argument's counts."""
+    total = 0.0
+    for index in range(values.shape[0]):
+        value = _fails_on_negative(values, index)
+        if value > limit:
+            total += value * weights[index]
+        else:
+            total -= weights[index]
+    return total + 0 * (values[0] + weights[0])
+
+
+def _count_calls(function, name):
+    """Calls of ``name`` in the compiled kernel ``function`` itself (not its wrappers)."""
+    import re
+
+    (text,) = function.inspect_llvm().values()
+    own = []
+    for part in text.split("define ")[1:]:
+        found = re.search(r'@"?([^"(\s]+)', part.split("{")[0])
+        if found is None:
+            continue
+        symbol = found.group(1)
+        if "_calls_and_branches" in symbol and "cpython" not in symbol and "cfunc" not in symbol:
+            own.append(part)
+    assert len(own) == 1  # the kernel itself, not its Python or C wrappers
+    return own[0].count(f"call void @{name}")
+
+
+def test_a_kernel_that_calls_another_counts_no_reference_of_its_arguments():
+    values = np.array([3.0, 1.0, 5.0])
+    weights = np.array([2.0, 4.0, 1.0])
+    assert _calls_and_branches(values, weights, 2.0) == 3.0 * 2.0 - 4.0 + 5.0 * 1.0
+    if not _numba_fixes.propagation_marked():
+        pytest.skip("the mark is not applied to this numba")
+    assert _count_calls(_calls_and_branches, "NRT_incref") == 0
+    assert _count_calls(_calls_and_branches, "NRT_decref") == 0
+
+
+def test_an_error_from_a_called_kernel_still_reaches_python_and_leaves_the_arrays_alive():
+    import sys
+
+    values = np.array([3.0, -1.0, 5.0])
+    weights = np.array([2.0, 4.0, 1.0])
+    before = (sys.getrefcount(values), sys.getrefcount(weights))
+    for _ in range(100):
+        with pytest.raises(ValueError, match="a negative value"):
+            _calls_and_branches(values, weights, 2.0)
+    # a count dropped below its pairs would free the arrays under us; numba may leak on an
+    # error (as its own raise does), never under-count
+    assert (sys.getrefcount(values), sys.getrefcount(weights)) >= before
+    assert values.sum() == 7.0 and weights.sum() == 7.0
+    np.testing.assert_array_equal(values, [3.0, -1.0, 5.0])
+
+
+# --- a kernel's counts of its own array arguments elided (elide_argument_counts) -------------
+# These kernels are compiled here, not cached, under a name prefix added to the elision's
+# owners for the test (it edits mjsim's kernels only).
+
+_TEST_OWNER = "_ZN5tests"
+
+
+@pytest.fixture
+def elided_here(monkeypatch):
+    if not _numba_fixes.counts_elided():
+        pytest.skip("the elision is not applied to this numba")
+    monkeypatch.setattr(_numba_fixes, "ELIDE_OWNERS", (*_numba_fixes.ELIDE_OWNERS, _TEST_OWNER))
+
+
+def _own_counts(function):
+    """(increments, decrements) in the compiled ``function`` itself, not its wrappers."""
+    import re
+
+    (text,) = function.inspect_llvm().values()
+    name = function.py_func.__name__
+    own = []
+    for part in text.split("define ")[1:]:
+        found = re.search(r'@"?([^"(\s]+)', part.split("{")[0])
+        if found is None:
+            continue
+        symbol = found.group(1)
+        if name in symbol and "cpython" not in symbol and "cfunc" not in symbol:
+            own.append(part)
+    assert len(own) == 1
+    return own[0].count("call void @NRT_incref"), own[0].count("call void @NRT_decref")
+
+
+def _make_kernels():
+    """Fresh dispatchers (compiled in the test, with the owner in place)."""
+
+    @njit
+    def row_sum(rows, index):
+        total = 0.0
+        row = rows[index]  # a view: counted, as the argument is
+        for column in range(row.shape[0]):
+            total += row[column]
+        return total
+
+    @njit
+    def weighted_rows(rows, weights, limit):
+        total = 0.0
+        for index in range(rows.shape[0]):
+            value = row_sum(rows, index)
+            if value > limit:
+                total += value * weights[index]
+            elif value < 0:
+                raise ValueError("a negative row")
+            else:
+                total -= weights[index]
+        return total
+
+    @njit
+    def first_row(rows):
+        return rows[0]  # returned: its counts must stay
+
+    @njit
+    def pair(rows, weights):
+        return (rows, weights[1:])  # put in a tuple and returned
+
+    return weighted_rows, first_row, pair
+
+
+def test_a_kernel_counts_no_reference_of_an_argument_it_only_reads_and_passes_on(elided_here):
+    weighted_rows, _, _ = _make_kernels()
+    rows = np.array([[1.0, 2.0], [0.5, 0.5], [4.0, 4.0]])
+    weights = np.array([2.0, 3.0, 0.5])
+    assert weighted_rows(rows, weights, 2.0) == 3.0 * 2.0 - 3.0 + 8.0 * 0.5
+    assert _own_counts(weighted_rows) == (0, 0)
+
+
+def test_with_the_counts_elided_the_arrays_keep_their_python_counts(elided_here):
+    import sys
+
+    weighted_rows, _, _ = _make_kernels()
+    rows = np.array([[1.0, 2.0], [0.5, 0.5], [4.0, 4.0]])
+    weights = np.array([2.0, 3.0, 0.5])
+    before = (sys.getrefcount(rows), sys.getrefcount(weights))
+    for _ in range(1_000):
+        weighted_rows(rows, weights, 2.0)
+    assert (sys.getrefcount(rows), sys.getrefcount(weights)) == before
+    bad = np.array([[1.0, 2.0], [-3.0, 0.0]])
+    for _ in range(10):
+        with pytest.raises(ValueError, match="a negative row"):
+            weighted_rows(bad, weights, 2.0)
+    np.testing.assert_array_equal(bad, [[1.0, 2.0], [-3.0, 0.0]])
+
+
+def test_an_argument_returned_or_put_in_a_tuple_keeps_its_counts(elided_here):
+    import gc
+    import sys
+
+    _, first_row, pair = _make_kernels()
+    rows = np.array([[1.0, 2.0], [3.0, 4.0]])
+    weights = np.array([5.0, 6.0, 7.0])
+    count = sys.getrefcount(rows)
+    row = first_row(rows)
+    both = pair(rows, weights)
+    assert _own_counts(first_row)[0] > 0  # the returned view's count is kept
+    del rows, weights
+    gc.collect()
+    # the results keep the arrays alive: a count elided here would have freed them
+    np.testing.assert_array_equal(row, [1.0, 2.0])
+    np.testing.assert_array_equal(both[0], [[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(both[1], [6.0, 7.0])
+    again = np.array([[1.0, 2.0], [3.0, 4.0]])
+    assert sys.getrefcount(again) <= count
+
+
+def test_the_text_edit_keeps_counts_of_values_used_otherwise():
+    text = "\n".join(
+        [
+            "define i32 @_ZN3sim1fB(ptr %retptr, ptr %excinfo, ptr %arg.a.0, ptr %arg.b.0) {",
+            "B0:",
+            "  tail call void @NRT_incref(ptr %arg.a.0)",
+            "  tail call void @NRT_incref(ptr %arg.b.0)",
+            "  %x = phi ptr [ %arg.a.0, %B0 ], [ null, %B1 ]",
+            "  %.5 = call i32 @_ZN3sim1gB(ptr %retptr, ptr %excinfo, ptr %arg.a.0)",
+            "  store ptr %arg.b.0, ptr %retptr, align 8",
+            "  tail call void @NRT_decref(ptr %x)",
+            "  tail call void @NRT_decref(ptr %arg.b.0)",
+            "  ret i32 0",
+            "}",
+        ]
+    )
+    edited, removed = _numba_fixes.elide_counts_in_text(text)
+    assert removed == 2  # a's increment, and its phi's decrement
+    assert "NRT_incref(ptr %arg.a.0)" not in edited and "NRT_decref(ptr %x)" not in edited
+    # b is stored: both its counts stay
+    assert "NRT_incref(ptr %arg.b.0)" in edited and "NRT_decref(ptr %arg.b.0)" in edited
+    other = text.replace("@_ZN3sim1fB", "@_ZN5numba1fB")  # not mjsim's: left alone
+    assert _numba_fixes.elide_counts_in_text(other) == (other, 0)
