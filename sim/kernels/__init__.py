@@ -15,7 +15,10 @@ reach means an edit can never leave stale machine code behind:
   ``numba-<variant>-<digest of this package and the variant's folder>``
   (:func:`variant_cache_folder`), so editing one variant never recompiles another.
 
-A ``NUMBA_CACHE_DIR`` set by the user is respected (one folder for everything).
+A ``NUMBA_CACHE_DIR`` set by the user is where these folders go instead of mjsim's cache root
+(:func:`numba_cache_base`): one folder for numba's whole cache would let numba load a kernel
+whose file is unchanged but whose inlined callees from other modules changed (numba checks only
+the function's own file), stale code after an edit or an upgrade.
 """
 
 from __future__ import annotations
@@ -43,12 +46,16 @@ def _sources_digest(*folders: Path) -> str:
     return digest.hexdigest()
 
 
-_USER_CACHE_DIR = bool(os.environ.get("NUMBA_CACHE_DIR"))
+def numba_cache_base() -> Path:
+    """Where the digest-named numba cache folders go: ``$NUMBA_CACHE_DIR`` when the user set
+    it, else mjsim's cache root (``$MJSIM_CACHE_DIR`` or ``~/.cache/mjsim``)."""
+    user = os.environ.get("NUMBA_CACHE_DIR")
+    return Path(user) if user else cache_root()
 
-if not _USER_CACHE_DIR:
-    # Must happen before any kernel module is imported: numba picks the cache folder when a
-    # function is decorated.
-    numba.config.CACHE_DIR = str(cache_root() / f"numba-{_sources_digest()}")
+
+# Must happen before any kernel module is imported: numba picks the cache folder when a
+# function is decorated.
+numba.config.CACHE_DIR = str(numba_cache_base() / f"numba-{_sources_digest()}")
 
 
 def variant_cache_name(name: str, folder: Path) -> str:
@@ -70,11 +77,8 @@ def variant_cache_folder(name: str, folder: Path) -> Iterator[None]:
     """Kernels decorated inside this block (the variant's modules, imported here) cache in the
     variant's own folder (:func:`variant_cache_name`); the generic folder is restored after."""
     _import_generic_kernels()
-    if _USER_CACHE_DIR:
-        yield
-        return
     generic = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = str(cache_root() / variant_cache_name(name, folder))
+    numba.config.CACHE_DIR = str(numba_cache_base() / variant_cache_name(name, folder))
     try:
         yield
     finally:

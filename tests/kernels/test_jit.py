@@ -6,18 +6,15 @@ import os
 from pathlib import Path
 
 import numba
-import pytest
 
 import sim.kernels as kernels
 
 
-@pytest.mark.skipif("NUMBA_CACHE_DIR" in os.environ, reason="the user chose the cache folder")
 def test_cache_folder_is_named_after_all_kernel_sources():
     assert Path(numba.config.CACHE_DIR).name == f"numba-{kernels._sources_digest()}"
-    assert Path(numba.config.CACHE_DIR).parent == kernels.cache_root()
+    assert Path(numba.config.CACHE_DIR).parent == kernels.numba_cache_base()
 
 
-@pytest.mark.skipif("NUMBA_CACHE_DIR" in os.environ, reason="the user chose the cache folder")
 def test_each_variant_caches_in_its_own_folder():
     """Anhua's kernels, its engine entry points included, cache in a folder named after the
     generic kernels and Anhua's own sources; the generic kernels stay in theirs."""
@@ -26,7 +23,7 @@ def test_each_variant_caches_in_its_own_folder():
     from sim.variants.anhua import engine, scoring
 
     folder = Path(anhua.__file__).parent
-    expected = kernels.cache_root() / kernels.variant_cache_name("anhua", folder)
+    expected = kernels.numba_cache_base() / kernels.variant_cache_name("anhua", folder)
     for entry in (engine.play_hands, engine.play_hand, scoring.best_win):
         assert Path(entry._cache.cache_path).is_relative_to(expected)
     assert not Path(hand.shanten_many._cache.cache_path).is_relative_to(expected)
@@ -71,3 +68,31 @@ def test_generic_kernels_cache_in_the_generic_folder_whatever_is_imported_first(
     environment = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     environment["MJSIM_CACHE_DIR"] = str(tmp_path)
     subprocess.run([sys.executable, "-c", script], check=True, env=environment)
+
+
+def test_a_numba_cache_dir_set_by_the_user_holds_the_same_digest_named_folders(tmp_path):
+    """With ``NUMBA_CACHE_DIR`` set, the generic and the variants' kernels still cache in
+    folders named after their sources, inside it: one folder for all would let numba load a
+    kernel whose own file is unchanged but whose inlined callees changed."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sim.variants.anhua.scoring as s, sim.kernels.hand as h, sim.kernels as k\n"
+        "from pathlib import Path\n"
+        "user = Path(sys.argv[1])\n"
+        "assert k.numba_cache_base() == user\n"
+        "generic = Path(h.shanten_many._cache.cache_path)\n"
+        "assert generic.is_relative_to(user / f'numba-{k._sources_digest()}'), generic\n"
+        "variant = Path(s.best_win._cache.cache_path)\n"
+        "own = user / k.variant_cache_name('anhua', Path(s.__file__).parent)\n"
+        "assert variant.is_relative_to(own), variant\n"
+    )
+    environment = dict(os.environ)
+    environment["NUMBA_CACHE_DIR"] = str(tmp_path / "user-numba")
+    environment["MJSIM_CACHE_DIR"] = str(tmp_path / "mjsim")
+    subprocess.run(
+        [sys.executable, "-c", "import sys\n" + script, str(tmp_path / "user-numba")],
+        check=True,
+        env=environment,
+    )
