@@ -271,7 +271,7 @@ def elide_counts_in_text(text: str) -> tuple[str, int]:
             drop = _counts_to_drop(line, body)
             if drop:
                 removed += len(drop)
-                body = [text for number, text in enumerate(body) if number not in drop]
+                body = [kept for number, kept in enumerate(body) if number not in drop]
         out.append(line)
         out.extend(body)
         out.append("}")
@@ -311,8 +311,9 @@ def elide_argument_counts() -> None:
     phis of it and null (numba's unbound variables) used otherwise. An array stored, returned,
     put in a tuple or compared keeps all its counts. The IR is edited as text and parsed again,
     as numba's own ``remove_redundant_nrt_refct`` does (about a quarter of a second for the
-    largest engine module). Applied only with numba's method as written for this numba
-    (``_FINAL_MODULE_SOURCE``); ``MJSIM_NUMBA_FIXES=0`` leaves numba alone."""
+    largest engine module). Applied only where numba's method runs the full optimisation as the
+    last step of ``_optimize_final_module``, as the numba this was written for does;
+    ``MJSIM_NUMBA_FIXES=0`` leaves numba alone."""
     global _counts_elided, original_optimize_final_module
     if _counts_elided or os.environ.get("MJSIM_NUMBA_FIXES", "1") == "0":
         return
