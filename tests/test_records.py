@@ -163,3 +163,31 @@ def test_categorical_is_pandas_categorical_of_the_names(codes, categories):
 def test_categorical_refuses_a_name_outside_the_categories():
     with pytest.raises(ValueError, match=r"names \['z'\] are not among the categories"):
         records_module.categorical(np.array([1, 7]), {1: "a", 7: "z"}.__getitem__, ["a", "b"])
+
+
+@pytest.mark.parametrize("codes", [[3, 1, 3, 2, 1, 1], [], [5] * 7, list(range(40, 0, -3))])
+def test_strings_make_the_column_a_list_of_the_names_makes(codes):
+    """``strings`` (a take from the distinct names) gives the frame column, and the Arrow and
+    Parquet bytes, that the names one by one give: the run's tables do not depend on it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def name_of(code: int) -> str:
+        return "+".join(["杠上花"] * (code % 3)) or f"p{code}"
+
+    called = []
+    made = records_module.strings(
+        np.array(codes, np.int64), lambda code: called.append(code) or name_of(code)
+    )
+    assert len(called) == len(set(codes))  # once per distinct code
+    frames = [
+        pd.DataFrame({"name": column, "code": np.array(codes, np.int64)})
+        for column in (made, np.array([name_of(code) for code in codes], dtype=str))
+    ]
+    pd.testing.assert_frame_equal(frames[0], frames[1])
+    written = []
+    for frame in frames:
+        sink = pa.BufferOutputStream()
+        pq.write_table(pa.Table.from_pandas(frame, preserve_index=False, nthreads=1), sink)
+        written.append(sink.getvalue().to_pybytes())
+    assert written[0] == written[1]

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...columns import Column
 from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_WILDS_DEALT
-from ...records import categorical
+from ...records import categorical, strings
 from ...tiles import kind_name
 from . import HOW, bigs, feature_names, pattern_name, tier_name
 from . import TIER_NAMES as TIERS
@@ -126,9 +126,9 @@ def wins_values(winners: Winners, n_players: int, options) -> dict:
     features = winners.features
     instant = (features & FEATURE_INSTANT) != 0
     return {
-        "pattern": _by_unique(features, pattern_name).astype(str),
+        "pattern": strings(features, pattern_name),
         "tier": categorical(features, tier_name, list(TIERS)),
         "bigs": np.where(instant, 0, _by_unique(features, bigs).astype(np.int64)),
-        "features": _by_unique(features, lambda f: "+".join(feature_names(f))).astype(str),
+        "features": strings(features, lambda f: "+".join(feature_names(f))),
         "bird_hits": bird_hits(winners, n_players),
     }

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...columns import Column
 from ...kernels.moves import HOW_DISCARD, HOW_KONG_BLOOM, HOW_ROB_KONG, HOW_SELF_DRAW
-from ...records import categorical
+from ...records import categorical, strings
 from ...tiles import kind_name
 from .patterns import PATTERN_NAMES, PATTERN_POINTS
 from .record_slots import (
@@ -184,11 +184,9 @@ def wins_values(winners: Winners, n_players: int, options) -> dict:
     """The values of :data:`WINS_COLUMNS` for every winner of a block of records."""
     features = winners.features
     codes = features & FEATURE_PATTERN
-    unique, inverse = np.unique(features, return_inverse=True)
-    named = np.array([mingtang_names(int(f)) for f in unique], dtype=object)[inverse]
     return {
         "pattern": categorical(codes, PATTERN_NAMES.__getitem__, list(PATTERN_NAMES.values())),
         "pattern_points": np.array([PATTERN_POINTS[int(c)] for c in codes], np.int64),
-        "mingtang": named.astype(str),
+        "mingtang": strings(features, mingtang_names),
         **{name: (features & bit) != 0 for bit, name, _ in MINGTANG},
     }
