@@ -122,9 +122,11 @@ def main() -> None:
             sys.exit(f"the analysis of the run failed with status {status}")
     worker_peaks = sorted(workers.values(), reverse=True)
     shown = ", ".join(f"{peak / GIB:.2f}" for peak in worker_peaks[: max(args.jobs, 1)])
+    # the default backend plays in engine threads of the main process: no worker processes
+    workers_text = f"workers [{shown}] GiB" if shown else "no worker processes (engine threads)"
     line = (
         f"{args.games:,} hands, --jobs {args.jobs}: {seconds:.0f} s; peak memory: main process "
-        f"{parent / GIB:.2f} GiB (the run and its summary), workers [{shown}] GiB, whole tree "
+        f"{parent / GIB:.2f} GiB (the run and its summary), {workers_text}, whole tree "
         f"{tree / GIB:.2f} GiB; the analysis alone {summary_peak / GIB:.2f} GiB in "
         f"{summary_seconds:.0f} s; run directory {size / 2**20:.1f} MiB"
     )
