@@ -14,7 +14,10 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference import table_oracle
+from reference.evaluator import clear_caches, tiles_to_add_suit
 
 from sim import tables as tables_module
 from sim.kernels import tables as builder
@@ -111,12 +114,58 @@ def test_gain_rows_say_which_draw_lowers_each_add_column():
     assert len(tables.gain) == len(tables.suit_add) + len(tables.honour_add)
 
 
+def _reference_add_row(vector, honours: bool) -> tuple[int, ...]:
+    row = []
+    for sets in range(5):
+        for pair in table_oracle.PAIRS:
+            value = tiles_to_add_suit(vector, sets, pair, honours=honours)
+            row.append(99 if value is None else value)
+    return tuple(row)
+
+
+def test_the_suit_search_agrees_with_the_reference_on_a_sample():
+    """The exhaustive check's oracle (``table_oracle.suit_add_row``, ``suit_wilds_needed``)
+    against the reference evaluator: every vector of up to four tiles, a random sample of the
+    rest, and the fullest vectors (a rank held four times, every rank held)."""
+    rng = random.Random(11)
+    for honours, n_ranks in ((False, 9), (True, 7)):
+        vectors = table_oracle.all_vectors(n_ranks, 4)
+        vectors += rng.sample(table_oracle.all_vectors(n_ranks, 14), 600)
+        vectors += [
+            (4, 4, 4, 2) + (0,) * (n_ranks - 4),
+            (1,) * n_ranks,
+            (2,) * 7 + (0,) * (n_ranks - 7),
+        ]
+        for vector in vectors:
+            assert table_oracle.suit_add_row(vector, honours) == _reference_add_row(
+                vector, honours
+            ), (honours, vector)
+            assert table_oracle.suit_wilds_needed(vector, honours) == table_oracle.reference_needed(
+                vector, honours
+            ), (honours, vector)
+    clear_caches()
+
+
+@given(
+    st.lists(st.integers(0, 4), min_size=9, max_size=9).filter(lambda counts: sum(counts) <= 14),
+    st.booleans(),
+)
+@settings(max_examples=150, deadline=None)
+def test_the_suit_search_agrees_with_the_reference(counts, honours):
+    vector = tuple(counts[:7] if honours else counts)
+    assert table_oracle.suit_add_row(vector, honours) == _reference_add_row(vector, honours)
+    expected = table_oracle.reference_needed(vector, honours)
+    assert table_oracle.suit_wilds_needed(vector, honours) == expected
+
+
 @pytest.mark.slow
 def test_every_vector_a_hand_can_hold():
+    """Every vector of at most 14 tiles, its add row and wilds needed from the suit search
+    (checked against the reference above), its other fields from the reference."""
     tables = load_tables()
     for honours, n_ranks in ((False, 9), (True, 7)):
         vectors = table_oracle.all_vectors(n_ranks, 14)
-        chunks = [(vectors[i : i + 10_000], honours) for i in range(0, len(vectors), 10_000)]
+        chunks = [(vectors[i : i + 10_000], honours, True) for i in range(0, len(vectors), 10_000)]
         with multiprocessing.get_context("fork").Pool(2) as pool:
             for rows in pool.starmap(table_oracle.expected_entries, chunks):
                 _check_rows(tables, rows, honours)
