@@ -104,16 +104,19 @@ def _warm_up_reports(names: list[str]) -> dict | None:
     return {name: json.loads(path.read_text()) for name, path in zip(names, paths, strict=True)}
 
 
-@pytest.mark.slow  # a cold compile of Anhua's engine, and of every variant's on a warm cache
+@pytest.mark.slow  # every variant's cold compile when the cache is warm
 def test_every_variants_listed_kernels_are_compiled_by_the_helper_only(tmp_path):
     """Each variant's ``compile_ahead`` samples have the types its loop passes: in a cold
     compile this process compiles none of the listed kernels. On a cold cache the suite's
     warm-up compiled every variant so (with the helper) and reported what it compiled; on a
     warm one the variants are compiled cold here, one after another in a fresh cache, and
-    their records must equal those of this process's engines. One variant is also compiled
-    without the helper, in a cache of its own, and plays as this process's engines (one
-    variant shows that the helper's code plays as the process's own, which is the same for
-    every variant)."""
+    their records must equal those of this process's engines.
+
+    That the helper's code plays as code compiled in the process is shown by the rest of the
+    suite, which plays on the engines the warm-up compiled with the helper (the golden
+    replays, the reference checks), and that the probe sees a listed kernel compiled here
+    when the helper does not provide it by the toy tests above. (A variant compiled again
+    without the helper took this test from seconds to minutes.)"""
     names = ["anhua", "wengan", "anqing"]
     helped = _warm_up_reports(names)
     if helped is None:
@@ -124,7 +127,3 @@ def test_every_variants_listed_kernels_are_compiled_by_the_helper_only(tmp_path)
         listed = set(helped[name]["listed"])
         assert listed, name
         assert listed.isdisjoint(helped[name]["compiled"]), name
-    alone = probe(["variants", "anhua"], tmp_path / "off", MJSIM_COMPILE_AHEAD="0")
-    assert alone["anhua.records"] == records_sum("anhua")
-    # without the helper, the listed kernels are compiled here (the probe sees compiles)
-    assert set(alone["anhua"]["listed"]) <= set(alone["anhua"]["compiled"])
