@@ -22,11 +22,24 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
-from sim.tiles import parse_tiles
+from sim.tiles import parse_tiles as _parse_tiles
 from sim.variants.wengan import WenganOptions
 
 from .evaluator import decompositions
+
+
+@lru_cache(maxsize=1 << 14)
+def _parsed(text: str) -> tuple[int, ...]:
+    return tuple(_parse_tiles(text))
+
+
+def parse_tiles(text: str) -> list[int]:
+    """``sim.tiles.parse_tiles``, remembered: the referee asks the same hands' tiles again and
+    again (every candidate wait of a seat), and parsing them was a third of its time."""
+    return list(_parsed(text))
+
 
 KONG_KINDS = ("men_dou", "pa_po_dou", "dian_dou", "han_bao_dou")
 """闷豆 concealed, 爬坡豆 added (scoring), 点豆 on a discard, 憨包豆 late (B3.2)."""
@@ -210,6 +223,11 @@ def _standard_names(hand: list[int], melds: tuple[Meld, ...], win: int, options)
     """平胡 / 大对子 / 单吊 (B4.1): the concealed tiles split into sets and a pair, melds the
     other sets; 单吊 by ``dan_diao_definition``."""
     if len(hand) + 3 * len(melds) != 14:
+        return []
+    # each set lies in one suit and so does the pair: one suit's count is 2 mod 3, the others'
+    # 0 (a quick no before the search of the decompositions)
+    by_suit = Counter(suit(kind) for kind in hand)
+    if sorted(count % 3 for count in by_suit.values() if count % 3) != [2]:
         return []
     names = []
     for decomposition in decompositions(counts34(hand), 0):
