@@ -66,6 +66,7 @@ def test_mjsim_run_on_an_existing_scheduler_writes_the_same_bytes(
     assert len(cluster.scheduler_info["workers"]) == 2  # the cluster is still there, untouched
 
 
+@pytest.mark.slow  # a sweep on a cluster (the killed one below resumes there)
 def test_mjsim_sweep_on_a_cluster_writes_the_tables_of_one_job(tmp_path, cluster, capsys):
     sweep = tmp_path / "s.toml"
     sweep.write_text(
@@ -205,6 +206,7 @@ def test_ctrl_c_on_dask_says_how_to_resume_and_the_resume_gives_the_same_bytes(t
     assert finished["backend"] == "dask"
 
 
+@pytest.mark.slow  # a study and its resume on a cluster
 def test_tune_on_a_cluster_gives_the_study_of_one_job_and_resumes_there(tmp_path, cluster):
     """``mjsim tune --backend dask``: the trials' batches played on the cluster make the study
     one job makes, trial for trial, and a study resumed on the cluster continues it."""

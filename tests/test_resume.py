@@ -76,7 +76,8 @@ def _assert_same_tables(a: Path, b: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("jobs", "backend"), [("1", "threads"), ("2", "threads"), ("2", "processes")]
+    ("jobs", "backend"),
+    [("1", "threads"), ("2", "threads"), pytest.param("2", "processes", marks=pytest.mark.slow)],
 )
 def test_a_sigkilled_run_resumes_to_the_same_bytes(
     tmp_path, uninterrupted, jobs, backend, capsys, monkeypatch
@@ -121,7 +122,7 @@ def test_a_sigkilled_run_resumes_to_the_same_bytes(
     )
 
 
-@pytest.mark.parametrize("backend", ["threads", "processes"])
+@pytest.mark.parametrize("backend", ["threads", pytest.param("processes", marks=pytest.mark.slow)])
 def test_ctrl_c_keeps_the_finished_chunks_and_says_how_to_resume(tmp_path, uninterrupted, backend):
     """Interrupted while two engine threads (which do not wait for the chunks they are in), or
     two worker processes, play chunks."""
@@ -256,6 +257,7 @@ def _finished_cells(cells: Path) -> list[Path]:
     return [cell for cell in cells.glob("*") if (cell / runner.MANIFEST).is_file()]
 
 
+@pytest.mark.slow  # two sweeps each, one SIGKILLed: 20 s a case
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path, jobs, capsys, monkeypatch):
     """Killed in the middle: with one job, in the second cell (the first finished, the second

@@ -130,7 +130,7 @@ def test_the_suit_search_agrees_with_the_reference_on_a_sample():
     rng = random.Random(11)
     for honours, n_ranks in ((False, 9), (True, 7)):
         vectors = table_oracle.all_vectors(n_ranks, 4)
-        vectors += rng.sample(table_oracle.all_vectors(n_ranks, 14), 600)
+        vectors += rng.sample(table_oracle.all_vectors(n_ranks, 14), 300)
         vectors += [
             (4, 4, 4, 2) + (0,) * (n_ranks - 4),
             (1,) * n_ranks,
