@@ -112,10 +112,10 @@ def test_every_variants_listed_kernels_are_compiled_by_the_helper_only(tmp_path)
     warm one the variants are compiled cold here, one after another in a fresh cache, and
     their records must equal those of this process's engines.
 
-    That the helper's code plays as code compiled in the process is shown by the rest of the
-    suite, which plays on the engines the warm-up compiled with the helper (the golden
-    replays, the reference checks), and that the probe sees a listed kernel compiled here
-    when the helper does not provide it by the toy tests above. (A variant compiled again
+    The rest of the suite plays on the engines the warm-up compiled with the helper (the
+    golden replays, the reference checks): that shows the helper's code plays as code compiled
+    in the process would. The toy tests above show that the probe sees a listed kernel
+    compiled in this process when the helper does not provide it. (A variant compiled again
     without the helper took this test from seconds to minutes.)"""
     names = ["anhua", "wengan", "anqing"]
     helped = _warm_up_reports(names)

@@ -88,10 +88,9 @@ def suit_wilds_needed(vector: tuple[int, ...], honours: bool) -> tuple[int, ...]
     needed = []
     for pair in (_NO_PAIR, _ANY_PAIR, _PAIR_258):
         best = CAP
-        for sets in range(MAX_SETS + 1):
+        for sets in range(MAX_SETS + 1 if not (honours and pair == _PAIR_258) else 0):
             slots = 3 * sets + (2 if pair else 0)
-            impossible = honours and pair == _PAIR_258
-            if not impossible and placed[sets][pair] == tiles and slots >= tiles:
+            if placed[sets][pair] == tiles and slots >= tiles:
                 best = min(best, slots - tiles)
         needed.append(best)
     return tuple(needed)
@@ -150,6 +149,16 @@ def _most_placed(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, ...
     return tuple(tuple(row) for row in most)
 
 
+def reference_add_row(vector: tuple[int, ...], honours: bool) -> tuple[int, ...]:
+    """The 15 tiles-to-add of ``suit_add_row`` from the reference evaluator."""
+    row = []
+    for sets in range(MAX_SETS + 1):
+        for pair in PAIRS:
+            value = tiles_to_add_suit(vector, sets, pair, honours=honours)
+            row.append(99 if value is None else value)
+    return tuple(row)
+
+
 def reference_needed(vector: tuple[int, ...], honours: bool) -> tuple[int, ...]:
     """The win table's wilds needed (no pair, any pair, a 2-5-8 pair), capped, from the
     reference evaluator."""
@@ -172,24 +181,18 @@ def expected_entries(
     the add row and the wilds needed from the suit search with ``suit_search`` (whose memo is
     kept: the next vectors share most of its entries), else from the reference (whose memos
     are cleared)."""
+    add_row, wilds_needed = (
+        (suit_add_row, suit_wilds_needed) if suit_search else (reference_add_row, reference_needed)
+    )
     rows = []
     for vector in vectors:
-        add = []
-        if suit_search:
-            add = list(suit_add_row(vector, honours))
-        else:
-            for sets in range(MAX_SETS + 1):
-                for pair in PAIRS:
-                    value = tiles_to_add_suit(vector, sets, pair, honours=honours)
-                    add.append(99 if value is None else value)
-        needed = (
-            suit_wilds_needed(vector, honours) if suit_search else reference_needed(vector, honours)
-        )
+        add = add_row(vector, honours)
+        needed = wilds_needed(vector, honours)
         fits = (
             tuple(spread_fit(vector, size) for size in (1, 2, 3))
             if not honours
             else (sum(1 for count in vector if count),)
         )
-        rows.append((key_of(vector), tuple(add), needed, min(sum(vector), CAP), fits))
+        rows.append((key_of(vector), add, needed, min(sum(vector), CAP), fits))
     clear_caches()
     return rows
