@@ -139,6 +139,14 @@ def _streaks(dealers: np.ndarray, sessions: np.ndarray) -> np.ndarray:
     return np.arange(1, n + 1, dtype=np.int64) - run_start[np.cumsum(starts) - 1]
 
 
+def each_distinct(codes: np.ndarray, function: Callable[[int], Any]) -> tuple[list, np.ndarray]:
+    """``function`` of each distinct code, once (columns of ten thousand rows hold a handful
+    of codes), and each code's position among them: ``values[i]`` is ``function`` of
+    ``codes[k]`` where ``inverse[k] == i``."""
+    distinct, inverse = np.unique(np.asarray(codes), return_inverse=True)
+    return [function(int(code)) for code in distinct], inverse.ravel()
+
+
 def categorical(
     codes: np.ndarray, name_of: Callable[[int], str], categories: Sequence[str] | None = None
 ) -> pd.Categorical:
@@ -148,8 +156,7 @@ def categorical(
     name outside them is a ValueError."""
     import pandas as pd  # where frames are made (sim.runner: not before the first hand)
 
-    distinct, inverse = np.unique(np.asarray(codes), return_inverse=True)
-    names = [name_of(int(code)) for code in distinct]
+    names, inverse = each_distinct(codes, name_of)
     if categories is None:
         categories = sorted(set(names))
     position = {name: index for index, name in enumerate(categories)}
@@ -157,7 +164,7 @@ def categorical(
     if unknown:
         raise ValueError(f"names {unknown} are not among the categories {list(categories)}")
     name_codes = np.array([position[name] for name in names], np.int64)
-    return pd.Categorical.from_codes(name_codes[inverse.ravel()], categories=categories)
+    return pd.Categorical.from_codes(name_codes[inverse], categories=categories)
 
 
 def strings(codes: np.ndarray, name_of: Callable[[int], str]):
@@ -167,9 +174,8 @@ def strings(codes: np.ndarray, name_of: Callable[[int], str]):
     a numpy array of strings one string at a time), paid on every chunk beside the engine."""
     import pandas as pd
 
-    distinct, inverse = np.unique(np.asarray(codes), return_inverse=True)
-    names = pd.array([name_of(int(code)) for code in distinct], dtype="str")
-    return names.take(inverse.ravel())
+    names, inverse = each_distinct(codes, name_of)
+    return pd.array(names, dtype="str").take(inverse)
 
 
 def win_kind_order(variant: Variant) -> list[str]:

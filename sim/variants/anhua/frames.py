@@ -12,7 +12,7 @@ import numpy as np
 
 from ...columns import Column
 from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_WILDS_DEALT
-from ...records import categorical, strings
+from ...records import categorical, each_distinct, strings
 from ...tiles import kind_name
 from . import HOW, bigs, feature_names, pattern_name, tier_name
 from . import TIER_NAMES as TIERS
@@ -103,12 +103,6 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
     }
 
 
-def _by_unique(values: np.ndarray, function) -> np.ndarray:
-    """``function`` applied to each distinct value once (features repeat a great deal)."""
-    unique, inverse = np.unique(values, return_inverse=True)
-    return np.array([function(int(v)) for v in unique], dtype=object)[inverse]
-
-
 def bird_hits(winners: Winners, n_players: int) -> np.ndarray:
     """Per winner, the birds that land on him or on the payer (rules-spec A5.4)."""
     rows, seat, payer = winners.rows, winners.seat, winners.payer
@@ -125,10 +119,11 @@ def wins_values(winners: Winners, n_players: int, options) -> dict:
     """The values of :data:`WINS_COLUMNS` for every winner of a block of records."""
     features = winners.features
     instant = (features & FEATURE_INSTANT) != 0
+    big_counts, where = each_distinct(features, bigs)
     return {
         "pattern": strings(features, pattern_name),
         "tier": categorical(features, tier_name, list(TIERS)),
-        "bigs": np.where(instant, 0, _by_unique(features, bigs).astype(np.int64)),
+        "bigs": np.where(instant, 0, np.array(big_counts, np.int64)[where]),
         "features": strings(features, lambda f: "+".join(feature_names(f))),
         "bird_hits": bird_hits(winners, n_players),
     }
