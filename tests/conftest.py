@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-QUICK_EXAMPLES = 50
+QUICK_EXAMPLES = 25
 """At most this many examples per hypothesis test in the quick run (``-m "not slow"``): the
 whole suite, which CI runs, tries every test's own count (60 to 1,000)."""
 
@@ -80,10 +80,14 @@ def _hypothesis_profile(config) -> str:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """In the quick profile, cap each hypothesis test's examples at ``QUICK_EXAMPLES``. The
-    cap must override the tests' own ``@settings(max_examples=...)``, which a hypothesis
-    profile does not: ``@given`` reads the settings it runs with from the attribute set here."""
-    if _hypothesis_profile(config) != "quick":
+    """In the quick profile, cap each hypothesis test's examples at ``QUICK_EXAMPLES`` and let
+    sampled tests draw their quick counts (``tests/sampling.py``). The cap must override the
+    tests' own ``@settings(max_examples=...)``, which a hypothesis profile does not: ``@given``
+    reads the settings it runs with from the attribute set here."""
+    import sampling
+
+    sampling.QUICK = _hypothesis_profile(config) == "quick"
+    if not sampling.QUICK:
         return
     for item in items:
         test = getattr(item, "obj", None)

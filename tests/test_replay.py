@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -214,24 +215,33 @@ def json_run(request, tmp_path_factory):
     config = load_config(f"configs/{config_name}.toml", settings + overrides)
     path = runner.run(config, tmp_path_factory.mktemp("json") / request.param)
     games = pd.read_parquet(path / runner.GAMES).set_index("game")
+    stored = run_replay.config_of_run(path)  # read once: replay_run reads it for each hand
     hands = {}
     for game in range(N_GAMES):
-        hand = run_replay.replay_run(path, game)
+        # the tests compare each replay's settlement with the games table's row, the check
+        # replay_run makes (and which its own tests cover)
+        hand = run_replay.replay_config(stored, game)
         hands[game] = (hand, [json.loads(line) for line in run_replay.json_lines(hand)])
     return config, games, hands
 
 
 def _kinds(notation: str) -> Counter:
-    """Tile kinds in hand notation, wild faces (``*``) at their face."""
+    """Tile kinds in hand notation, wild faces (``*``) at their face (a new Counter)."""
+    return Counter(dict(_parsed_kinds(notation)))
+
+
+@cache  # the same few notations recur in every hand: parsed once
+def _parsed_kinds(notation: str) -> tuple[tuple[int, int], ...]:
     if not notation:
-        return Counter()
+        return ()
     hand = parse_hand(notation)
     counts = hand.counts.astype(np.int64) + hand.wild_faces
-    return Counter({kind: int(n) for kind, n in enumerate(counts) if n})
+    return tuple((kind, int(n)) for kind, n in enumerate(counts) if n)
 
 
+@cache
 def _kind(name: str) -> int:
-    return next(iter(_kinds(name)))
+    return _parsed_kinds(name)[0][0]
 
 
 def test_json_lines_rescore_every_hand_from_the_settlement_items(json_run):
@@ -395,11 +405,25 @@ def wengan_run(request, tmp_path_factory):
     config = load_config(f"configs/{config_name}.toml", settings + overrides)
     path = runner.run(config, tmp_path_factory.mktemp("wengan") / request.param)
     games = pd.read_parquet(path / runner.GAMES).set_index("game")
+    stored = run_replay.config_of_run(path)  # as json_run
     hands = {}
     for game in range(150):
-        lines = run_replay.json_lines(run_replay.replay_run(path, game))
+        lines = run_replay.json_lines(run_replay.replay_config(stored, game))
         hands[game] = [json.loads(line) for line in lines]
     return config, games, hands
+
+
+def test_a_replay_that_differs_from_the_stored_row_is_refused(tmp_path):
+    """``replay_run`` checks the replayed hand's score changes against the run's games table:
+    a table another engine wrote (here: one delta changed) gives an error naming the hand."""
+    config = load_config("configs/wengan-4p.toml", ["run.games=12", "run.chunk_hands=12"])
+    path = runner.run(config, tmp_path / "run")
+    assert run_replay.replay_run(path, 5).game == 5  # the untouched table replays
+    games = pd.read_parquet(path / runner.GAMES)
+    games.loc[games["game"] == 5, "delta_0"] += 1
+    games.to_parquet(path / runner.GAMES, index=False)
+    with pytest.raises(ValueError, match="replay of hand 5 differs from the stored row"):
+        run_replay.replay_run(path, 5)
 
 
 def test_wengan_json_lines_give_every_score_change_from_the_settlement_items(wengan_run):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import random
+import shutil
 import threading
 import time
 
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import table_oracle
 from reference.evaluator import clear_caches
+from sampling import samples
 
 from sim import tables as tables_module
 from sim.kernels import tables as builder
@@ -40,11 +42,13 @@ def _check_rows(tables, rows, honours: bool) -> None:
             assert (spread & 3, spread >> 2 & 3, spread >> 4 & 3) == fits, key
 
 
-def _seven_pair_fields(vector) -> tuple[int, int, int, int]:
-    by_count = [sum(1 for count in vector if count == c) for c in range(5)]
-    _, singles, doubles, triples, fours = by_count
+def _seven_pair_fields(digits: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The four seven-pairs fields of the win words of count vectors (one per row of
+    ``digits``): pairs with quads counting twice (at most 15), singles and triples, kinds
+    held twice or more, singles."""
+    singles, doubles, triples, fours = ((digits == c).sum(axis=1) for c in range(1, 5))
     return (
-        min(doubles + triples + 2 * fours, 15),
+        np.minimum(doubles + triples + 2 * fours, 15),
         singles + triples,
         doubles + triples + fours,
         singles,
@@ -55,9 +59,9 @@ def test_small_vectors_and_a_random_sample():
     tables = load_tables()
     rng = random.Random(5)
     suit_vectors = table_oracle.all_vectors(9, 4)
-    suit_vectors += rng.sample(table_oracle.all_vectors(9, 14), 1500)
+    suit_vectors += rng.sample(table_oracle.all_vectors(9, 14), samples(1500, 300))
     honour_vectors = table_oracle.all_vectors(7, 5)
-    honour_vectors += rng.sample(table_oracle.all_vectors(7, 14), 500)
+    honour_vectors += rng.sample(table_oracle.all_vectors(7, 14), samples(500, 100))
     _check_rows(tables, table_oracle.expected_entries(suit_vectors, False), honours=False)
     _check_rows(tables, table_oracle.expected_entries(honour_vectors, True), honours=True)
 
@@ -85,13 +89,18 @@ def test_one_byte_tables_are_cut_from_the_win_words():
 
 
 def test_seven_pair_fields_of_every_key():
+    """Every key of at most 14 tiles (its digits base 5 are its counts, rank 0 lowest)."""
     tables = load_tables()
     for honours, n_ranks in ((False, 9), (True, 7)):
-        win = tables.honour_win if honours else tables.suit_win
-        for vector in table_oracle.all_vectors(n_ranks, 14):
-            packed = int(win[table_oracle.key_of(vector)])
-            fields = tuple(packed >> shift & 15 for shift in (16, 20, 24, 28))
-            assert fields == _seven_pair_fields(vector), vector
+        win = (tables.honour_win if honours else tables.suit_win).astype(np.int64)
+        keys = np.arange(5**n_ranks)
+        digits = np.stack([keys // 5**rank % 5 for rank in range(n_ranks)], axis=1)
+        held = digits.sum(axis=1) <= 14
+        assert held.sum() == len(table_oracle.all_vectors(n_ranks, 14))
+        packed = win[keys[held]]
+        expected = _seven_pair_fields(digits[held])
+        for shift, field in zip((16, 20, 24, 28), expected, strict=True):
+            np.testing.assert_array_equal(packed >> shift & 15, field, f"bits {shift}")
 
 
 def test_gain_rows_say_which_draw_lowers_each_add_column():
@@ -102,13 +111,13 @@ def test_gain_rows_say_which_draw_lowers_each_add_column():
         (tables.suit_add, 0, 9),
         (tables.honour_add, tables_module.HONOUR_GAIN, 7),
     ):
-        gain = tables.gain[first : first + len(add)].astype(np.int64)
+        gain = tables.gain[first : first + len(add)]
         keys = np.arange(len(add))
         for rank in range(n_ranks):
             power = 5**rank
-            room = (keys // power) % 5 < 4
-            lowered = np.zeros(add.shape, bool)
-            lowered[room] = add[keys[room] + power] < add[room]
+            room = ((keys // power) % 5 < 4)[:, None]
+            lowered = np.zeros(add.shape, bool)  # key + power: the key with one more of rank
+            lowered[:-power] = room[:-power] & (add[power:] < add[:-power])
             np.testing.assert_array_equal((gain >> rank & 1).astype(bool), lowered, str(rank))
         assert (gain >> n_ranks == 0).all()
     assert len(tables.gain) == len(tables.suit_add) + len(tables.honour_add)
@@ -121,7 +130,7 @@ def test_the_suit_search_agrees_with_the_reference_on_a_sample():
     rng = random.Random(11)
     for honours, n_ranks in ((False, 9), (True, 7)):
         vectors = table_oracle.all_vectors(n_ranks, 4)
-        vectors += rng.sample(table_oracle.all_vectors(n_ranks, 14), 300)
+        vectors += rng.sample(table_oracle.all_vectors(n_ranks, 14), samples(300, 60))
         vectors += [
             (4, 4, 4, 2) + (0,) * (n_ranks - 4),
             (1,) * n_ranks,
@@ -181,22 +190,45 @@ def fresh_cache(tmp_path, monkeypatch):
     tables_module.load_tables.cache_clear()
 
 
-def test_tables_are_cached_and_reloaded_identically(fresh_cache):
-    built = load_tables()
+@pytest.fixture(scope="module")
+def built_cache(tmp_path_factory):
+    """A cache folder the tables were built into, once for the module (a build takes seconds),
+    and the tables that build returned."""
+    root = tmp_path_factory.mktemp("built-tables")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MJSIM_CACHE_DIR", str(root))
+        tables_module.load_tables.cache_clear()
+        built = load_tables()
+    tables_module.load_tables.cache_clear()
+    return root, built
+
+
+@pytest.fixture
+def built_copy(built_cache, tmp_path, monkeypatch):
+    """A copy of ``built_cache``'s folder as this test's cache, to load or to damage."""
+    root, built = built_cache
+    shutil.copytree(root, tmp_path, dirs_exist_ok=True)
+    monkeypatch.setenv("MJSIM_CACHE_DIR", str(tmp_path))
+    tables_module.load_tables.cache_clear()
+    yield tmp_path, built
+    tables_module.load_tables.cache_clear()
+
+
+def test_tables_are_cached_and_reloaded_identically(built_copy):
+    cache, built = built_copy
     folder = tables_module.cache_dir()
-    assert folder.parent == fresh_cache
+    assert folder.parent == cache
     assert sorted(p.name for p in folder.iterdir()) == sorted(
         [f"{name}.npy" for name in tables_module.GENERATED] + ["digests.json"]
     )
-    tables_module.load_tables.cache_clear()
     loaded = load_tables()
     for name in built._fields:
         np.testing.assert_array_equal(getattr(built, name), getattr(loaded, name))
         assert not getattr(loaded, name).flags.writeable
 
 
-def test_a_corrupt_cache_is_rebuilt(fresh_cache, capsys):
-    reference = load_tables()
+def test_a_corrupt_cache_is_rebuilt(built_copy, capsys):
+    _, reference = built_copy
     folder = tables_module.cache_dir()
     damaged = np.load(folder / "suit_win.npy")
     damaged[12345] ^= 1
@@ -214,11 +246,9 @@ def test_cache_folder_names_the_generator_version(fresh_cache):
     assert name.startswith("tables-") and len(name) == len("tables-") + 16
 
 
-def test_a_load_in_the_background_is_the_load_the_engine_gets(fresh_cache, monkeypatch):
+def test_a_load_in_the_background_is_the_load_the_engine_gets(built_copy, monkeypatch):
     """``load_tables_in_background`` loads once: a ``load_tables`` while it runs waits for it
     and returns its tables (sim.runner starts it before numba's cache load)."""
-    load_tables()  # builds the fresh cache
-    load_tables.cache_clear()
     loads = []
     original = tables_module._load
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import strategies as S
 from reference import anhua as R
+from sampling import samples
 
 from sim.variants import anhua as A
 
@@ -150,7 +151,7 @@ def _run(seed, n_hands, grid):
 
 
 def test_kernel_agrees_with_reference_on_random_hands():
-    assert _run(1, 600, OPTION_GRID) > 300
+    assert _run(1, samples(600, 150), OPTION_GRID) > samples(300, 75)
 
 
 @pytest.mark.slow
