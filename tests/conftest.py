@@ -34,8 +34,9 @@ def _distributed(config) -> bool:
 
 
 def pytest_configure(config) -> None:
-    """Before the xdist workers start: compile every variant's engine, replay and checks once,
-    the variants side by side (``warm_caches.py``), instead of in every worker that meets them;
+    """Before the xdist workers start: compile the agents' questions, then every variant's
+    engine, replay and checks once, the variants side by side (``warm_caches.py``), instead of
+    in every worker that meets them;
     on a cold cache also the kernels the tests call on their own (``STEP_TESTS`` there), which
     the workers would otherwise compile in the middle of the tests, both at once at times.
     A cold cache (a clean clone) costs minutes here and saves more in the workers; a warm one
@@ -52,20 +53,28 @@ def pytest_configure(config) -> None:
         config.add_cleanup(
             lambda: shutil.rmtree(os.environ.pop("MJSIM_WARM_REPORTS"), ignore_errors=True)
         )
+    # the agents' questions first: every engine calls them with the same types, and the
+    # processes after would otherwise each compile them at once ("agents" in warm_caches.py)
+    for names in (["agents"], [*VARIANT_NAMES, "tests"]):  # tests: generic kernels, toy variant
+        _warm_side_by_side(names)
+    seconds = time.perf_counter() - started
+    if seconds > 10:
+        sys.stderr.write(f"conftest: compiled the engines into numba's cache in {seconds:.0f} s\n")
+
+
+def _warm_side_by_side(names: list[str]) -> None:
+    """``tests/warm_caches.py NAME`` for each of ``names``, one process each, side by side."""
     script = str(TESTS / "warm_caches.py")
     processes = {
         name: subprocess.Popen(
             [sys.executable, script, name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
-        for name in (*VARIANT_NAMES, "tests")  # "tests": generic kernels, the toy variant
+        for name in names
     }
     for name, process in processes.items():
         output, _ = process.communicate()
         if process.returncode != 0:  # the tests themselves will show what is wrong
             sys.stderr.write(f"conftest: warming the {name} caches failed:\n{output.decode()}\n")
-    seconds = time.perf_counter() - started
-    if seconds > 10:
-        sys.stderr.write(f"conftest: compiled the engines into numba's cache in {seconds:.0f} s\n")
 
 
 def _hypothesis_profile(config) -> str:

@@ -1,15 +1,16 @@
 """Compile a variant's engine, replay and rule checks into numba's disk cache, once, and the
 kernels the tests call on their own (the engine's single steps, scorers, batch evaluators).
 
-    python tests/warm_caches.py NAME        NAME: a registered variant, or ``tests``
+    python tests/warm_caches.py NAME        NAME: a registered variant, ``tests`` or ``agents``
 
-``conftest.py`` runs this for every registered variant and for ``tests`` (the generic kernels
-and the toy variant), one process each and side by side, before pytest-xdist starts its
-workers. Without it, on a cold cache (a clean clone, or after an
-edit to the kernels) every worker compiles every engine it meets itself: two workers compiling
-the same variant at the same moment, each variant after the other. With it each engine is
-compiled once, the variants in parallel, and the workers load the machine code from disk.
-With a warm cache a run takes the few seconds of loading it.
+``conftest.py`` runs this first for ``agents`` (the generic agents' questions every engine
+asks), then for every registered variant and for ``tests`` (the generic kernels and the toy
+variant), one process each and side by side, before pytest-xdist starts its workers. Without
+it, on a cold cache (a clean clone, or after an edit to the kernels) every worker compiles
+every engine it meets itself: two workers compiling the same variant at the same moment, each
+variant after the other. With it each engine is compiled once, the variants in parallel, and
+the workers load the machine code from disk. With a warm cache a run takes the few seconds of
+loading it.
 """
 
 from __future__ import annotations
@@ -142,6 +143,50 @@ def warm_toy() -> None:
     )  # fmt: skip
 
 
+def warm_agents() -> None:
+    """Compile the generic agents' questions every engine asks (``sim.compile_ahead``'s
+    ``agent_kernels``: the discard and claim questions, with the same argument types in every
+    variant) into the generic cache folder, before the variants' warm-ups start: each variant's
+    process would otherwise compile them too, all at the same moment, about a minute of CPU
+    each. A helper process (``sim.compile_ahead.helping``) compiles the discard search, the
+    value agent's discard and the claim question while this one compiles the rest of the
+    discard question, so both cores work."""
+    from sim.compile_ahead import AheadKernel, Samples, agent_kernels, helping
+    from sim.kernels import agents
+    from sim.kernels import state as game_state
+    from sim.tables import load_tables
+
+    def samples() -> Samples:
+        return Samples(game_state.new_state(), np.zeros(1), load_tables(), np.zeros(1, np.int64))
+
+    helped = (
+        # _efficiency_search(hand, keys, wilds, wild, visible, n_kinds, forms, allowed,
+        #                    tables, rows, info, vectors)
+        AheadKernel(
+            agents._efficiency_search,
+            lambda s: (
+                s.hand, s.keys, s.integer, s.state.wild, s.state.visible, s.integer,
+                s.integer, s.kinds_mask, s.tables, *s.discard_space,
+            ),
+        ),
+        # valued_discard(hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed,
+        #                params, tables)
+        AheadKernel(
+            agents.valued_discard,
+            lambda s: (
+                s.hand, s.keys, s.integer, s.state.wild, s.state.visible, s.integer,
+                s.integer, s.integer, s.kinds_mask, s.agent_params, s.tables,
+            ),
+        ),
+        *agent_kernels()[1:],  # the claim question
+    )  # fmt: skip
+    discard = agent_kernels()[0]
+    with helping(discard.kernel, helped, samples):
+        discard.kernel.compile(discard.signature(samples()))
+    for ahead in agent_kernels()[1:]:  # compiled by the helper: loaded from the cache here
+        ahead.kernel.compile(ahead.signature(samples()))
+
+
 REPORTS = "MJSIM_WARM_REPORTS"
 """Environment variable: a folder where a cold warm-up of a variant writes ``NAME.json``, the
 kernels this process compiled and those its ``compile_ahead`` lists (``compile_ahead_probe``'s
@@ -166,6 +211,9 @@ def warm_and_report(name: str) -> bool:
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "agents":
+        warm_agents()
+        sys.exit(0)
     if sys.argv[1] == "tests":
         started = time.perf_counter()
         warm_toy()
