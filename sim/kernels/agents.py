@@ -169,34 +169,42 @@ the first of its kind discarded in the hand and nobody claims it: lead with it."
 @inline_kernel
 def _draw_candidates(hand, wild, visible, n_kinds, forms, vectors, kinds, unseen):
     """The draws the efficiency agent weighs when breaking ties: their kinds and unseen copies
-    written to the rows ``kinds`` and ``unseen`` of ``vectors`` (int64 (rows, >= n_kinds)); returns
-    their number.
+    written to the rows ``kinds`` and ``unseen`` of ``vectors`` (int64 (rows, >= n_kinds)), in
+    the order of their kinds; returns their number.
 
     A kind counts when it is not wild, some copy is unseen by ``seat``, and it is held or
     within two ranks of a held tile of its suit (any kind when 十三烂 counts). A heuristic, not
     exact: while a hand still lacks a block, even a far tile lowers its shanten by starting one.
     Counting only near kinds is the usual 'effective tiles' count of players, and is three
     times cheaper to compute. The 14-tile hand decides, the same for every candidate discard.
+    A suit's near ranks are its held ranks' bits spread two ranks each way.
     """
     n_candidates = 0
     everything = (forms & FORM_THIRTEEN) != 0
-    for kind in range(n_kinds):
-        if wild[kind]:
-            continue
-        left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
-        if left <= 0:
-            continue
-        near = everything or hand[kind] > 0
-        if not near and kind < 27:
-            rank = kind % 9
-            for offset in range(-2, 3):
-                other = rank + offset
-                if 0 <= other < 9 and hand[kind - rank + other] > 0:
-                    near = True
-        if near:
-            vectors[kinds, n_candidates] = kind
-            vectors[unseen, n_candidates] = left
-            n_candidates += 1
+    for first in range(0, min(n_kinds, 27), 9):  # the numbered suits
+        held = 0
+        for rank in range(9):
+            if hand[first + rank] > 0:
+                held |= 1 << rank
+        near = held | (held << 1) | (held << 2) | (held >> 1) | (held >> 2)
+        if everything:
+            near = 511
+        for rank in range(9):
+            kind = first + rank
+            if ((near >> rank) & 1) == 0 or wild[kind]:
+                continue
+            left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
+            if left > 0:
+                vectors[kinds, n_candidates] = kind
+                vectors[unseen, n_candidates] = left
+                n_candidates += 1
+    for kind in range(27, n_kinds):  # honours: near when held
+        if (everything or hand[kind] > 0) and not wild[kind]:
+            left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
+            if left > 0:
+                vectors[kinds, n_candidates] = kind
+                vectors[unseen, n_candidates] = left
+                n_candidates += 1
     return n_candidates
 
 
@@ -240,16 +248,15 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     )
 
 
-_N_VECTORS = 8
+_N_VECTORS = 7
 """Rows of the efficiency search's vectors (``efficiency_discard_in``): """
-_AFTER = 0  # by kind: shanten after discarding one of the kind
-_HELD = 1  # the held natural kinds
-_TIED = 2  # the discards reaching the least shanten
-_VALUES = 3  # by held kind: shanten after its discard
-_USEFUL = 4  # by tied discard: its useful draws, weighted
-_DRAW_KINDS = 5  # the candidate draws' kinds
-_DRAW_UNSEEN = 6  # and their unseen copies
-_TOTALS = 7  # the number of ties, their shanten, the number of candidate draws
+_HELD = 0  # the held natural kinds
+_TIED = 1  # the discards reaching the least shanten
+_VALUES = 2  # by held kind: shanten after its discard
+_USEFUL = 3  # by tied discard: its useful draws, weighted
+_DRAW_KINDS = 4  # the candidate draws' kinds
+_DRAW_UNSEEN = 5  # and their unseen copies
+_TOTALS = 6  # the number of ties, their shanten, the number of candidate draws
 _TIES_IN_FULL = -2
 """``_efficiency_search``'s answer when its tied discards are to be weighed pair by pair
 (``_full_tie_break``)."""
@@ -293,22 +300,16 @@ def _efficiency_search(
     reference counts of its arguments: a kernel call may raise, and the path out on an error,
     like an array released mid-way, keeps numba's pruning from pairing up the others
     (docs/engine.md, "Speed notes")."""
-    # _AFTER: shanten once a natural ``kind`` is discarded, 1000 where it cannot be
-    for kind in range(N_KINDS):
-        vectors[_AFTER, kind] = 1_000
-    n_candidates = 0
+    n_candidates = 0  # the held natural kinds, in order
     for kind in range(N_KINDS):
         if hand[kind] > 0 and not wild[kind]:
             vectors[_HELD, n_candidates] = kind
             n_candidates += 1
     discards_shanten(keys, wilds, forms, vectors, _HELD, n_candidates, _VALUES, tables, rows, info)
+    best_shanten = 1_000  # the least shanten after an allowed natural discard
     for index in range(n_candidates):
-        vectors[_AFTER, vectors[_HELD, index]] = vectors[_VALUES, index]
-    best_shanten = 1_000
-    for kind in range(N_KINDS):
-        if not allowed[kind]:
-            vectors[_AFTER, kind] = 1_000
-        best_shanten = min(best_shanten, vectors[_AFTER, kind])
+        if allowed[vectors[_HELD, index]]:
+            best_shanten = min(best_shanten, vectors[_VALUES, index])
     best_kind = -1
     n_tied = 0
     if best_shanten == 1_000:  # nothing but wilds may go
@@ -316,8 +317,9 @@ def _efficiency_search(
             if best_kind < 0 and hand[kind] > 0 and allowed[kind]:
                 best_kind = kind
     else:
-        for kind in range(N_KINDS):
-            if vectors[_AFTER, kind] == best_shanten:
+        for index in range(n_candidates):
+            kind = vectors[_HELD, index]
+            if allowed[kind] and vectors[_VALUES, index] == best_shanten:
                 vectors[_TIED, n_tied] = kind
                 n_tied += 1
     vectors[_TOTALS, 0] = n_tied

@@ -443,13 +443,13 @@ _REST_ROW = 58  # 4 rows by suit: the product of the other suits after the disca
 SEARCH_ROWS = 62
 _PAIRS = 0  # 4 by suit: the hand's seven-pairs byte
 _AFTER_PAIRS = 4  # 34 by kind: the byte of the kind's suit less one tile of the kind
-_DRAW_PAIRS = 38  # 34 by kind: the byte of the kind's suit with one tile more
-_TWO_DONE = 76  # 16 flags: _TWO_ROW + slot is made
-SEARCH_SIZE = 92  # tiles in the hand, wilds included
-_HAND_PAIRS = 93  # 8: the hand's seven-pairs bytes after a discard, its improving ranks by suit
-_DRAWN_RANKS = 101  # 4 by suit: the ranks of the draws weighed
-_DRAW_WEIGHT = 105  # 34 by kind: a weighed draw's weight (set for the drawn ranks only)
-SEARCH_INFO = 139
+_HELD_RANKS = 38  # 16, 4 * count + suit: the ranks of the draws weighed held count (0-3) times
+_TWO_DONE = 54  # 16 flags: _TWO_ROW + slot is made
+SEARCH_SIZE = 70  # tiles in the hand, wilds included
+_HAND_PAIRS = 71  # 8: the hand's seven-pairs bytes after a discard, its improving ranks by suit
+_DRAWN_RANKS = 79  # 4 by suit: the ranks of the draws weighed
+_DRAW_WEIGHT = 83  # 34 by kind: a weighed draw's weight (set for the drawn ranks only)
+SEARCH_INFO = 117
 
 
 @kernel
@@ -694,31 +694,32 @@ def useful_draws_by_splits(
     A draw lowers the standard form's shanten exactly when it lowers the tiles to add of one of
     the best splits (exactly ``sets`` sets and the pair) in its suit's column: the ``gain`` row of
     its suit's key (less the discard, in the discard's suit) answers that for every rank of the
-    suit at once, one row per suit and discard instead of one ``add`` row per draw."""
+    suit at once, one row per suit and discard instead of one ``add`` row per draw. Seven pairs
+    adds the ranks whose count gains there (``_add_seven_pairs_ranks``), so each discard's
+    useful draws are one mask per suit."""
     size = info[SEARCH_SIZE]
     pair_column = PAIR_258 if (forms & OPTION_PAIR_258) != 0 else PAIR_ANY
-    pairs_row = BYTES_PAIRS_QUADS if (forms & OPTION_QUADS) != 0 else BYTES_PAIRS_DISTINCT
-    suit_bytes = tables.suit_bytes
-    honour_bytes = tables.honour_bytes
     gain = tables.gain
     standard = (forms & FORM_STANDARD) != 0
+    quads = (forms & OPTION_QUADS) != 0
     n_wilds = np.int64(wilds)
     sets = size // 3
     seven = size >= 13 and (forms & FORM_SEVEN_PAIRS) != 0
     drawn_suits = 0  # bit s: some added kind is of suit s
     for suit in range(4):
         info[_DRAWN_RANKS + suit] = 0
+    for slot in range(_HELD_RANKS, _HELD_RANKS + 16):
+        info[slot] = 0
     for j in range(n_added):
         kind = lists[added, j]
         suit = KIND_SUIT[kind]
         drawn_suits |= 1 << suit
         info[_DRAWN_RANKS + suit] |= 1 << KIND_RANK[kind]
         info[_DRAW_WEIGHT + kind] = lists[weights, j]
-        if seven:  # the seven-pairs byte of the kind's suit with one tile more
-            key = keys[suit] + KIND_POWER[kind]
-            info[_DRAW_PAIRS + kind] = (
-                honour_bytes[pairs_row, key] if suit == 3 else suit_bytes[pairs_row, key]
-            )
+        if seven:  # a draw's gain in seven pairs depends only on how many the hand holds
+            held = (keys[suit] // KIND_POWER[kind]) % 5
+            if held < 4:
+                info[_HELD_RANKS + 4 * held + suit] |= 1 << KIND_RANK[kind]
     discarded_suits = 0
     for i in range(n_removed):
         discarded_suits |= 1 << KIND_SUIT[lists[removed, i]]
@@ -768,64 +769,64 @@ def useful_draws_by_splits(
                 info[after], info[after + 1], info[after + 2], info[after + 3]
             )
             by_pairs = max(0, to_add - n_wilds) - 1 == shanten
-        useful = 0
-        if not by_pairs:  # the improving ranks' weights, a set bit at a time
-            for suit in range(4):
-                ranks = info[improving + suit] & info[_DRAWN_RANKS + suit]
-                while ranks != 0:
-                    rank = trailing_zeros(ranks)
-                    useful += info[_DRAW_WEIGHT + 9 * suit + rank]
-                    ranks &= ranks - 1
-            lists[out, i] = useful
-            continue
-        for j in range(n_added):
-            kind = lists[added, j]
-            suit = KIND_SUIT[kind]
-            hit = ((info[improving + suit] >> KIND_RANK[kind]) & 1) != 0
-            if not hit:  # seven pairs may still gain from it
-                if suit == own:
-                    key = keys[own] - KIND_POWER[gone] + KIND_POWER[kind]
-                    changed = np.int64(
-                        honour_bytes[pairs_row, key] if suit == 3 else suit_bytes[pairs_row, key]
-                    )
-                else:
-                    changed = info[_DRAW_PAIRS + kind]
-                whole = 0
-                half = 0
-                for other in range(4):
-                    packed = changed if other == suit else info[after + other]
-                    whole += packed & 15
-                    half += packed >> 4
-                whole = min(whole, 7)
-                half = min(half, 7 - whole)
-                hit = max(0, 14 - 2 * whole - half - n_wilds) - 1 < shanten
-            if hit:
-                useful += lists[weights, j]
+        if by_pairs:  # the draws that lower seven pairs' count join those of the splits
+            _add_seven_pairs_ranks(keys, gone, quads, n_wilds, shanten, info, after, improving)
+        useful = 0  # the improving ranks' weights, a set bit at a time
+        for suit in range(4):
+            ranks = info[improving + suit] & info[_DRAWN_RANKS + suit]
+            while ranks != 0:
+                rank = trailing_zeros(ranks)
+                useful += info[_DRAW_WEIGHT + 9 * suit + rank]
+                ranks &= ranks - 1
         lists[out, i] = useful
 
 
-@kernel
-def waits_mask(keys, wilds, forms, allowed_kinds, tables):
-    """Bitmask over the 34 kinds of the waits of a hand of size 1 mod 3 (bit k = kind k).
+@inline_kernel
+def _pair_slots(count, quads):
+    """A kind held ``count`` times: the seven-pairs slots it fills whole and half (the fields
+    of the seven-pairs bytes, ``sim.kernels.tables``: whole = doubles + triples + 2 * fours
+    (quads counting) or doubles + triples + fours, half = singles + triples or singles)."""
+    whole = 0
+    if count >= 2:
+        whole = 2 if quads and count == 4 else 1
+    half = 1 if count == 1 or (quads and count == 3) else 0
+    return whole, half
 
-    Only kinds with bit set in ``allowed_kinds`` are tried (a 108-tile game passes the suited
-    kinds only), and never a kind the hand already holds four of.
-    """
-    mask = np.int64(0)
-    for kind in range(N_KINDS):
-        if not (allowed_kinds >> kind) & 1:
-            continue
-        suit = KIND_SUIT[kind]
-        power = KIND_POWER[kind]
-        if keys[suit] // power % 5 == 4:
-            continue
-        key_m = keys[0] + (power if suit == 0 else 0)
-        key_p = keys[1] + (power if suit == 1 else 0)
-        key_s = keys[2] + (power if suit == 2 else 0)
-        key_z = keys[3] + (power if suit == 3 else 0)
-        if is_complete(key_m, key_p, key_s, key_z, wilds, forms, tables):
-            mask |= np.int64(1) << kind
-    return mask
+
+@inline_kernel
+def _add_seven_pairs_ranks(keys, gone, quads, n_wilds, shanten, info, after, improving):
+    """OR into info[improving + suit] the ranks of the weighed draws that bring the hand less
+    ``gone`` (whose seven-pairs bytes are info[after: after + 4]) below ``shanten`` by seven
+    pairs. A draw of a kind held c times changes the slots by its kind's alone (the bytes sum
+    per kind), so whether it gains depends on c only: the draws are taken by count
+    (``_HELD_RANKS``), the discarded kind one count lower."""
+    whole = 0
+    half = 0
+    for suit in range(4):
+        whole += info[after + suit] & 15
+        half += info[after + suit] >> 4
+    gaining = 0  # bit c: a draw of a kind held c times gains
+    for count in range(4):
+        whole_before, half_before = _pair_slots(count, quads)
+        whole_after, half_after = _pair_slots(count + 1, quads)
+        new_whole = min(whole - whole_before + whole_after, 7)
+        new_half = min(half - half_before + half_after, 7 - new_whole)
+        if max(0, 14 - 2 * new_whole - new_half - n_wilds) - 1 < shanten:
+            gaining |= 1 << count
+    own = KIND_SUIT[gone]
+    rank = KIND_RANK[gone]
+    held = (keys[own] // KIND_POWER[gone]) % 5  # before the discard
+    for suit in range(4):
+        ranks = 0
+        for count in range(4):
+            if (gaining >> count) & 1:
+                ranks |= info[_HELD_RANKS + 4 * count + suit]
+        if suit == own:  # the discarded kind is held once less
+            ranks &= ~(1 << rank)
+            weighed = held < 4 and (info[_HELD_RANKS + 4 * held + own] >> rank) & 1 != 0
+            if weighed and (gaining >> (held - 1)) & 1 != 0:
+                ranks |= 1 << rank
+        info[improving + suit] |= ranks
 
 
 # ---------------------------------------------------------------------------------------------
