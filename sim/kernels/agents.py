@@ -167,10 +167,10 @@ the first of its kind discarded in the hand and nobody claims it: lead with it."
 
 
 @inline_kernel
-def _draw_candidates(hand, wild, visible, n_kinds, forms, vectors, kinds, unseen):
-    """The draws the efficiency agent weighs when breaking ties: their kinds and unseen copies
-    written to the rows ``kinds`` and ``unseen`` of ``vectors`` (int64 (rows, >= n_kinds)), in
-    the order of their kinds; returns their number.
+def _draw_candidates(hand, wild, visible, n_kinds, forms, vectors, kinds, unseen, copies):
+    """The draws the efficiency agent weighs when breaking ties: their kinds, unseen copies and
+    copies in the hand written to the rows ``kinds``, ``unseen`` and ``copies`` of ``vectors``
+    (int64 (rows, >= n_kinds)), in the order of their kinds; returns their number.
 
     A kind counts when it is not wild, some copy is unseen by ``seat``, and it is held or
     within two ranks of a held tile of its suit (any kind when 十三烂 counts). A heuristic, not
@@ -197,6 +197,7 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms, vectors, kinds, unseen
             if left > 0:
                 vectors[kinds, n_candidates] = kind
                 vectors[unseen, n_candidates] = left
+                vectors[copies, n_candidates] = hand[kind]
                 n_candidates += 1
     for kind in range(27, n_kinds):  # honours: near when held
         if (everything or hand[kind] > 0) and not wild[kind]:
@@ -204,6 +205,7 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms, vectors, kinds, unseen
             if left > 0:
                 vectors[kinds, n_candidates] = kind
                 vectors[unseen, n_candidates] = left
+                vectors[copies, n_candidates] = hand[kind]
                 n_candidates += 1
     return n_candidates
 
@@ -248,7 +250,7 @@ def efficiency_discard(hand, keys, wilds, wild, visible, n_kinds, forms, allowed
     )
 
 
-_N_VECTORS = 7
+_N_VECTORS = 8
 """Rows of the efficiency search's vectors (``efficiency_discard_in``): """
 _HELD = 0  # the held natural kinds
 _TIED = 1  # the discards reaching the least shanten
@@ -257,6 +259,7 @@ _USEFUL = 3  # by tied discard: its useful draws, weighted
 _DRAW_KINDS = 4  # the candidate draws' kinds
 _DRAW_UNSEEN = 5  # and their unseen copies
 _TOTALS = 6  # the number of ties, their shanten, the number of candidate draws
+_DRAW_HELD = 7  # the candidate draws' copies in the hand
 _TIES_IN_FULL = -2
 """``_efficiency_search``'s answer when its tied discards are to be weighed pair by pair
 (``_full_tie_break``)."""
@@ -328,7 +331,7 @@ def _efficiency_search(
         best_kind = vectors[_TIED, 0]
     elif n_tied > 1:
         n_draws = _draw_candidates(
-            hand, wild, visible, n_kinds, forms, vectors, _DRAW_KINDS, _DRAW_UNSEEN
+            hand, wild, visible, n_kinds, forms, vectors, _DRAW_KINDS, _DRAW_UNSEEN, _DRAW_HELD
         )
         vectors[_TOTALS, 2] = n_draws
         size = info[SEARCH_SIZE]
@@ -336,8 +339,8 @@ def _efficiency_search(
             best_kind = _TIES_IN_FULL  # 十三烂, or a hand no discard is chosen from
         else:
             useful_draws_by_splits(
-                keys, wilds, forms, vectors, _TIED, n_tied, _DRAW_KINDS, _DRAW_UNSEEN, n_draws,
-                _USEFUL, best_shanten, tables, rows, info,
+                keys, wilds, forms, vectors, _TIED, n_tied, _DRAW_KINDS, _DRAW_UNSEEN,
+                _DRAW_HELD, n_draws, _USEFUL, best_shanten, tables, rows, info,
             )  # fmt: skip
             best_useful = -1
             for t in range(n_tied):

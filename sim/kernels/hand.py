@@ -668,14 +668,16 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
         return
     n_removed = removed.shape[0]
     n_added = added.shape[0]
-    lists = np.empty((4, max(n_removed, n_added)), np.int64)
+    lists = np.empty((5, max(n_removed, n_added)), np.int64)
     for i in range(n_removed):
         lists[0, i] = removed[i]
     for j in range(n_added):
-        lists[1, j] = added[j]
+        kind = added[j]
+        lists[1, j] = kind
         lists[2, j] = weights[j]
+        lists[4, j] = (keys[KIND_SUIT[kind]] // KIND_POWER[kind]) % 5  # copies held
     useful_draws_by_splits(
-        keys, wilds, forms, lists, 0, n_removed, 1, 2, n_added, 3, shanten, tables, rows, info
+        keys, wilds, forms, lists, 0, n_removed, 1, 2, 4, n_added, 3, shanten, tables, rows, info
     )
     for i in range(n_removed):
         out[i] = lists[3, i]
@@ -683,11 +685,12 @@ def useful_draws(keys, wilds, forms, removed, added, weights, shanten, tables, r
 
 @inline_kernel
 def useful_draws_by_splits(
-    keys, wilds, forms, lists, removed, n_removed, added, weights, n_added, out, shanten, tables,
-    rows, info,
+    keys, wilds, forms, lists, removed, n_removed, added, weights, held, n_added, out, shanten,
+    tables, rows, info,
 ):  # fmt: skip
     """``useful_draws`` of the discards ``lists[removed, :n_removed]`` and the draws
-    ``lists[added, :n_added]`` weighted ``lists[weights]``, into ``lists[out]``, for a hand of
+    ``lists[added, :n_added]`` weighted ``lists[weights]`` (their kinds held ``lists[held]``
+    times in the hand), into ``lists[out]``, for a hand of
     2 mod 3 tiles (at most 14) by the best splits; inlined, rows of one array (as
     ``discards_shanten``).
 
@@ -716,10 +719,9 @@ def useful_draws_by_splits(
         drawn_suits |= 1 << suit
         info[_DRAWN_RANKS + suit] |= 1 << KIND_RANK[kind]
         info[_DRAW_WEIGHT + kind] = lists[weights, j]
-        if seven:  # a draw's gain in seven pairs depends only on how many the hand holds
-            held = (keys[suit] // KIND_POWER[kind]) % 5
-            if held < 4:
-                info[_HELD_RANKS + 4 * held + suit] |= 1 << KIND_RANK[kind]
+        copies = lists[held, j]
+        if seven and copies < 4:  # a draw's gain in seven pairs depends only on copies held
+            info[_HELD_RANKS + 4 * copies + suit] |= 1 << KIND_RANK[kind]
     discarded_suits = 0
     for i in range(n_removed):
         discarded_suits |= 1 << KIND_SUIT[lists[removed, i]]
@@ -827,6 +829,30 @@ def _add_seven_pairs_ranks(keys, gone, quads, n_wilds, shanten, info, after, imp
             if weighed and (gaining >> (held - 1)) & 1 != 0:
                 ranks |= 1 << rank
         info[improving + suit] |= ranks
+
+
+@kernel
+def waits_mask(keys, wilds, forms, allowed_kinds, tables):
+    """Bitmask over the 34 kinds of the waits of a hand of size 1 mod 3 (bit k = kind k).
+
+    Only kinds with bit set in ``allowed_kinds`` are tried (a 108-tile game passes the suited
+    kinds only), and never a kind the hand already holds four of.
+    """
+    mask = np.int64(0)
+    for kind in range(N_KINDS):
+        if not (allowed_kinds >> kind) & 1:
+            continue
+        suit = KIND_SUIT[kind]
+        power = KIND_POWER[kind]
+        if keys[suit] // power % 5 == 4:
+            continue
+        key_m = keys[0] + (power if suit == 0 else 0)
+        key_p = keys[1] + (power if suit == 1 else 0)
+        key_s = keys[2] + (power if suit == 2 else 0)
+        key_z = keys[3] + (power if suit == 3 else 0)
+        if is_complete(key_m, key_p, key_s, key_z, wilds, forms, tables):
+            mask |= np.int64(1) << kind
+    return mask
 
 
 # ---------------------------------------------------------------------------------------------
