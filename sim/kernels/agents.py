@@ -191,22 +191,28 @@ def _draw_candidates(hand, wild, visible, n_kinds, forms, vectors, kinds, unseen
             near = 511
         for rank in range(9):
             kind = first + rank
-            if ((near >> rank) & 1) == 0 or wild[kind]:
-                continue
-            left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
-            if left > 0:
-                vectors[kinds, n_candidates] = kind
-                vectors[unseen, n_candidates] = left
-                vectors[copies, n_candidates] = hand[kind]
-                n_candidates += 1
+            if ((near >> rank) & 1) != 0 and not wild[kind]:
+                n_candidates = _weigh_draw(
+                    hand, visible, kind, vectors, kinds, unseen, copies, n_candidates
+                )
     for kind in range(27, n_kinds):  # honours: near when held
         if (everything or hand[kind] > 0) and not wild[kind]:
-            left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
-            if left > 0:
-                vectors[kinds, n_candidates] = kind
-                vectors[unseen, n_candidates] = left
-                vectors[copies, n_candidates] = hand[kind]
-                n_candidates += 1
+            n_candidates = _weigh_draw(
+                hand, visible, kind, vectors, kinds, unseen, copies, n_candidates
+            )
+    return n_candidates
+
+
+@inline_kernel
+def _weigh_draw(hand, visible, kind, vectors, kinds, unseen, copies, n_candidates):
+    """``_draw_candidates``' step: ``kind`` is candidate ``n_candidates`` when some copy of it
+    is unseen (its unseen copies and copies held written beside it); returns the new count."""
+    left = 4 - np.int64(visible[kind]) - np.int64(hand[kind])
+    if left > 0:
+        vectors[kinds, n_candidates] = kind
+        vectors[unseen, n_candidates] = left
+        vectors[copies, n_candidates] = hand[kind]
+        n_candidates += 1
     return n_candidates
 
 
