@@ -6,6 +6,7 @@ vectors) is checked in the slow test; the fast test checks all small vectors and
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import random
@@ -239,6 +240,32 @@ def test_a_corrupt_cache_is_rebuilt(built_copy, capsys):
     np.testing.assert_array_equal(rebuilt.suit_win, reference.suit_win)
     digests = json.loads((folder / "digests.json").read_text())
     assert set(digests) == set(tables_module.GENERATED)
+
+
+def test_a_cache_with_the_older_digests_loads_and_is_rewritten_with_checksums(built_copy):
+    """A cache written before the CRC-32 checksums (BLAKE2b digests) loads as it is, its digests
+    replaced by checksums; an older digest that does not match is refused as a checksum is."""
+    _, reference = built_copy
+    folder = tables_module.cache_dir()
+    older = {
+        name: hashlib.blake2b(np.load(folder / f"{name}.npy").data, digest_size=16).hexdigest()
+        for name in tables_module.GENERATED
+    }
+    (folder / "digests.json").write_text(json.dumps(older))
+    tables_module.load_tables.cache_clear()
+    loaded = load_tables()
+    np.testing.assert_array_equal(loaded.gain, reference.gain)
+    rewritten = json.loads((folder / "digests.json").read_text())
+    assert set(rewritten) == set(older)
+    assert all(value.startswith("crc32:") and len(value) == 14 for value in rewritten.values())
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [f"{name}.npy" for name in tables_module.GENERATED] + ["digests.json"]
+    )
+    older["suit_win"] = "0" * 32
+    (folder / "digests.json").write_text(json.dumps(older))
+    tables_module.load_tables.cache_clear()
+    with pytest.raises(ValueError, match="suit_win does not match"):
+        tables_module._load(folder)
 
 
 def test_cache_folder_names_the_generator_version(fresh_cache):
