@@ -1,7 +1,9 @@
 """The one place where numba compilation flags are chosen.
 
-``cache=True`` keeps compiled machine code on disk between runs (the first import of a kernel
-compiles it, later processes load it); ``nogil=True`` lets threads run kernels side by side.
+Kernels keep their compiled machine code on disk between runs (numba's ``cache=True``: the first
+call of a kernel compiles it, later processes load it), each in the cache folder chosen when it
+was decorated, its cache made at its first use (:class:`DiskCacheOnFirstUse`); ``nogil=True``
+lets threads run kernels side by side.
 Setting ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python, which coverage tools can see.
 """
 
@@ -10,7 +12,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numba
 from numba import njit
+from numba.core import caching
+from numba.core.dispatcher import Dispatcher
 
 from . import _numba_fixes
 
@@ -24,10 +29,93 @@ def cache_root() -> Path:
     return Path(os.environ.get("MJSIM_CACHE_DIR") or Path.home() / ".cache" / "mjsim")
 
 
-kernel = njit(cache=True, nogil=True)
+class _FolderLocator(caching.UserProvidedCacheLocator):
+    """numba's locator for a cache folder given by the user (``NUMBA_CACHE_DIR``), for the
+    folder chosen when the kernel was decorated (``numba.config.CACHE_DIR`` then) rather than
+    whatever ``numba.config.CACHE_DIR`` holds when its cache is made: a variant's modules are
+    decorated inside ``sim.kernels.variant_cache_folder``."""
+
+    folder = ""  # set by each subclass (``_function_cache_class``)
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(self.folder, self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        # as numba's own: None (the next locator) when the folder cannot be written
+        return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
+
+
+_CACHE_CLASSES: dict[str, type] = {}
+
+
+def _function_cache_class(folder: str) -> type:
+    """A ``FunctionCache`` class whose kernels cache in ``folder`` (numba's other locators
+    after it, as numba falls back when a folder cannot be written)."""
+    if folder not in _CACHE_CLASSES:
+        locator = type("_Locator", (_FolderLocator,), {"folder": folder})
+        impl = type(
+            "_Impl",
+            (caching.CompileResultCacheImpl,),
+            {"_locator_classes": [locator, *caching.CacheImpl._locator_classes[1:]]},
+        )
+        _CACHE_CLASSES[folder] = type(
+            "FunctionCache", (caching.FunctionCache,), {"_impl_class": impl}
+        )
+    return _CACHE_CLASSES[folder]
+
+
+class DiskCacheOnFirstUse:
+    """A kernel's numba disk cache (``numba.core.caching.FunctionCache``), made when numba first
+    uses it: at the kernel's first compile or cache load, in the folder chosen when it was
+    decorated.
+
+    numba makes each cached kernel's cache when the kernel is decorated, finding its folder and
+    testing it for writing with a temporary file: about 0.2 ms a kernel, 50 ms of every process
+    that imports the generic kernels and a rule set, though a warm run loads one entry point
+    (its callees are in its library). Deferred, only the kernels compiled or loaded pay it."""
+
+    __slots__ = ("_folder", "_made", "_py_func")
+
+    def __init__(self, py_func, folder: str) -> None:
+        self._py_func = py_func
+        self._folder = folder
+        self._made = None
+
+    def made(self):
+        """The numba cache itself (made now if it was not)."""
+        if self._made is None:
+            self._made = _function_cache_class(self._folder)(self._py_func)
+        return self._made
+
+    def __getattr__(self, name: str):
+        return getattr(self.made(), name)
+
+
+def _cached_njit(**options):
+    """``njit(cache=True, **options)`` with the disk cache made on first use
+    (:class:`DiskCacheOnFirstUse`); with no folder set, numba's own (its default locators)."""
+    decorate = njit(**options)
+
+    def cached(function):
+        dispatcher = decorate(function)
+        if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT: the function itself
+            return dispatcher
+        if numba.config.CACHE_DIR:
+            dispatcher._cache = DiskCacheOnFirstUse(dispatcher.py_func, numba.config.CACHE_DIR)
+        else:
+            dispatcher.enable_caching()
+        return dispatcher
+
+    return cached
+
+
+kernel = _cached_njit(nogil=True)
 """Decorator for every kernel: ``@kernel`` over a function with plain typed array arguments."""
 
-inline_kernel = njit(cache=True, nogil=True, inline="always")
+inline_kernel = _cached_njit(nogil=True, inline="always")
 """For small kernels called from hot loops: inlined by numba itself, so the loop does not pass the
 tables tuple by value on every call. An inlined function still counts a reference per array of
 each tuple argument, at every call site, unless numba's pruning pairs the counts up (it does in

@@ -96,3 +96,35 @@ def test_a_numba_cache_dir_set_by_the_user_holds_the_same_digest_named_folders(t
         check=True,
         env=environment,
     )
+
+
+def test_a_kernels_disk_cache_is_made_when_first_used_in_the_folder_of_its_decoration():
+    """numba makes a cached kernel's disk cache (finding the folder, testing it for writing)
+    when the kernel is decorated; mjsim's kernels make it at their first compile or load, in
+    the folder chosen at their decoration (a variant's, though the generic folder is set
+    again by then). A fresh process: importing makes no cache; asking one kernel's makes that
+    one only, numba's own ``FunctionCache``, in the variant's folder."""
+    import subprocess
+    import sys
+
+    code = (
+        "import numba\n"
+        "from numba.core import caching\n"
+        "from sim.kernels import hand as h\n"
+        "from sim.variants.anhua import scoring as s\n"
+        "kernels = [h.shanten_many, h.waits_mask, s.best_win]\n"
+        "assert all(k._cache._made is None for k in kernels)\n"
+        "assert 'numba-anhua-' not in numba.config.CACHE_DIR\n"
+        "assert 'numba-anhua-' in s.best_win._cache.cache_path\n"
+        "assert isinstance(s.best_win._cache._made, caching.FunctionCache)\n"
+        "assert h.shanten_many._cache._made is None\n"
+        "assert 'numba-anhua-' not in h.shanten_many._cache.cache_path\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(kernels.__file__).parents[2])},
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr

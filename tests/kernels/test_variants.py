@@ -22,11 +22,13 @@ import pytest
 import strategies as S
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba.core import caching
 
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as GS
 from sim.kernels import variant_type as VT
+from sim.kernels._jit import DiskCacheOnFirstUse
 from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
 from sim.variants.anhua import engine as AE
@@ -137,4 +139,5 @@ def test_engine_is_compiled_only_inside_a_variant_entry():
     """The generic loop is never cached on its own (it is compiled into each variant's entry
     points, in that variant's cache folder); the entries are."""
     assert type(E.play_hand._cache).__name__ == "NullCache"
-    assert type(AE.play_hands._cache).__name__ == "FunctionCache"
+    assert isinstance(AE.play_hands._cache, DiskCacheOnFirstUse)
+    assert isinstance(AE.play_hands._cache.made(), caching.FunctionCache)
