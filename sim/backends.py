@@ -180,8 +180,8 @@ def _silence_dask() -> None:
 def _dask_loggers() -> list[logging.Logger]:
     """The loggers of Dask, tornado and asyncio made so far (one created later inherits its
     parent's level)."""
-    names = [*logging.root.manager.loggerDict, "distributed", "tornado", "asyncio"]
     prefixes = ("distributed", "tornado", "asyncio")
+    names = dict.fromkeys([*logging.root.manager.loggerDict, *prefixes])  # each once, in order
     return [logging.getLogger(name) for name in names if name.split(".")[0] in prefixes]
 
 

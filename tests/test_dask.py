@@ -277,7 +277,10 @@ def test_after_a_stop_dask_errors_are_silent_and_others_are_not(monkeypatch, cap
 
     seen = []
     monkeypatch.setattr(sys, "unraisablehook", seen.append)
-    levels = {logger: logger.level for logger in backends._dask_loggers()}
+    loggers = backends._dask_loggers()
+    assert len({id(logger) for logger in loggers}) == len(loggers)  # each named once
+    assert {"distributed", "tornado", "asyncio"} <= {logger.name for logger in loggers}
+    levels = {logger: logger.level for logger in loggers}
     try:
         backends._silence_dask()
         logging.getLogger("distributed.worker").error("Failed to communicate with scheduler")
