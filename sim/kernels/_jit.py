@@ -22,6 +22,7 @@ from . import _numba_fixes
 _numba_fixes.apply()  # before any kernel compiles: the inliner's copy (see that module)
 _numba_fixes.mark_propagated_errors()
 _numba_fixes.elide_argument_counts()
+_numba_fixes.skip_untouched_blocks()
 
 
 def cache_root() -> Path:

@@ -329,3 +329,161 @@ def elide_argument_counts() -> None:
     original_optimize_final_module = library._optimize_final_module
     library._optimize_final_module = _optimize_final_module
     _counts_elided = True
+
+
+# ---------------------------------------------------------------------------------------------
+# numba's SSA reconstruction, each variable over the blocks it appears in (skip_untouched_blocks)
+
+_RUN_SSA_SOURCE = '''\
+def _run_ssa(blocks):
+    """Run SSA reconstruction on IR blocks of a function.
+    """
+    if not blocks:
+        # Empty blocks?
+        return {}
+    # Run CFG on the blocks
+    cfg = compute_cfg_from_blocks(blocks)
+    df_plus = _iterated_domfronts(cfg)
+    # Find SSA violators
+    violators = _find_defs_violators(blocks, cfg)
+    # Make cache for .list_vars()
+    cache_list_vars = _CacheListVars()
+
+    # Process one SSA-violating variable at a time
+    for varname in violators:
+        _logger.debug(
+            "Fix SSA violator on var %s", varname,
+        )
+        # Fix up the LHS
+        # Put fresh variables for all assignments to the variable
+        blocks, defmap = _fresh_vars(blocks, varname)
+        _logger.debug("Replaced assignments: %s", _lazy_pformat(defmap))
+        # Fix up the RHS
+        # Re-associate the variable uses with the reaching definition
+        blocks = _fix_ssa_vars(blocks, varname, defmap, cfg, df_plus,
+                               cache_list_vars)
+
+    # Post-condition checks.
+    # CFG invariant
+    cfg_post = compute_cfg_from_blocks(blocks)
+    if cfg_post != cfg:
+        raise errors.CompilerError("CFG mutated in SSA pass")
+    return blocks
+'''
+_RUN_BLOCK_REWRITE_SOURCE = """\
+def _run_block_rewrite(blocks, states, handler):
+    newblocks = {}
+    for label, blk in blocks.items():
+        _logger.debug("==== SSA block rewrite pass on %s", label)
+        newblk = ir.Block(scope=blk.scope, loc=blk.loc)
+
+        newbody = []
+        states['label'] = label
+        states['block'] = blk
+        for stmt in _run_ssa_block_pass(states, blk, handler):
+            assert stmt is not None
+            newbody.append(stmt)
+        newblk.body = newbody
+        newblocks[label] = newblk
+    return newblocks
+"""
+
+_blocks_skipped = False
+original_run_ssa = None
+original_run_block_rewrite = None
+"""numba's own ``ssa._run_ssa`` and ``ssa._run_block_rewrite`` once replaced (for tests)."""
+_touched_labels = None
+"""While ``_run_ssa`` fixes a variable: the labels of the blocks it appears in (None: all)."""
+
+
+def blocks_skipped() -> bool:
+    """Whether numba's SSA reconstruction visits only the blocks a variable appears in
+    (``skip_untouched_blocks``)."""
+    return _blocks_skipped
+
+
+def _labels_by_variable(blocks, cache_list_vars) -> dict[str, set]:
+    """Variable name -> the labels of the blocks with a statement that names it."""
+    labels: dict[str, set] = {}
+    for label, block in blocks.items():
+        for statement in block.body:
+            for variable in cache_list_vars.get(statement):
+                labels.setdefault(variable.name, set()).add(label)
+    return labels
+
+
+def _run_ssa(blocks):
+    """numba's ``ssa._run_ssa`` (the same steps, its debug lines left out), each variable's two
+    rewrites told the blocks it appears in (``_run_block_rewrite``)."""
+    global _touched_labels
+    from numba.core import errors, ssa
+
+    if not blocks:
+        return {}
+    cfg = ssa.compute_cfg_from_blocks(blocks)
+    df_plus = ssa._iterated_domfronts(cfg)
+    violators = ssa._find_defs_violators(blocks, cfg)
+    cache_list_vars = ssa._CacheListVars()
+    # fixing one variable renames only it (and adds phis of it), so where the others appear
+    # is the same before and after: one scan serves every variable
+    touched = _labels_by_variable(blocks, cache_list_vars)
+    try:
+        for varname in violators:
+            _touched_labels = touched.get(varname, set())
+            blocks, defmap = ssa._fresh_vars(blocks, varname)
+            blocks = ssa._fix_ssa_vars(blocks, varname, defmap, cfg, df_plus, cache_list_vars)
+    finally:
+        _touched_labels = None
+    if ssa.compute_cfg_from_blocks(blocks) != cfg:
+        raise errors.CompilerError("CFG mutated in SSA pass")
+    return blocks
+
+
+def _run_block_rewrite(blocks, states, handler):
+    """numba's ``ssa._run_block_rewrite`` over the blocks the variable appears in; the others
+    copied as they are (a new block, the same statements), which is what numba's handlers give
+    back for a block without the variable: they change only statements that name it, and a phi
+    is inserted (into any block) only from a statement that does."""
+    if _touched_labels is None:
+        return original_run_block_rewrite(blocks, states, handler)
+    from numba.core import ir
+
+    newblocks = {}
+    for label, block in blocks.items():
+        if label in _touched_labels:
+            newblocks[label] = original_run_block_rewrite({label: block}, states, handler)[label]
+        else:
+            copied = ir.Block(scope=block.scope, loc=block.loc)
+            copied.body = list(block.body)
+            newblocks[label] = copied
+    return newblocks
+
+
+def skip_untouched_blocks() -> None:
+    """Let numba's SSA reconstruction rewrite, for each variable assigned more than once, only
+    the blocks that name it.
+
+    numba rewrites every block of a function twice per such variable (renaming its
+    assignments, then its uses), calling two handlers and two debug-log calls per statement:
+    statements x variables. A large inlined kernel has thousands of blocks and hundreds of
+    such variables (the discard search: 472,000 statement visits, about a tenth of its 11 s
+    compile). The blocks that do not name the variable come out of numba's rewrite unchanged,
+    so they are copied instead; the IR is the same (``tests/kernels/test_numba_fixes.py``
+    compares the LLVM IR of kernels compiled both ways). Applied only when numba's two
+    functions have the source this was written from; ``MJSIM_NUMBA_FIXES=0`` leaves them."""
+    global _blocks_skipped, original_run_ssa, original_run_block_rewrite
+    if _blocks_skipped or os.environ.get("MJSIM_NUMBA_FIXES", "1") == "0":
+        return
+    from numba.core import ssa
+
+    try:
+        sources = inspect.getsource(ssa._run_ssa), inspect.getsource(ssa._run_block_rewrite)
+    except (OSError, TypeError):
+        return
+    if sources != (_RUN_SSA_SOURCE, _RUN_BLOCK_REWRITE_SOURCE):
+        return
+    original_run_ssa = ssa._run_ssa
+    original_run_block_rewrite = ssa._run_block_rewrite
+    ssa._run_ssa = _run_ssa
+    ssa._run_block_rewrite = _run_block_rewrite
+    _blocks_skipped = True

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import inspect
 import os
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from numba import njit
 from numba.core import inline_closurecall, ir
 
 from sim.kernels import _numba_fixes
+from sim.tables import cache_dir, load_tables
 
 
 def test_the_fix_is_applied_where_numba_copies_block_by_block():
@@ -296,3 +299,135 @@ def test_the_text_edit_keeps_counts_of_values_used_otherwise():
     assert "NRT_incref(ptr %arg.b.0)" in edited and "NRT_decref(ptr %arg.b.0)" in edited
     other = text.replace("@_ZN3sim1fB", "@_ZN5numba1fB")  # not mjsim's: left alone
     assert _numba_fixes.elide_counts_in_text(other) == (other, 0)
+
+
+# --- SSA reconstruction over the blocks a variable appears in (skip_untouched_blocks) ----------
+
+
+def _reassigning(values, limit):
+    """Variables assigned in several blocks (SSA violators) and many blocks that name none of
+    them: the shape whose reconstruction the fix makes cheap."""
+    total = 0
+    best = -1
+    for index in range(values.shape[0]):
+        value = values[index]
+        if value > limit:
+            total += value * 3
+            best = index
+        elif value == limit:
+            total -= 7
+        elif value % 2 == 0:
+            total += value // 2
+        else:
+            for step in range(value % 5):
+                total += step
+        if total > 1000:
+            total = total - 1000
+    scale = 2
+    if best > 0:
+        scale = 3
+    return total * scale + best
+
+
+def _ssa_of(function, originals: bool) -> tuple[str, int]:
+    """``function``'s untyped IR after numba's SSA reconstruction, as text, and how many
+    statements the reconstruction's rewrites visited; with numba's own functions when
+    ``originals``."""
+    import contextlib
+    import io
+
+    from numba.core import compiler, ssa
+
+    visits = 0
+    block_pass = ssa._run_ssa_block_pass
+
+    def counting(states, block, handler):
+        nonlocal visits
+        for statement in block_pass(states, block, handler):
+            visits += 1
+            yield statement
+
+    replaced = (ssa._run_ssa, ssa._run_block_rewrite, ssa._run_ssa_block_pass)
+    try:
+        ssa._run_ssa_block_pass = counting
+        if originals:
+            ssa._run_ssa = _numba_fixes.original_run_ssa
+            ssa._run_block_rewrite = _numba_fixes.original_run_block_rewrite
+        func_ir = compiler.run_frontend(function)
+        ssa.reconstruct_ssa(func_ir)
+    finally:
+        ssa._run_ssa, ssa._run_block_rewrite, ssa._run_ssa_block_pass = replaced
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        func_ir.dump()
+    return text.getvalue(), visits
+
+
+def test_the_ssa_skip_is_applied_where_numba_rewrites_every_block():
+    if os.environ.get("MJSIM_NUMBA_FIXES") == "0":
+        pytest.skip("MJSIM_NUMBA_FIXES=0: numba left alone")
+    from numba.core import ssa
+
+    if inspect.getsource(_numba_fixes.original_run_ssa or ssa._run_ssa) != (
+        _numba_fixes._RUN_SSA_SOURCE
+    ):
+        pytest.skip("this numba reconstructs SSA otherwise: nothing to skip")
+    assert _numba_fixes.blocks_skipped()
+    assert ssa._run_ssa is _numba_fixes._run_ssa
+    assert ssa._run_block_rewrite is _numba_fixes._run_block_rewrite
+
+
+def test_ssa_with_the_skip_visits_fewer_statements_and_gives_the_same_ir():
+    if not _numba_fixes.blocks_skipped():
+        pytest.skip("the fix does not apply to this numba")
+    fixed, fixed_visits = _ssa_of(_reassigning, originals=False)
+    numba, numba_visits = _ssa_of(_reassigning, originals=True)
+    assert fixed == numba
+    assert "phi" in fixed and "total.1" in fixed  # the function did need reconstructing
+    assert 0 < fixed_visits * 2 < numba_visits
+    # and the compiled function answers as the Python one
+    values = np.array([3, 9, 4, 11, 6, 15, 0, 7], np.int64)
+    assert njit(_reassigning)(values, 6) == _reassigning(values, 6)
+
+
+@pytest.mark.slow  # two compiles of the discard search, about 12 s each
+def test_the_discard_search_compiles_to_the_same_llvm_ir_either_way(tmp_path):
+    """The agents' search (a very large inlined kernel, the fix's reason) compiled in two fresh
+    processes, with the skip and with numba's own reconstruction: the same LLVM IR."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, hashlib, numba, numpy as np\n"
+        "import sim.kernels\n"
+        "from sim.kernels import _numba_fixes as F\n"
+        "from numba.core import ssa\n"
+        "if sys.argv[1] == 'numba':\n"
+        "    ssa._run_ssa = F.original_run_ssa\n"
+        "    ssa._run_block_rewrite = F.original_run_block_rewrite\n"
+        "from sim.kernels import agents as AG, hand as K\n"
+        "from sim.tables import load_tables\n"
+        "rows, info, vectors = AG.discard_space()\n"
+        "kinds = K.N_KINDS\n"
+        "args = (np.zeros(kinds, np.uint8), np.zeros(4, np.int64), 0, np.zeros(kinds, np.bool_),\n"
+        "        np.zeros(kinds, np.uint8), 27, 3, np.ones(kinds, np.bool_), load_tables(), rows,\n"
+        "        info, vectors)\n"
+        "sig = tuple(numba.typeof(a) for a in args)\n"
+        "AG._efficiency_search.compile(sig)\n"
+        "print(hashlib.sha1(AG._efficiency_search.inspect_llvm(sig).encode()).hexdigest())\n"
+    )
+    root = Path(_numba_fixes.__file__).parents[2]
+    load_tables()  # built, if this process had not: the subprocesses copy them
+    tables = cache_dir()
+    digests = []
+    for mode, cache in (("fixed", tmp_path / "a"), ("numba", tmp_path / "b")):
+        environment = {**os.environ, "PYTHONPATH": str(root), "MJSIM_CACHE_DIR": str(cache)}
+        environment.pop("NUMBA_CACHE_DIR", None)
+        shutil.copytree(tables, cache / tables.name)
+        result = subprocess.run(
+            [sys.executable, "-c", code, mode], capture_output=True, text=True,
+            env=environment, timeout=600,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        digests.append(result.stdout.strip())
+    assert digests[0] == digests[1]
