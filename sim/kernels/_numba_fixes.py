@@ -1,4 +1,4 @@
-"""Two fixes to numba, applied once when ``sim.kernels`` is imported, before any kernel compiles.
+"""Fixes to numba, applied once when ``sim.kernels`` is imported, before any kernel compiles.
 
 **Compile time** (``apply``). numba inlines an ``inline="always"`` function (``inline_kernel``)
 by copying its IR (``numba.core.inline_closurecall.InlineWorker.inline_ir``, twice per call
@@ -13,12 +13,18 @@ the same IR. It is made by rewriting those two lines of numba's own ``inline_ir`
 
 **Reference counts** (``mark_propagated_errors``): the exit by which a kernel passes on a called
 kernel's error counts as a raise for numba's pruning of reference counts, so that a kernel that
-calls others can run without counting its array arguments (see that function).
+calls others can run without counting its array arguments (see that function); and
+(``elide_argument_counts``) the counts of a kernel's own array arguments that are used for
+nothing else are removed from its IR.
+
+**SSA reconstruction** (``skip_untouched_blocks``): numba's rewrite of a variable assigned more
+than once visits only the blocks that name it, the same IR in less time.
 
 Each fix is made only when numba's source has the lines it was written from word for word:
 with another numba, nothing is changed and numba compiles as it always does (``applied()``,
-``propagation_marked()`` say which). ``MJSIM_NUMBA_FIXES=0`` leaves numba alone (and compiles
-into caches of its own: the cache folders' digest includes it).
+``propagation_marked()``, ``counts_elided()``, ``blocks_skipped()`` say which).
+``MJSIM_NUMBA_FIXES=0`` leaves numba alone (and compiles into caches of its own: the cache
+folders' digest includes it).
 """
 
 from __future__ import annotations
