@@ -23,6 +23,7 @@ _numba_fixes.apply()  # before any kernel compiles: the inliner's copy (see that
 _numba_fixes.mark_propagated_errors()
 _numba_fixes.elide_argument_counts()
 _numba_fixes.skip_untouched_blocks()
+_numba_fixes.link_callees_at_load()
 
 
 def cache_root() -> Path:

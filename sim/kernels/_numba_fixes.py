@@ -30,9 +30,13 @@ folders' digest includes it).
 from __future__ import annotations
 
 import inspect
+import itertools
 import os
 import re
+import secrets
 import textwrap
+import weakref
+import zlib
 
 _PER_BLOCK_COPY = """\
         for block_label, block in the_ir.blocks.items():
@@ -493,3 +497,234 @@ def skip_untouched_blocks() -> None:
     ssa._run_ssa = _run_ssa
     ssa._run_block_rewrite = _run_block_rewrite
     _blocks_skipped = True
+
+
+# ---------------------------------------------------------------------------------------------
+# A called kernel linked when its caller is loaded, not copied into it (link_callees_at_load)
+
+LINK_OWNERS = ("_ZN3sim",)
+"""Mangled-name prefixes of the kernels whose libraries are linked at load: mjsim's (``sim.*``)."""
+
+_FINALIZE_LINK_LOOP = """\
+        # Link libraries for shared code
+        seen = set()
+        for library in self._linking_libraries:
+            if library not in seen:
+                # Parent inherits reload_init
+                self._reload_init.update(library._reload_init)
+                seen.add(library)
+                self._final_module.link_in(
+                    library._get_module_for_linking(), preserve=True,
+                )
+"""
+_UNSERIALIZE_OBJECT = """\
+            object_code, shared_bitcode = data
+            self.enable_object_caching()
+            self._set_compiled_object(object_code)
+            self._shared_module = ll.parse_bitcode(shared_bitcode)
+            self._finalize_final_module()
+"""
+
+_callees_linked_at_load = False
+original_finalize = None
+original_serialize_using_object_code = None
+original_unserialize = None
+"""numba's own ``CPUCodeLibrary`` methods once replaced (for tests)."""
+_libraries_by_key: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+"""The kernel libraries of this process (compiled or loaded), by their kernel's mangled name."""
+
+
+def callees_linked_at_load() -> bool:
+    """Whether a kernel's library leaves out the kernels it calls, which are linked when it is
+    loaded (``link_callees_at_load``)."""
+    return _callees_linked_at_load
+
+
+def _defined_names(module) -> tuple[str, ...]:
+    """The functions and global variables a module defines (numba's ``_load_defined_symbols``)."""
+    return tuple(
+        value.name
+        for values in (module.functions, module.global_variables)
+        for value in values
+        if not value.is_declaration
+    )
+
+
+def _kernel_object(library) -> bytes | None:
+    """A kernel library's machine code: as compiled here, or as loaded from the disk cache
+    (numba drops its own copy once the code is loaded)."""
+    return getattr(library, "_mjsim_object", None) or library._compiled_object
+
+
+def _linked_at_load(library) -> bool:
+    return (
+        getattr(library, "_mjsim_key", None) is not None
+        and library._object_caching_enabled
+        and _kernel_object(library) is not None
+    )
+
+
+def _register(library, key: str, names: tuple[str, ...], object_code: bytes) -> None:
+    library._mjsim_key = key
+    library._mjsim_names = names
+    library._mjsim_object = object_code
+    library._mjsim_crc = zlib.crc32(object_code)
+    _libraries_by_key.setdefault(key, library)
+
+
+def _finalize(self):
+    """numba's ``finalize`` with mjsim's kernel libraries left out of the link: the calls to
+    them stay declarations, resolved by the JIT to the code already loaded."""
+    from llvmlite import binding
+
+    unique = list(dict.fromkeys(self._linking_libraries))
+    unlinked = [library for library in unique if _linked_at_load(library)]
+    for library in unlinked:
+        self._reload_init.update(library._reload_init)
+    everything = self._linking_libraries
+    self._linking_libraries = [library for library in unique if library not in unlinked]
+    try:
+        original_finalize(self)
+    finally:
+        self._linking_libraries = everything
+    self._mjsim_unlinked = unlinked  # keeps them alive as long as this library
+    module = self._final_module
+    owned = sorted(
+        function.name
+        for function in module.functions
+        if not function.is_declaration
+        and function.linkage == binding.Linkage.external
+        and function.name.startswith(LINK_OWNERS)
+    )
+    if owned and self._object_caching_enabled and self._compiled_object is not None:
+        _register(self, owned[0], _defined_names(module), self._compiled_object)
+
+
+def _closure(library) -> list:
+    """The kernel libraries ``library`` calls, directly or not, each once, callees first."""
+    ordered: dict[str, object] = {}
+
+    def visit(current):
+        for callee in getattr(current, "_mjsim_unlinked", ()):
+            if callee._mjsim_key not in ordered:
+                visit(callee)
+                ordered.setdefault(callee._mjsim_key, callee)
+
+    visit(library)
+    ordered.pop(getattr(library, "_mjsim_key", None), None)
+    return list(ordered.values())
+
+
+def _environments(library) -> tuple:
+    """The numba environments a library's code reads (set again wherever it is loaded)."""
+    if hasattr(library, "_mjsim_environments"):
+        return library._mjsim_environments
+    from numba.core.environment import lookup_environment
+
+    found = []
+    for name in library._mjsim_names:
+        if name.startswith("_ZN08NumbaEnv"):
+            environment = lookup_environment(name)
+            if environment is not None and environment.can_cache():
+                found.append(environment)
+    return tuple(found)
+
+
+def _serialize_using_object_code(self):
+    """numba's cached form of a library (its machine code and bitcode), for a kernel's library
+    with the machine code of every kernel it calls, which is not in its own."""
+    name, kind, data = original_serialize_using_object_code(self)
+    if getattr(self, "_mjsim_key", None) is None:
+        return name, kind, data
+    callees = tuple(
+        (
+            callee._mjsim_key,
+            callee.name,
+            _kernel_object(callee),
+            callee._mjsim_names,
+            _environments(callee),
+            callee._mjsim_crc,
+        )
+        for callee in _closure(self)
+    )
+    return name, kind, (*data, (self._mjsim_key, self._mjsim_names), callees)
+
+
+def _load_callee(codegen, entry):
+    """A called kernel's library from a cached caller's list: the one this process has under
+    that name, or its machine code loaded now."""
+    key, name, object_code, names, environments, crc = entry
+    library = _libraries_by_key.get(key)
+    if library is not None:
+        if library._mjsim_crc != crc:
+            raise RuntimeError(
+                f"two different compiled kernels are named {key}: clear mjsim's numba cache"
+            )
+        return library
+    library = codegen.create_library(name)
+    library.enable_object_caching()
+    library._set_compiled_object(object_code)
+    library._finalize_final_module()
+    codegen._engine._defined_symbols.update(names)
+    for environment in environments:
+        codegen.set_env(environment.env_name, environment)
+    library._mjsim_environments = environments
+    _register(library, key, names, object_code)
+    return library
+
+
+def _unserialize(cls, codegen, state):
+    """numba's load of a cached library; a kernel's, after the kernels it calls."""
+    name, kind, data = state
+    if kind != "object" or len(data) == 2:
+        return original_unserialize.__func__(cls, codegen, state)
+    object_code, _bitcode, (key, names), callees = data
+    loaded = [_load_callee(codegen, entry) for entry in callees]
+    library = original_unserialize.__func__(cls, codegen, (name, kind, data[:2]))
+    library._mjsim_unlinked = loaded
+    _register(library, key, names, object_code)
+    return library
+
+
+def link_callees_at_load() -> None:
+    """Compile each of mjsim's kernels once: a kernel that calls others leaves their code out of
+    its own and calls the code already loaded.
+
+    numba links a copy of every called function's optimised code into the caller's library,
+    then optimises and emits machine code for the whole again, at every level of calls: the
+    engine's entry point emitted the whole engine, the hand loop below it all of it again, the
+    settlement chain at each of its six levels (a third of a cold compile, ``RESULTS.md``,
+    session 35). Here the calls to a kernel compiled with a cache (its library kept as machine
+    code) stay declarations, which numba's JIT resolves to the code loaded in the process, as
+    it does for any symbol. What numba loses is LLVM inlining a called kernel into its caller:
+    mjsim inlines its hot helpers at numba's level (``inline_kernel``), before LLVM.
+
+    A cached library must then bring the code of the kernels it calls: its cache entry holds
+    their machine code, names and numba environments, callees first, and loading it loads
+    each one the process does not have yet (``_load_callee``). Names must be unique across
+    processes for that: numba numbers each compiled function in a process from 1, which two
+    processes would share, so the numbering starts at a random point in each.
+    Applied only when numba's ``finalize`` and ``_unserialize`` have the lines this was written
+    from; ``MJSIM_NUMBA_FIXES=0`` leaves numba alone."""
+    global _callees_linked_at_load, original_finalize
+    global original_serialize_using_object_code, original_unserialize
+    if _callees_linked_at_load or os.environ.get("MJSIM_NUMBA_FIXES", "1") == "0":
+        return
+    from numba.core import bytecode, codegen
+
+    library = codegen.CPUCodeLibrary
+    try:
+        sources = inspect.getsource(library.finalize), inspect.getsource(library._unserialize)
+    except (OSError, TypeError):
+        return
+    if _FINALIZE_LINK_LOOP not in sources[0] or _UNSERIALIZE_OBJECT not in sources[1]:
+        return
+    # a 48-bit random start: two processes' numbers meet with odds of about n^2 / 2^48
+    bytecode.FunctionIdentity._unique_ids = itertools.count(secrets.randbits(48))
+    original_finalize = library.finalize
+    original_serialize_using_object_code = library.serialize_using_object_code
+    original_unserialize = library.__dict__["_unserialize"]
+    library.finalize = _finalize
+    library.serialize_using_object_code = _serialize_using_object_code
+    library._unserialize = classmethod(_unserialize)
+    _callees_linked_at_load = True

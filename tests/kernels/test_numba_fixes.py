@@ -401,7 +401,9 @@ def test_the_discard_search_compiles_to_the_same_llvm_ir_either_way(tmp_path):
         "import sys, hashlib, numba, numpy as np\n"
         "import sim.kernels\n"
         "from sim.kernels import _numba_fixes as F\n"
-        "from numba.core import ssa\n"
+        "from numba.core import bytecode, ssa\n"
+        "import itertools\n"
+        "bytecode.FunctionIdentity._unique_ids = itertools.count(1)  # the same names both ways\n"
         "if sys.argv[1] == 'numba':\n"
         "    ssa._run_ssa = F.original_run_ssa\n"
         "    ssa._run_block_rewrite = F.original_run_block_rewrite\n"
@@ -431,3 +433,157 @@ def test_the_discard_search_compiles_to_the_same_llvm_ir_either_way(tmp_path):
         assert result.returncode == 0, result.stderr
         digests.append(result.stdout.strip())
     assert digests[0] == digests[1]
+
+
+# --- called kernels linked at load (link_callees_at_load) ------------------------------------
+
+_CHAIN_MODULE = """
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def leaf(value):
+    return value * 2.0 + 1.0
+
+
+@njit(cache=True)
+def middle(values):
+    total = 0.0
+    for value in values:
+        total += leaf(value)
+    return total
+
+
+@njit(cache=True)
+def top(values, times):
+    if times < 0:
+        raise ValueError("negative times")
+    total = 0.0
+    for _ in range(times):
+        total += middle(values)
+    return total
+"""
+
+_CHAIN_RUN = """
+import re
+import sys
+import numpy as np
+from numba.core import bytecode
+import sim.kernels
+from sim.kernels import _numba_fixes as F
+F.LINK_OWNERS = (*F.LINK_OWNERS, "_ZN9chain_mod")
+import chain_mod
+first = next(bytecode.FunctionIdentity._unique_ids)
+if "leaf" in sys.argv[1:]:
+    chain_mod.leaf(1.0)
+values = np.array([1.0, 2.5, -3.0])
+print("value", chain_mod.top(values, 3))
+try:
+    chain_mod.top(values, -1)
+except ValueError as error:
+    print("error", error)
+library = chain_mod.top.overloads[chain_mod.top.signatures[0]].library
+print("loaded", sum(chain_mod.top.stats.cache_hits.values()))
+print("compiled_callees", len(chain_mod.leaf.overloads) + len(chain_mod.middle.overloads))
+def kernel_name(key):  # _ZN9chain_mod4leafB...: the name after the module's
+    tail = key.split("chain_mod")[1]
+    length = re.match(r"[0-9]+", tail).group()
+    return tail[len(length) : len(length) + int(length)]
+print("callees", sorted(kernel_name(callee._mjsim_key) for callee in F._closure(library)))
+if not library._disable_inspection:  # compiled here, not loaded
+    functions = library._final_module.functions
+    print("leaf_in_top", any("4leaf" in f.name and not f.is_declaration for f in functions))
+if "leaf" in sys.argv[1:]:
+    leaf_library = chain_mod.leaf.overloads[chain_mod.leaf.signatures[0]].library
+    shared = F._libraries_by_key[leaf_library._mjsim_key] is leaf_library
+    print("leaf_shared", shared)
+print("first_uid", first)
+"""
+
+
+def _run_chain(tmp_path, *arguments):
+    import subprocess
+    import sys
+
+    root = Path(_numba_fixes.__file__).parents[2]
+    environment = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), str(tmp_path)]),
+        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+        "MJSIM_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", _CHAIN_RUN, *arguments], capture_output=True, text=True,
+        env=environment, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return dict(line.split(" ", 1) for line in result.stdout.strip().splitlines())
+
+
+def test_linking_at_load_is_applied_where_numba_links_callees_into_callers():
+    if os.environ.get("MJSIM_NUMBA_FIXES") == "0":
+        pytest.skip("MJSIM_NUMBA_FIXES=0: numba left alone")
+    from numba.core import codegen
+
+    original = _numba_fixes.original_finalize or codegen.CPUCodeLibrary.finalize
+    if _numba_fixes._FINALIZE_LINK_LOOP not in inspect.getsource(original):
+        pytest.skip("this numba links otherwise: nothing to change")
+    assert _numba_fixes.callees_linked_at_load()
+    assert codegen.CPUCodeLibrary.finalize is _numba_fixes._finalize
+
+
+def test_a_cached_caller_brings_the_kernels_it_calls_and_runs_without_them(tmp_path):
+    """Compiled in one process: the caller's library has no copy of the kernels it calls. In a
+    new process, the caller alone loaded from the disk cache (its callees never compiled nor
+    loaded by their own dispatchers) gives the same answer and raises the same error; with a
+    callee loaded first by its own dispatcher, that library is the one the caller uses."""
+    if not _numba_fixes.callees_linked_at_load():
+        pytest.skip("the fix does not apply to this numba")
+    (tmp_path / "chain_mod.py").write_text(_CHAIN_MODULE)
+    expected = 3 * sum(value * 2.0 + 1.0 for value in (1.0, 2.5, -3.0))
+    compiled = _run_chain(tmp_path)
+    assert float(compiled["value"]) == expected
+    assert compiled["error"] == "negative times"
+    assert compiled["loaded"] == "0" and compiled["compiled_callees"] == "2"
+    assert compiled["leaf_in_top"] == "False"  # a declaration only: resolved when loaded
+    assert compiled["callees"] == "['leaf', 'middle']"
+    alone = _run_chain(tmp_path)
+    assert alone["loaded"] == "1" and alone["compiled_callees"] == "0"
+    assert float(alone["value"]) == expected and alone["error"] == "negative times"
+    assert alone["callees"] == "['leaf', 'middle']"
+    with_leaf = _run_chain(tmp_path, "leaf")
+    assert float(with_leaf["value"]) == expected and with_leaf["leaf_shared"] == "True"
+    # each process numbers its functions from its own random start (names unique across them)
+    starts = {compiled["first_uid"], alone["first_uid"], with_leaf["first_uid"]}
+    assert len(starts) == 3 and all(int(start) > 1_000_000 for start in starts)
+
+
+def test_a_called_kernel_of_another_code_under_a_known_name_is_refused(monkeypatch):
+    if not _numba_fixes.callees_linked_at_load():
+        pytest.skip("the fix does not apply to this numba")
+    monkeypatch.setattr(_numba_fixes, "LINK_OWNERS", (*_numba_fixes.LINK_OWNERS, _TEST_OWNER))
+
+    @njit
+    def doubled(value):
+        return 2 * value
+
+    @njit
+    def doubled_plus_one(value):
+        return doubled(value) + 1
+
+    assert doubled_plus_one(4) == 9
+    library = doubled.overloads[doubled.signatures[0]].library
+    caller = doubled_plus_one.overloads[doubled_plus_one.signatures[0]].library
+    assert caller._mjsim_unlinked == [library]
+    assert not any(
+        "doubled" in function.name and "plus" not in function.name and not function.is_declaration
+        for function in caller._final_module.functions
+    )
+    key = library._mjsim_key
+    assert _numba_fixes._libraries_by_key[key] is library
+    same = (key, library.name, b"", (), (), library._mjsim_crc)
+    assert _numba_fixes._load_callee(library.codegen, same) is library
+    other = (key, library.name, b"", (), (), library._mjsim_crc ^ 1)
+    with pytest.raises(RuntimeError, match="two different compiled kernels"):
+        _numba_fixes._load_callee(library.codegen, other)
