@@ -20,9 +20,14 @@ nothing else are removed from its IR.
 **SSA reconstruction** (``skip_untouched_blocks``): numba's rewrite of a variable assigned more
 than once visits only the blocks that name it, the same IR in less time.
 
+**Linking** (``link_callees_at_load``): a kernel's library leaves out the kernels it calls (numba
+copies them into it and optimises and emits them again at every level of calls); the JIT
+resolves the calls to the code already loaded, and a cached kernel brings its callees' code.
+
 Each fix is made only when numba's source has the lines it was written from word for word:
 with another numba, nothing is changed and numba compiles as it always does (``applied()``,
-``propagation_marked()``, ``counts_elided()``, ``blocks_skipped()`` say which).
+``propagation_marked()``, ``counts_elided()``, ``blocks_skipped()``,
+``callees_linked_at_load()`` say which).
 ``MJSIM_NUMBA_FIXES=0`` leaves numba alone (and compiles into caches of its own: the cache
 folders' digest includes it).
 """
@@ -631,11 +636,26 @@ def _environments(library) -> tuple:
 
 
 def _serialize_using_object_code(self):
-    """numba's cached form of a library (its machine code and bitcode), for a kernel's library
-    with the machine code of every kernel it calls, which is not in its own."""
+    """numba's cached form of a library (its machine code and bitcode); for a library that
+    calls kernels (a kernel's or any other cached function's), with the machine code of every
+    kernel it calls, which is not in its own."""
     name, kind, data = original_serialize_using_object_code(self)
-    if getattr(self, "_mjsim_key", None) is None:
-        return name, kind, data
+    key = getattr(self, "_mjsim_key", None)
+    if key is None and not getattr(self, "_mjsim_unlinked", None):
+        return name, kind, data  # nothing left out: numba's own form
+    closure = _closure(self)
+    # a call left a declaration must be one of these callees': loaded without it, the JIT
+    # would call a null address
+    provided = {name for callee in closure for name in callee._mjsim_names}
+    missing = [
+        function.name
+        for function in self._final_module.functions
+        if function.is_declaration
+        and function.name.startswith(LINK_OWNERS)
+        and function.name not in provided
+    ]
+    if missing:
+        raise RuntimeError(f"{name} calls {missing[0]}, which is neither in it nor cached with it")
     callees = tuple(
         (
             callee._mjsim_key,
@@ -645,9 +665,10 @@ def _serialize_using_object_code(self):
             _environments(callee),
             callee._mjsim_crc,
         )
-        for callee in _closure(self)
+        for callee in closure
     )
-    return name, kind, (*data, (self._mjsim_key, self._mjsim_names), callees)
+    names = self._mjsim_names if key is not None else _defined_names(self._final_module)
+    return name, kind, (*data, (key, names), callees)
 
 
 def _load_callee(codegen, entry):
@@ -682,7 +703,8 @@ def _unserialize(cls, codegen, state):
     loaded = [_load_callee(codegen, entry) for entry in callees]
     library = original_unserialize.__func__(cls, codegen, (name, kind, data[:2]))
     library._mjsim_unlinked = loaded
-    _register(library, key, names, object_code)
+    if key is not None:  # a kernel's library (not another caller of kernels)
+        _register(library, key, names, object_code)
     return library
 
 

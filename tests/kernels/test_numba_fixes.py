@@ -465,6 +465,17 @@ def top(values, times):
     return total
 """
 
+_CHAIN_USER_MODULE = """
+from numba import njit
+
+import chain_mod
+
+
+@njit(cache=True)
+def outer(values):
+    return chain_mod.top(values, 2) + 0.5
+"""
+
 _CHAIN_RUN = """
 import re
 import sys
@@ -474,10 +485,13 @@ import sim.kernels
 from sim.kernels import _numba_fixes as F
 F.LINK_OWNERS = (*F.LINK_OWNERS, "_ZN9chain_mod")
 import chain_mod
+import chain_user
 first = next(bytecode.FunctionIdentity._unique_ids)
 if "leaf" in sys.argv[1:]:
     chain_mod.leaf(1.0)
 values = np.array([1.0, 2.5, -3.0])
+if "outer" in sys.argv[1:]:  # a function of another module (not linked at load) calls first
+    print("outer", chain_user.outer(values))
 print("value", chain_mod.top(values, 3))
 try:
     chain_mod.top(values, -1)
@@ -541,6 +555,7 @@ def test_a_cached_caller_brings_the_kernels_it_calls_and_runs_without_them(tmp_p
     if not _numba_fixes.callees_linked_at_load():
         pytest.skip("the fix does not apply to this numba")
     (tmp_path / "chain_mod.py").write_text(_CHAIN_MODULE)
+    (tmp_path / "chain_user.py").write_text(_CHAIN_USER_MODULE)
     expected = 3 * sum(value * 2.0 + 1.0 for value in (1.0, 2.5, -3.0))
     compiled = _run_chain(tmp_path)
     assert float(compiled["value"]) == expected
@@ -552,6 +567,10 @@ def test_a_cached_caller_brings_the_kernels_it_calls_and_runs_without_them(tmp_p
     assert alone["loaded"] == "1" and alone["compiled_callees"] == "0"
     assert float(alone["value"]) == expected and alone["error"] == "negative times"
     assert alone["callees"] == "['leaf', 'middle']"
+    # a cached caller outside the owners (a test variant's entry) brings them too
+    _run_chain(tmp_path, "outer")
+    outer_alone = _run_chain(tmp_path, "outer")
+    assert float(outer_alone["outer"]) == 2 * expected / 3 + 0.5
     with_leaf = _run_chain(tmp_path, "leaf")
     assert float(with_leaf["value"]) == expected and with_leaf["leaf_shared"] == "True"
     # each process numbers its functions from its own random start (names unique across them)
