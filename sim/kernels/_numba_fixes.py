@@ -592,8 +592,21 @@ def _finalize(self):
         original_finalize(self)
     finally:
         self._linking_libraries = everything
-    self._mjsim_unlinked = unlinked  # keeps them alive as long as this library
+    # the libraries linked in may call kernels left out of them: their code is now in this
+    # one, so those kernels are this library's to bring too
+    inherited = [
+        callee
+        for library in self._linking_libraries
+        if library not in unlinked
+        for callee in getattr(library, "_mjsim_unlinked", ())
+    ]
+    self._mjsim_unlinked = list(dict.fromkeys(unlinked + inherited))  # alive while this is
     module = self._final_module
+    self._mjsim_needs = {
+        function.name
+        for function in module.functions
+        if function.is_declaration and function.name.startswith(LINK_OWNERS)
+    }
     owned = sorted(
         function.name
         for function in module.functions
@@ -644,16 +657,11 @@ def _serialize_using_object_code(self):
     if key is None and not getattr(self, "_mjsim_unlinked", None):
         return name, kind, data  # nothing left out: numba's own form
     closure = _closure(self)
-    # a call left a declaration must be one of these callees': loaded without it, the JIT
-    # would call a null address
+    # every kernel left a declaration, here or in a callee, must come with it: loaded
+    # without it, the JIT would stop the process (a symbol not found)
     provided = {name for callee in closure for name in callee._mjsim_names}
-    missing = [
-        function.name
-        for function in self._final_module.functions
-        if function.is_declaration
-        and function.name.startswith(LINK_OWNERS)
-        and function.name not in provided
-    ]
+    needed = set().union(*(getattr(part, "_mjsim_needs", ()) for part in (self, *closure)))
+    missing = sorted(needed - provided - set(_defined_names(self._final_module)))
     if missing:
         raise RuntimeError(f"{name} calls {missing[0]}, which is neither in it nor cached with it")
     callees = tuple(

@@ -437,9 +437,39 @@ def test_the_discard_search_compiles_to_the_same_llvm_ir_either_way(tmp_path):
 
 # --- called kernels linked at load (link_callees_at_load) ------------------------------------
 
+_CHAIN_BASE_MODULE = """
+from numba import njit
+
+
+@njit(cache=True)
+def base(value):
+    return value - 4.0
+"""
+
+_CHAIN_HOOK_MODULE = """
+from numba import njit
+
+import chain_base
+
+
+@njit
+def hook(value):  # not a kernel linked at load (as a test variant's hook): copied into callers
+    return chain_base.base(value) * 3.0
+"""
+
 _CHAIN_MODULE = """
 import numpy as np
 from numba import njit
+
+import chain_hook
+
+
+@njit(cache=True)
+def via_hook(values):
+    total = 0.0
+    for value in values:
+        total += chain_hook.hook(value)
+    return total
 
 
 @njit(cache=True)
@@ -483,7 +513,7 @@ import numpy as np
 from numba.core import bytecode
 import sim.kernels
 from sim.kernels import _numba_fixes as F
-F.LINK_OWNERS = (*F.LINK_OWNERS, "_ZN9chain_mod")
+F.LINK_OWNERS = (*F.LINK_OWNERS, "_ZN9chain_mod", "_ZN10chain_base")
 import chain_mod
 import chain_user
 first = next(bytecode.FunctionIdentity._unique_ids)
@@ -493,6 +523,7 @@ values = np.array([1.0, 2.5, -3.0])
 if "outer" in sys.argv[1:]:  # a function of another module (not linked at load) calls first
     print("outer", chain_user.outer(values))
 print("value", chain_mod.top(values, 3))
+print("hooked", chain_mod.via_hook(values))
 try:
     chain_mod.top(values, -1)
 except ValueError as error:
@@ -550,12 +581,17 @@ def test_linking_at_load_is_applied_where_numba_links_callees_into_callers():
 def test_a_cached_caller_brings_the_kernels_it_calls_and_runs_without_them(tmp_path):
     """Compiled in one process: the caller's library has no copy of the kernels it calls. In a
     new process, the caller alone loaded from the disk cache (its callees never compiled nor
-    loaded by their own dispatchers) gives the same answer and raises the same error; with a
-    callee loaded first by its own dispatcher, that library is the one the caller uses."""
+    loaded by their own dispatchers) gives the same answer and raises the same error, also
+    where the call is in a function copied into the caller (``hook``) or the caller is not one
+    of the kernels linked at load (``outer``); with a callee loaded first by its own
+    dispatcher, that library is the one the caller uses."""
     if not _numba_fixes.callees_linked_at_load():
         pytest.skip("the fix does not apply to this numba")
     (tmp_path / "chain_mod.py").write_text(_CHAIN_MODULE)
     (tmp_path / "chain_user.py").write_text(_CHAIN_USER_MODULE)
+    (tmp_path / "chain_hook.py").write_text(_CHAIN_HOOK_MODULE)
+    (tmp_path / "chain_base.py").write_text(_CHAIN_BASE_MODULE)
+    hooked = sum((value - 4.0) * 3.0 for value in (1.0, 2.5, -3.0))
     expected = 3 * sum(value * 2.0 + 1.0 for value in (1.0, 2.5, -3.0))
     compiled = _run_chain(tmp_path)
     assert float(compiled["value"]) == expected
@@ -567,6 +603,8 @@ def test_a_cached_caller_brings_the_kernels_it_calls_and_runs_without_them(tmp_p
     assert alone["loaded"] == "1" and alone["compiled_callees"] == "0"
     assert float(alone["value"]) == expected and alone["error"] == "negative times"
     assert alone["callees"] == "['leaf', 'middle']"
+    # a kernel called by code copied in (a hook not linked at load) comes with the caller too
+    assert float(compiled["hooked"]) == float(alone["hooked"]) == hooked
     # a cached caller outside the owners (a test variant's entry) brings them too
     _run_chain(tmp_path, "outer")
     outer_alone = _run_chain(tmp_path, "outer")
