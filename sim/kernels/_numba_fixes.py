@@ -20,9 +20,10 @@ nothing else are removed from its IR.
 **SSA reconstruction** (``skip_untouched_blocks``): numba's rewrite of a variable assigned more
 than once visits only the blocks that name it, the same IR in less time.
 
-**Linking** (``link_callees_at_load``): a kernel's library leaves out the kernels it calls (numba
-copies them into it and optimises and emits them again at every level of calls); the JIT
-resolves the calls to the code already loaded, and a cached kernel brings its callees' code.
+**Linking** (``link_callees_at_load``, opt-in: ``MJSIM_LINK_AT_LOAD=1``): a kernel's library
+leaves out the kernels it calls (numba copies them into it and optimises and emits them again at
+every level of calls); the JIT resolves the calls to the code already loaded, and a cached
+kernel brings its callees' code. A faster cold compile, a slower engine.
 
 Each fix is made only when numba's source has the lines it was written from word for word:
 with another numba, nothing is changed and numba compiles as it always does (``applied()``,
@@ -726,20 +727,29 @@ def link_callees_at_load() -> None:
     settlement chain at each of its six levels (a third of a cold compile, ``RESULTS.md``,
     session 35). Here the calls to a kernel compiled with a cache (its library kept as machine
     code) stay declarations, which numba's JIT resolves to the code loaded in the process, as
-    it does for any symbol. What numba loses is LLVM inlining a called kernel into its caller:
-    mjsim inlines its hot helpers at numba's level (``inline_kernel``), before LLVM.
+    it does for any symbol. What numba loses is LLVM inlining a called kernel into its caller
+    and optimising across them (mjsim inlines its hot helpers at numba's level,
+    ``inline_kernel``, but LLVM did more).
 
     A cached library must then bring the code of the kernels it calls: its cache entry holds
     their machine code, names and numba environments, callees first, and loading it loads
     each one the process does not have yet (``_load_callee``). Names must be unique across
     processes for that: numba numbers each compiled function in a process from 1, which two
     processes would share, so the numbering starts at a random point in each.
+    **Opt-in** (``MJSIM_LINK_AT_LOAD=1``, which also gives the kernels cache folders of their
+    own): a cold two-process compile of Weng'an takes 76 s instead of 85-100 s, Anqing's 79 s
+    instead of 94 s, the tests' warm-up about a sixth less, but the engines play about 6 %
+    fewer hands a second (both engines side by side on the two cores, RESULTS.md session 36):
+    LLVM no longer inlines or optimises across the kernels. Linking the small or hot callees
+    and leaving out only the big ones is the next step.
     Applied only when numba's ``finalize`` and ``_unserialize`` have the lines this was written
     from; ``MJSIM_NUMBA_FIXES=0`` leaves numba alone."""
     global _callees_linked_at_load, original_finalize
     global original_serialize_using_object_code, original_unserialize
     if _callees_linked_at_load or os.environ.get("MJSIM_NUMBA_FIXES", "1") == "0":
         return
+    if os.environ.get("MJSIM_LINK_AT_LOAD", "0") != "1":
+        return  # opt-in: the engine runs about 6 % slower so compiled (see the docstring)
     from numba.core import bytecode, codegen
 
     library = codegen.CPUCodeLibrary

@@ -547,7 +547,9 @@ print("first_uid", first)
 """
 
 
-def _run_chain(tmp_path, *arguments):
+def _run_chain(tmp_path, *arguments, code=_CHAIN_RUN):
+    """``code`` in a new process with kernels linked at load (``MJSIM_LINK_AT_LOAD=1``, opt-in)
+    and its caches in ``tmp_path``: what it prints, as ``name value`` lines."""
     import subprocess
     import sys
 
@@ -557,25 +559,36 @@ def _run_chain(tmp_path, *arguments):
         "PYTHONPATH": os.pathsep.join([str(root), str(tmp_path)]),
         "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
         "MJSIM_CACHE_DIR": str(tmp_path / "cache"),
+        "MJSIM_LINK_AT_LOAD": "1",
     }
     result = subprocess.run(
-        [sys.executable, "-c", _CHAIN_RUN, *arguments], capture_output=True, text=True,
+        [sys.executable, "-c", code, *arguments], capture_output=True, text=True,
         env=environment, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     return dict(line.split(" ", 1) for line in result.stdout.strip().splitlines())
 
 
-def test_linking_at_load_is_applied_where_numba_links_callees_into_callers():
-    if os.environ.get("MJSIM_NUMBA_FIXES") == "0":
-        pytest.skip("MJSIM_NUMBA_FIXES=0: numba left alone")
+def _links_at_load_here() -> bool:
+    """Whether this numba links callees the way the fix was written for (and the fixes are on)."""
     from numba.core import codegen
 
+    if os.environ.get("MJSIM_NUMBA_FIXES") == "0":
+        return False
     original = _numba_fixes.original_finalize or codegen.CPUCodeLibrary.finalize
-    if _numba_fixes._FINALIZE_LINK_LOOP not in inspect.getsource(original):
-        pytest.skip("this numba links otherwise: nothing to change")
-    assert _numba_fixes.callees_linked_at_load()
-    assert codegen.CPUCodeLibrary.finalize is _numba_fixes._finalize
+    return _numba_fixes._FINALIZE_LINK_LOOP in inspect.getsource(original)
+
+
+def test_linking_at_load_is_opt_in_and_applied_where_numba_links_callees_into_callers(tmp_path):
+    from numba.core import codegen
+
+    if not _links_at_load_here():
+        pytest.skip("this numba links otherwise, or the fixes are off: nothing to change")
+    asked = os.environ.get("MJSIM_LINK_AT_LOAD") == "1"
+    assert _numba_fixes.callees_linked_at_load() == asked
+    assert (codegen.CPUCodeLibrary.finalize is _numba_fixes._finalize) == asked
+    code = "from sim.kernels import _numba_fixes as F\nprint('applied', F.callees_linked_at_load())"
+    assert _run_chain(tmp_path, code=code)["applied"] == "True"
 
 
 def test_a_cached_caller_brings_the_kernels_it_calls_and_runs_without_them(tmp_path):
@@ -585,7 +598,7 @@ def test_a_cached_caller_brings_the_kernels_it_calls_and_runs_without_them(tmp_p
     where the call is in a function copied into the caller (``hook``) or the caller is not one
     of the kernels linked at load (``outer``); with a callee loaded first by its own
     dispatcher, that library is the one the caller uses."""
-    if not _numba_fixes.callees_linked_at_load():
+    if not _links_at_load_here():
         pytest.skip("the fix does not apply to this numba")
     (tmp_path / "chain_mod.py").write_text(_CHAIN_MODULE)
     (tmp_path / "chain_user.py").write_text(_CHAIN_USER_MODULE)
@@ -616,31 +629,50 @@ def test_a_cached_caller_brings_the_kernels_it_calls_and_runs_without_them(tmp_p
     assert len(starts) == 3 and all(int(start) > 1_000_000 for start in starts)
 
 
-def test_a_called_kernel_of_another_code_under_a_known_name_is_refused(monkeypatch):
-    if not _numba_fixes.callees_linked_at_load():
+_REFUSE_RUN = """
+import pytest
+from numba import njit
+import sim.kernels
+from sim.kernels import _numba_fixes as F
+F.LINK_OWNERS = (*F.LINK_OWNERS, "_ZN8__main__")
+
+
+@njit
+def doubled(value):
+    return 2 * value
+
+
+@njit
+def doubled_plus_one(value):
+    return doubled(value) + 1
+
+
+assert doubled_plus_one(4) == 9
+library = doubled.overloads[doubled.signatures[0]].library
+caller = doubled_plus_one.overloads[doubled_plus_one.signatures[0]].library
+print("unlinked", caller._mjsim_unlinked == [library])
+print("copied", any(
+    "7doubled" in function.name and not function.is_declaration
+    for function in caller._final_module.functions
+))
+key = library._mjsim_key
+print("registered", F._libraries_by_key[key] is library)
+same = (key, library.name, b"", (), (), library._mjsim_crc)
+print("reused", F._load_callee(library.codegen, same) is library)
+other = (key, library.name, b"", (), (), library._mjsim_crc ^ 1)
+with pytest.raises(RuntimeError, match="two different compiled kernels"):
+    F._load_callee(library.codegen, other)
+print("refused", True)
+"""
+
+
+def test_a_called_kernel_of_another_code_under_a_known_name_is_refused(tmp_path):
+    """The caller's library declares the kernel it calls and has no copy of it; a cached entry
+    bringing the same name with other machine code is refused, not loaded beside it."""
+    if not _links_at_load_here():
         pytest.skip("the fix does not apply to this numba")
-    monkeypatch.setattr(_numba_fixes, "LINK_OWNERS", (*_numba_fixes.LINK_OWNERS, _TEST_OWNER))
-
-    @njit
-    def doubled(value):
-        return 2 * value
-
-    @njit
-    def doubled_plus_one(value):
-        return doubled(value) + 1
-
-    assert doubled_plus_one(4) == 9
-    library = doubled.overloads[doubled.signatures[0]].library
-    caller = doubled_plus_one.overloads[doubled_plus_one.signatures[0]].library
-    assert caller._mjsim_unlinked == [library]
-    assert not any(
-        "doubled" in function.name and "plus" not in function.name and not function.is_declaration
-        for function in caller._final_module.functions
-    )
-    key = library._mjsim_key
-    assert _numba_fixes._libraries_by_key[key] is library
-    same = (key, library.name, b"", (), (), library._mjsim_crc)
-    assert _numba_fixes._load_callee(library.codegen, same) is library
-    other = (key, library.name, b"", (), (), library._mjsim_crc ^ 1)
-    with pytest.raises(RuntimeError, match="two different compiled kernels"):
-        _numba_fixes._load_callee(library.codegen, other)
+    printed = _run_chain(tmp_path, code=_REFUSE_RUN)
+    assert printed == {
+        "unlinked": "True", "copied": "False", "registered": "True", "reused": "True",
+        "refused": "True",
+    }  # fmt: skip
