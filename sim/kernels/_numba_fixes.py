@@ -511,6 +511,11 @@ def skip_untouched_blocks() -> None:
 LINK_OWNERS = ("_ZN3sim",)
 """Mangled-name prefixes of the kernels whose libraries are linked at load: mjsim's (``sim.*``)."""
 
+KEPT_LINKED = ("_ZN3sim7kernels6agents",)
+"""Mangled-name prefixes of kernels still copied into their callers: the agents' (the discard
+search is most of a hand's time, and LLVM inlining it into its one caller is worth about 5 %
+of the engine's speed; the compile-ahead helper compiles them, off the critical path)."""
+
 _FINALIZE_LINK_LOOP = """\
         # Link libraries for shared code
         seen = set()
@@ -563,8 +568,10 @@ def _kernel_object(library) -> bytes | None:
 
 
 def _linked_at_load(library) -> bool:
+    key = getattr(library, "_mjsim_key", None)
     return (
-        getattr(library, "_mjsim_key", None) is not None
+        key is not None
+        and not key.startswith(KEPT_LINKED)
         and library._object_caching_enabled
         and _kernel_object(library) is not None
     )
@@ -737,11 +744,13 @@ def link_callees_at_load() -> None:
     processes for that: numba numbers each compiled function in a process from 1, which two
     processes would share, so the numbering starts at a random point in each.
     **Opt-in** (``MJSIM_LINK_AT_LOAD=1``, which also gives the kernels cache folders of their
-    own): a cold two-process compile of Weng'an takes 76 s instead of 85-100 s, Anqing's 79 s
-    instead of 94 s, the tests' warm-up about a sixth less, but the engines play about 6 %
-    fewer hands a second (both engines side by side on the two cores, RESULTS.md session 36):
-    LLVM no longer inlines or optimises across the kernels. Linking the small or hot callees
-    and leaving out only the big ones is the next step.
+    own). With every kernel left out, a cold two-process compile of Weng'an took 76 s instead
+    of 85-100 s, Anqing's 79 s instead of 94 s, but the engines played 5.5-8 % fewer hands a
+    second (side by side on the two cores, RESULTS.md session 36): LLVM no longer inlined the
+    agents' discard search into its caller. The agents' kernels are therefore still copied
+    (``KEPT_LINKED``): Weng'an's engine -1.2 % side by side (within the pairs' spread), its
+    cold compile 66.9 s against 83.4 s. Anhua's and Anqing's engines are not yet measured so:
+    until they are, this stays opt-in.
     Applied only when numba's ``finalize`` and ``_unserialize`` have the lines this was written
     from; ``MJSIM_NUMBA_FIXES=0`` leaves numba alone."""
     global _callees_linked_at_load, original_finalize

@@ -676,3 +676,46 @@ def test_a_called_kernel_of_another_code_under_a_known_name_is_refused(tmp_path)
         "unlinked": "True", "copied": "False", "registered": "True", "reused": "True",
         "refused": "True",
     }  # fmt: skip
+
+
+_KEPT_RUN = """
+from numba import njit
+import sim.kernels
+from sim.kernels import _numba_fixes as F
+F.LINK_OWNERS = (*F.LINK_OWNERS, "_ZN8__main__")
+F.KEPT_LINKED = (*F.KEPT_LINKED, "_ZN8__main__4kept")
+
+
+@njit
+def kept(value):
+    return value + 1
+
+
+@njit
+def left(value):
+    return value * 3
+
+
+@njit
+def both(value):
+    return kept(value) + left(value)
+
+
+assert both(2) == 9
+caller = both.overloads[both.signatures[0]].library
+# a declaration is a call left for the JIT to resolve; a copied kernel is defined or inlined
+declared = [f.name for f in caller._final_module.functions if f.is_declaration]
+print("kept_declared", any("4kept" in name for name in declared))
+print("left_declared", any("4left" in name for name in declared))
+print("unlinked", [callee.name for callee in caller._mjsim_unlinked])
+"""
+
+
+def test_a_kept_kernel_is_still_copied_into_its_caller(tmp_path):
+    """``KEPT_LINKED`` (the agents' kernels): copied into the caller as numba does, the others
+    left out."""
+    if not _links_at_load_here():
+        pytest.skip("the fix does not apply to this numba")
+    assert _numba_fixes.KEPT_LINKED == ("_ZN3sim7kernels6agents",)
+    printed = _run_chain(tmp_path, code=_KEPT_RUN)
+    assert printed == {"kept_declared": "False", "left_declared": "True", "unlinked": "['left']"}
