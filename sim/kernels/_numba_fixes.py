@@ -749,8 +749,9 @@ def link_callees_at_load() -> None:
     second (side by side on the two cores, RESULTS.md session 36): LLVM no longer inlined the
     agents' discard search into its caller. The agents' kernels are therefore still copied
     (``KEPT_LINKED``): Weng'an's engine -1.2 % side by side (within the pairs' spread), its
-    cold compile 66.9 s against 83.4 s. Anhua's and Anqing's engines are not yet measured so:
-    until they are, this stays opt-in.
+    cold compile 66.9 s against 83.4 s. But Anhua's engine is 3.5 % slower and Anqing's 13-17 %
+    (their scorers' and wait searches' calls): opt-in until the kernels kept copied are chosen
+    per rule set.
     Applied only when numba's ``finalize`` and ``_unserialize`` have the lines this was written
     from; ``MJSIM_NUMBA_FIXES=0`` leaves numba alone."""
     global _callees_linked_at_load, original_finalize
