@@ -561,23 +561,15 @@ def _defined_names(module) -> tuple[str, ...]:
     )
 
 
-def _kernel_object(library) -> bytes | None:
-    """A kernel library's machine code: as compiled here, or as loaded from the disk cache
-    (numba drops its own copy once the code is loaded)."""
-    return getattr(library, "_mjsim_object", None) or library._compiled_object
-
-
 def _linked_at_load(library) -> bool:
+    """A registered kernel library (``_register``: its machine code kept) not kept copied."""
     key = getattr(library, "_mjsim_key", None)
-    return (
-        key is not None
-        and not key.startswith(KEPT_LINKED)
-        and library._object_caching_enabled
-        and _kernel_object(library) is not None
-    )
+    return key is not None and not key.startswith(KEPT_LINKED)
 
 
 def _register(library, key: str, names: tuple[str, ...], object_code: bytes) -> None:
+    """Mark a kernel library with its kernel's name, defined names and machine code (kept here:
+    numba drops its own copy of a loaded library's code)."""
     library._mjsim_key = key
     library._mjsim_names = names
     library._mjsim_object = object_code
@@ -676,7 +668,7 @@ def _serialize_using_object_code(self):
         (
             callee._mjsim_key,
             callee.name,
-            _kernel_object(callee),
+            callee._mjsim_object,
             callee._mjsim_names,
             _environments(callee),
             callee._mjsim_crc,
