@@ -40,7 +40,7 @@ def _sources_digest(*folders: Path) -> str:
     # numba's code differs with the fixes of ``_numba_fixes`` on or off (MJSIM_NUMBA_FIXES)
     digest.update(os.environ.get("MJSIM_NUMBA_FIXES", "1").encode())
     # and kernels linked at load are cached in another form (_numba_fixes.link_callees_at_load)
-    if os.environ.get("MJSIM_LINK_AT_LOAD", "0") == "1":
+    if os.environ.get("MJSIM_LINK_AT_LOAD", "1") != "0":
         digest.update(b"link-at-load")
     for folder in folders or (Path(__file__).parent,):
         for path in sorted(folder.rglob("*.py")):

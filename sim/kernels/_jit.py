@@ -77,7 +77,8 @@ class DiskCacheOnFirstUse:
     numba makes each cached kernel's cache when the kernel is decorated, finding its folder and
     testing it for writing with a temporary file: about 0.2 ms a kernel, 50 ms of every process
     that imports the generic kernels and a rule set, though a warm run loads one entry point
-    (its callees are in its library; with ``MJSIM_LINK_AT_LOAD=1``, in its cache entry).
+    (the kernels it calls are in its library or its cache entry,
+    ``_numba_fixes.link_callees_at_load``).
     Deferred, only the kernels compiled or loaded pay it."""
 
     __slots__ = ("_folder", "_made", "_py_func")
@@ -132,5 +133,5 @@ variant, in that variant's cache folder; ``sim.kernels.variant_type``)."""
 generic_inline_kernel = njit(nogil=True, inline="always")
 """``generic_kernel`` inlined by numba into its caller: for the generic loop's outermost
 function, so that a variant's entry point and the loop it calls are one compiled function
-(each separately compiled level optimises and emits the whole engine's code again: seconds;
-unless ``MJSIM_LINK_AT_LOAD=1``, ``_numba_fixes.link_callees_at_load``)."""
+(each separately compiled level would optimise and emit again the kernels copied into it,
+``_numba_fixes.link_callees_at_load``)."""

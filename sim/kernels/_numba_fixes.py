@@ -20,10 +20,11 @@ nothing else are removed from its IR.
 **SSA reconstruction** (``skip_untouched_blocks``): numba's rewrite of a variable assigned more
 than once visits only the blocks that name it, the same IR in less time.
 
-**Linking** (``link_callees_at_load``, opt-in: ``MJSIM_LINK_AT_LOAD=1``): a kernel's library
-leaves out the kernels it calls (numba copies them into it and optimises and emits them again at
-every level of calls); the JIT resolves the calls to the code already loaded, and a cached
-kernel brings its callees' code. A faster cold compile, a slower engine.
+**Linking** (``link_callees_at_load``; ``MJSIM_LINK_AT_LOAD=0`` turns it off): a kernel's
+library leaves out the large kernels it calls (numba copies them into it and optimises and
+emits them again at every level of calls); the JIT resolves the calls to the code already
+loaded, and a cached kernel brings its callees' code. A cold compile about 15 % shorter, the
+engines as fast (the hot small kernels and the discard search are still copied).
 
 Each fix is made only when numba's source has the lines it was written from word for word:
 with another numba, nothing is changed and numba compiles as it always does (``applied()``,
@@ -511,10 +512,28 @@ def skip_untouched_blocks() -> None:
 LINK_OWNERS = ("_ZN3sim",)
 """Mangled-name prefixes of the kernels whose libraries are linked at load: mjsim's (``sim.*``)."""
 
-KEPT_LINKED = ("_ZN3sim7kernels6agents",)
-"""Mangled-name prefixes of kernels still copied into their callers: the agents' (the discard
-search is most of a hand's time, and LLVM inlining it into its one caller is worth about 5 %
-of the engine's speed; the compile-ahead helper compiles them, off the critical path)."""
+def _mangled_prefix(qualified_name: str) -> str:
+    """The start of the mangled symbol names numba gives a function ``module.name``
+    (``_ZN3sim7kernels6agents18_efficiency_search...``)."""
+    return "_ZN" + "".join(f"{len(part)}{part}" for part in qualified_name.split("."))
+
+
+KEPT_KERNELS = ("sim.kernels.agents._efficiency_search", "sim.kernels.agents._full_tie_break")
+"""Kernels still copied into their callers whatever their size: the efficiency agent's discard
+search, most of a hand's time. LLVM inlines it into its one caller (the discard question), which
+is worth about 5 % of the engines' speed (RESULTS.md, session 36); the compile-ahead helper
+compiles it, off the critical path."""
+
+KEPT_LINKED = tuple(_mangled_prefix(name) for name in KEPT_KERNELS)
+"""Mangled-name prefixes of ``KEPT_KERNELS``."""
+
+KEPT_BELOW_BYTES = 12_288
+"""A kernel whose own machine code is smaller than this is still copied into its callers: LLVM
+inlines such kernels where they are called in a loop (Anqing's engine was 7 % slower with the
+kernels under 12 KB left out too, 13-17 % with every kernel but the agents' left out: its
+claim checks call ``meld_index``, 10 KB), and copying a small kernel costs its callers little
+compile time (a cold Weng'an compile 79.3 s with this rule, 78.3 s with every kernel but the
+agents' left out, 93.9 s with none: RESULTS.md, session 37)."""
 
 _FINALIZE_LINK_LOOP = """\
         # Link libraries for shared code
@@ -562,9 +581,12 @@ def _defined_names(module) -> tuple[str, ...]:
 
 
 def _linked_at_load(library) -> bool:
-    """A registered kernel library (``_register``: its machine code kept) not kept copied."""
+    """A registered kernel library (``_register``: its machine code kept) not kept copied:
+    neither one of ``KEPT_KERNELS`` nor smaller than ``KEPT_BELOW_BYTES``."""
     key = getattr(library, "_mjsim_key", None)
-    return key is not None and not key.startswith(KEPT_LINKED)
+    if key is None or key.startswith(KEPT_LINKED):
+        return False
+    return len(library._mjsim_object) >= KEPT_BELOW_BYTES
 
 
 def _register(library, key: str, names: tuple[str, ...], object_code: bytes) -> None:
@@ -735,23 +757,22 @@ def link_callees_at_load() -> None:
     each one the process does not have yet (``_load_callee``). Names must be unique across
     processes for that: numba numbers each compiled function in a process from 1, which two
     processes would share, so the numbering starts at a random point in each.
-    **Opt-in** (``MJSIM_LINK_AT_LOAD=1``, which also gives the kernels cache folders of their
-    own). With every kernel left out, a cold two-process compile of Weng'an took 76 s instead
-    of 85-100 s, Anqing's 79 s instead of 94 s, but the engines played 5.5-8 % fewer hands a
-    second (side by side on the two cores, RESULTS.md session 36): LLVM no longer inlined the
-    agents' discard search into its caller. The agents' kernels are therefore still copied
-    (``KEPT_LINKED``): Weng'an's engine -1.2 % side by side (within the pairs' spread), its
-    cold compile 66.9 s against 83.4 s. But Anhua's engine is 3.5 % slower and Anqing's 13-17 %
-    (their scorers' and wait searches' calls): opt-in until the kernels kept copied are chosen
-    per rule set.
+    With every kernel left out, a cold two-process compile of Weng'an took 76 s instead of
+    85-100 s, but the engines played 5.5-17 % fewer hands a second (side by side on the two
+    cores, RESULTS.md sessions 36-37): LLVM no longer inlined the agents' discard search into
+    its caller, nor small kernels called in loops (Anqing's ``meld_index``). Those are still
+    copied (``KEPT_KERNELS``, ``KEPT_BELOW_BYTES``): the three engines within 1 % of numba's
+    own linking side by side, and cold compiles of 65-71 s against 94 s (session 37).
+    ``MJSIM_LINK_AT_LOAD=0`` turns it off (the kernels then cache in folders of their own: the
+    cached form differs).
     Applied only when numba's ``finalize`` and ``_unserialize`` have the lines this was written
     from; ``MJSIM_NUMBA_FIXES=0`` leaves numba alone."""
     global _callees_linked_at_load, original_finalize
     global original_serialize_using_object_code, original_unserialize
     if _callees_linked_at_load or os.environ.get("MJSIM_NUMBA_FIXES", "1") == "0":
         return
-    if os.environ.get("MJSIM_LINK_AT_LOAD", "0") != "1":
-        return  # opt-in: the engine runs about 6 % slower so compiled (see the docstring)
+    if os.environ.get("MJSIM_LINK_AT_LOAD", "1") == "0":
+        return
     from numba.core import bytecode, codegen
 
     library = codegen.CPUCodeLibrary

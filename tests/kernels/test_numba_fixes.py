@@ -514,6 +514,7 @@ from numba.core import bytecode
 import sim.kernels
 from sim.kernels import _numba_fixes as F
 F.LINK_OWNERS = (*F.LINK_OWNERS, "_ZN9chain_mod", "_ZN10chain_base")
+F.KEPT_BELOW_BYTES = 0  # these kernels are all small: leave every one out
 import chain_mod
 import chain_user
 first = next(bytecode.FunctionIdentity._unique_ids)
@@ -547,9 +548,9 @@ print("first_uid", first)
 """
 
 
-def _run_chain(tmp_path, *arguments, code=_CHAIN_RUN):
-    """``code`` in a new process with kernels linked at load (``MJSIM_LINK_AT_LOAD=1``, opt-in)
-    and its caches in ``tmp_path``: what it prints, as ``name value`` lines."""
+def _run_chain(tmp_path, *arguments, code=_CHAIN_RUN, link="1"):
+    """``code`` in a new process with kernels linked at load (``MJSIM_LINK_AT_LOAD=1``, as by
+    default) and its caches in ``tmp_path``: what it prints, as ``name value`` lines."""
     import subprocess
     import sys
 
@@ -559,7 +560,7 @@ def _run_chain(tmp_path, *arguments, code=_CHAIN_RUN):
         "PYTHONPATH": os.pathsep.join([str(root), str(tmp_path)]),
         "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
         "MJSIM_CACHE_DIR": str(tmp_path / "cache"),
-        "MJSIM_LINK_AT_LOAD": "1",
+        "MJSIM_LINK_AT_LOAD": link,
     }
     result = subprocess.run(
         [sys.executable, "-c", code, *arguments], capture_output=True, text=True,
@@ -579,16 +580,17 @@ def _links_at_load_here() -> bool:
     return _numba_fixes._FINALIZE_LINK_LOOP in inspect.getsource(original)
 
 
-def test_linking_at_load_is_opt_in_and_applied_where_numba_links_callees_into_callers(tmp_path):
+def test_linking_at_load_is_on_by_default_and_applied_where_numba_links_callees(tmp_path):
     from numba.core import codegen
 
     if not _links_at_load_here():
         pytest.skip("this numba links otherwise, or the fixes are off: nothing to change")
-    asked = os.environ.get("MJSIM_LINK_AT_LOAD") == "1"
+    asked = os.environ.get("MJSIM_LINK_AT_LOAD", "1") != "0"
     assert _numba_fixes.callees_linked_at_load() == asked
     assert (codegen.CPUCodeLibrary.finalize is _numba_fixes._finalize) == asked
     code = "from sim.kernels import _numba_fixes as F\nprint('applied', F.callees_linked_at_load())"
     assert _run_chain(tmp_path, code=code)["applied"] == "True"
+    assert _run_chain(tmp_path, code=code, link="0")["applied"] == "False"
 
 
 def test_a_cached_caller_brings_the_kernels_it_calls_and_runs_without_them(tmp_path):
@@ -635,6 +637,7 @@ from numba import njit
 import sim.kernels
 from sim.kernels import _numba_fixes as F
 F.LINK_OWNERS = (*F.LINK_OWNERS, "_ZN8__main__")
+F.KEPT_BELOW_BYTES = 0  # a small kernel: left out all the same
 
 
 @njit
@@ -679,11 +682,13 @@ def test_a_called_kernel_of_another_code_under_a_known_name_is_refused(tmp_path)
 
 
 _KEPT_RUN = """
+import sys
 from numba import njit
 import sim.kernels
 from sim.kernels import _numba_fixes as F
 F.LINK_OWNERS = (*F.LINK_OWNERS, "_ZN8__main__")
-F.KEPT_LINKED = (*F.KEPT_LINKED, "_ZN8__main__4kept")
+F.KEPT_LINKED = (*F.KEPT_LINKED, F._mangled_prefix("__main__.kept"))
+F.KEPT_BELOW_BYTES = int(sys.argv[1])
 
 
 @njit
@@ -703,19 +708,43 @@ def both(value):
 
 assert both(2) == 9
 caller = both.overloads[both.signatures[0]].library
+left_size = len(left.overloads[left.signatures[0]].library._mjsim_object)
 # a declaration is a call left for the JIT to resolve; a copied kernel is defined or inlined
 declared = [f.name for f in caller._final_module.functions if f.is_declaration]
 print("kept_declared", any("4kept" in name for name in declared))
 print("left_declared", any("4left" in name for name in declared))
 print("unlinked", [callee.name for callee in caller._mjsim_unlinked])
+print("left_small", left_size < 12_288)
 """
 
 
-def test_a_kept_kernel_is_still_copied_into_its_caller(tmp_path):
-    """``KEPT_LINKED`` (the agents' kernels): copied into the caller as numba does, the others
-    left out."""
+def test_the_kept_kernels_and_the_small_ones_are_still_copied_into_their_callers(tmp_path):
+    """``KEPT_KERNELS`` (the discard search) and kernels under ``KEPT_BELOW_BYTES`` of machine
+    code: copied into the caller as numba does; the others left out."""
     if not _links_at_load_here():
         pytest.skip("the fix does not apply to this numba")
-    assert _numba_fixes.KEPT_LINKED == ("_ZN3sim7kernels6agents",)
-    printed = _run_chain(tmp_path, code=_KEPT_RUN)
-    assert printed == {"kept_declared": "False", "left_declared": "True", "unlinked": "['left']"}
+    printed = _run_chain(tmp_path / "none", "0", code=_KEPT_RUN)
+    assert printed == {
+        "kept_declared": "False", "left_declared": "True", "unlinked": "['left']",
+        "left_small": "True",
+    }  # fmt: skip
+    printed = _run_chain(tmp_path / "default", str(_numba_fixes.KEPT_BELOW_BYTES), code=_KEPT_RUN)
+    assert printed["kept_declared"] == printed["left_declared"] == "False"
+    assert printed["unlinked"] == "[]"
+
+
+def test_the_kept_kernels_are_named_as_numba_names_them():
+    """Each of ``KEPT_KERNELS`` is a kernel whose compiled name starts with its prefix (a kernel
+    renamed would otherwise silently be left out of its callers)."""
+    import importlib
+
+    from numba.core import itanium_mangler, types
+
+    for name, prefix in zip(_numba_fixes.KEPT_KERNELS, _numba_fixes.KEPT_LINKED, strict=True):
+        module, _, function = name.rpartition(".")
+        kernel = getattr(importlib.import_module(module), function)
+        assert kernel.py_func.__qualname__ == function and hasattr(kernel, "overloads")
+        assert itanium_mangler.mangle(name, [types.int64]).startswith(prefix)
+        if kernel.overloads:  # compiled or loaded in this process: its symbol's name
+            (overload,) = kernel.overloads.values()
+            assert overload.fndesc.mangled_name.startswith(prefix)
