@@ -512,6 +512,7 @@ def skip_untouched_blocks() -> None:
 LINK_OWNERS = ("_ZN3sim",)
 """Mangled-name prefixes of the kernels whose libraries are linked at load: mjsim's (``sim.*``)."""
 
+
 def _mangled_prefix(qualified_name: str) -> str:
     """The start of the mangled symbol names numba gives a function ``module.name``
     (``_ZN3sim7kernels6agents18_efficiency_search...``)."""
