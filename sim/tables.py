@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -274,9 +275,45 @@ def load_tables_in_background() -> threading.Thread:
     return thread
 
 
+def tables_loaded() -> bool:
+    """Whether this process has loaded (or built) the tables already."""
+    return _loaded.cache_info().currsize > 0
+
+
+def typed_like_tables() -> HandTables:
+    """Tables of the loaded ones' numba type, each array one element: for compiling a kernel
+    for its types before the tables are loaded (``sim.variants.session``: a cold start builds
+    them in another process while this one compiles the engine)."""
+    arrays = {}
+    for name, dtype in (
+        ("suit_add", np.uint8), ("honour_add", np.uint8), ("suit_bytes", np.uint8),
+        ("honour_bytes", np.uint8), ("gain", np.uint16),
+    ):  # fmt: skip
+        arrays[name] = np.zeros((1, 1), dtype)
+        arrays[name].flags.writeable = False
+    return HandTables(**arrays)
+
+
+def _build_in_another_process() -> None:
+    """Build and cache the tables in a new process (``python -m sim.tables --if-missing``).
+
+    numba compiles one function at a time in a process (one lock): the generator's compile
+    (8 s of the 11 s a build takes) would wait for a compile under way in this process, or hold
+    it up. In a process of its own it runs beside it: a cold start builds the tables while this
+    process compiles the engine. A failure here leaves the build to the caller, in this
+    process."""
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(
+            [sys.executable, "-m", "sim.tables", "--if-missing"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=600,
+        )  # fmt: skip
+
+
 @cache
 def _loaded() -> HandTables:
     folder = cache_dir()
+    if not folder.is_dir():
+        _build_in_another_process()
     if folder.is_dir():
         try:
             return _load(folder)
@@ -298,14 +335,26 @@ def _remove(folder: Path) -> None:
 
 
 def main() -> None:
-    """``python -m sim.tables``: rebuild the cache and report how long it took."""
+    """``python -m sim.tables``: rebuild the cache and report how long it took;
+    ``--if-missing``: build only if the cache has no tables, silently (what a process that
+    needs them runs, ``_build_in_another_process``)."""
+    if_missing = sys.argv[1:] == ["--if-missing"]
+    if sys.argv[1:] and not if_missing:
+        print(f"mjsim: unknown argument {sys.argv[1]!r}: allowed: --if-missing", file=sys.stderr)
+        sys.exit(2)
+    folder = cache_dir()
+    if if_missing and folder.is_dir():
+        return
     start = time.perf_counter()
     tables = build_tables()
     built = time.perf_counter() - start
-    folder = cache_dir()
     if folder.is_dir():
+        if if_missing:
+            return  # another process built them meanwhile
         _remove(folder)
     _save(tables, folder)
+    if if_missing:
+        return  # the process that asked loads (and checks) them
     start = time.perf_counter()
     _load(folder)
     loaded = time.perf_counter() - start

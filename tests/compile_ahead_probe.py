@@ -70,6 +70,8 @@ def listed_kernels(name: str) -> list[str]:
 
 
 def variants(names: list[str]) -> dict:
+    from sim.variants import get_variant
+
     out = {}
     for name in names:
 
@@ -77,6 +79,8 @@ def variants(names: list[str]) -> dict:
             out[name + ".records"] = records_sum(name)
 
         out[name] = {"compiled": compiled_here(run), "listed": listed_kernels(name)}
+        # compiled once (for the tables' types before they were loaded: sim.variants.session)
+        out[name]["entry_overloads"] = len(get_variant(name).play.__self__.play_hands.overloads)
     return out
 
 

@@ -127,3 +127,4 @@ def test_every_variants_listed_kernels_are_compiled_by_the_helper_only(tmp_path)
         listed = set(helped[name]["listed"])
         assert listed, name
         assert listed.isdisjoint(helped[name]["compiled"]), name
+        assert helped[name].get("entry_overloads", 1) == 1, name

@@ -191,6 +191,10 @@ def fresh_cache(tmp_path, monkeypatch):
     tables_module.load_tables.cache_clear()
 
 
+def _not_built_here():
+    raise AssertionError("the tables were built in this process")
+
+
 @pytest.fixture(scope="module")
 def built_cache(tmp_path_factory):
     """A cache folder the tables were built into, once for the module (a build takes seconds),
@@ -198,6 +202,8 @@ def built_cache(tmp_path_factory):
     root = tmp_path_factory.mktemp("built-tables")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MJSIM_CACHE_DIR", str(root))
+        # built in another process (``_build_in_another_process``), never in this one
+        patch.setattr(tables_module, "build_tables", _not_built_here)
         tables_module.load_tables.cache_clear()
         built = load_tables()
     tables_module.load_tables.cache_clear()
@@ -213,6 +219,42 @@ def built_copy(built_cache, tmp_path, monkeypatch):
     tables_module.load_tables.cache_clear()
     yield tmp_path, built
     tables_module.load_tables.cache_clear()
+
+
+def test_a_missing_cache_is_built_in_another_process(built_cache):
+    """``built_cache`` loads from an empty cache with this process's ``build_tables`` raising:
+    the tables come from ``python -m sim.tables --if-missing`` (``test_a_corrupt_cache_is_rebuilt``
+    compares them with a build in this process)."""
+    root, built = built_cache
+    (folder,) = root.glob("tables-*")
+    assert (folder / "digests.json").is_file()
+    assert built.suit_add.shape == (tables_module.SUIT_KEYS, builder.N_ADD_COLUMNS)
+
+
+def test_the_build_command_leaves_a_cache_alone_and_refuses_other_arguments(built_copy):
+    import subprocess
+    import sys
+
+    folder = tables_module.cache_dir()
+    before = {path.name: path.stat().st_mtime_ns for path in folder.iterdir()}
+    command = [sys.executable, "-m", "sim.tables"]
+    done = subprocess.run([*command, "--if-missing"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == done.stderr == ""
+    assert {path.name: path.stat().st_mtime_ns for path in folder.iterdir()} == before
+    refused = subprocess.run([*command, "--force"], capture_output=True, text=True)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip().splitlines() == [
+        "mjsim: unknown argument '--force': allowed: --if-missing"
+    ]
+
+
+def test_tables_typed_like_the_loaded_ones_have_their_numba_type():
+    """What a cold start compiles the engine for before the tables are loaded
+    (``sim.variants.session``): the same numba type, so the call with the real ones does not
+    compile again."""
+    import numba
+
+    assert numba.typeof(tables_module.typed_like_tables()) == numba.typeof(load_tables())
 
 
 def test_tables_are_cached_and_reloaded_identically(built_copy):
