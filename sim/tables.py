@@ -283,17 +283,14 @@ def tables_loaded() -> bool:
 
 
 def typed_like_tables() -> HandTables:
-    """Tables of the loaded ones' numba type, each array one element: for compiling a kernel
+    """Tables of the loaded ones' numba type, each array a row or a few: for compiling a kernel
     for its types before the tables are loaded (``sim.variants.session``: a cold start builds
-    them in another process while this one compiles the engine)."""
-    arrays = {}
-    for name, dtype in (
-        ("suit_add", np.uint8), ("honour_add", np.uint8), ("suit_bytes", np.uint8),
-        ("honour_bytes", np.uint8), ("gain", np.uint16),
-    ):  # fmt: skip
-        arrays[name] = np.zeros((1, 1), dtype)
-        arrays[name].flags.writeable = False
-    return HandTables(**arrays)
+    them in another process while this one compiles the engine). Derived as a load derives
+    them, from generated arrays of the stored dtypes (``_EXPECTED``)."""
+    generated = {
+        name: np.zeros((1,) * len(shape), dtype) for name, (shape, dtype) in _EXPECTED.items()
+    }
+    return _derived(generated)
 
 
 def _build_in_another_process() -> None:

@@ -112,9 +112,10 @@ class SessionPlay:
             sessions = _sessions(options, walls, first_dealers, hands_per_session, tables)
             return (state, *sessions, records)
 
-        self._compile_before_tables(self.play_hands, arguments, state, options.params(), row)
+        params = options.params()
+        self._compile_before_tables(self.play_hands, arguments, state, params, row)
         tables = load_tables()
-        with self._helped(self.play_hands, state, options.params(), tables, row):
+        with self._helped(self.play_hands, state, params, tables, row):
             self.play_hands(*arguments(tables))
         return records
 
