@@ -31,6 +31,8 @@ Tables (one row per key):
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ._jit import kernel
@@ -116,36 +118,69 @@ def _advance_rank(src, dst, count, rank, n_ranks, has_sequences):
 
 
 @kernel
+def _answer_last_rank(src, rank, has_sequences, answers):
+    """The DP's last rank, for each of the five counts it can hold: ``answers[count, sets, pair]``
+    the tiles to add, from the states before ``rank`` (src).
+
+    Every sequence must be closed by the end, so only states with no sequence started at the
+    previous rank can finish (they would need a rank after this one), and no sequence starts
+    here: a quarter of the states, and one pass over them for all five counts instead of one
+    ``_advance_rank`` per count. Four keys in five end at this rank, so the whole build takes a
+    fifth of the time it did.
+    """
+    answers[:] = _UNREACHED
+    pair_kind_here = 2 if (has_sequences and rank % 3 == 1) else 1
+    for b in range(5):
+        for sets in range(MAX_SETS + 1):
+            for pair_kind in range(3):
+                cost = src[_state_index(0, b, sets, pair_kind)]
+                if cost >= _UNREACHED:
+                    continue
+                for triplets in range(min(2, MAX_SETS - sets) + 1):
+                    for pair_here in range(2 if pair_kind == 0 else 1):
+                        slots = b + 3 * triplets + 2 * pair_here
+                        next_pair = pair_kind_here if pair_here else pair_kind
+                        for count in range(5):
+                            added = slots - count if slots > count else 0
+                            if cost + added < answers[count, sets + triplets, next_pair]:
+                                answers[count, sets + triplets, next_pair] = cost + added
+
+
+@kernel
 def build_add_table(n_ranks, has_sequences, out):
     """Fill ``out`` (5**n_ranks, 15) uint8 with the tiles-to-add table. No validation.
 
     Keys are visited in odometer order with rank 1 changing slowest, so the DP states of a shared
-    prefix of ranks are computed once and reused by all keys below it.
+    prefix of ranks are computed once and reused by all keys below it; the last rank is answered
+    for its five counts at once (``_answer_last_rank``).
     """
-    states = np.full((n_ranks + 1, _N_STATES), _UNREACHED, np.int64)
+    last = n_ranks - 1
+    states = np.full((n_ranks, _N_STATES), _UNREACHED, np.int64)
     states[0, _state_index(0, 0, 0, 0)] = 0
+    answers = np.empty((5, MAX_SETS + 1, 3), np.int64)
     digits = np.zeros(n_ranks, np.int64)
     powers = np.ones(n_ranks, np.int64)
     for r in range(1, n_ranks):
         powers[r] = powers[r - 1] * 5
     first_changed = 0
     while True:
-        for r in range(first_changed, n_ranks):
+        for r in range(first_changed, last):
             _advance_rank(states[r], states[r + 1], digits[r], r, n_ranks, has_sequences)
-        key = 0
-        for r in range(n_ranks):
-            key += digits[r] * powers[r]
-        final = states[n_ranks]
-        for sets in range(MAX_SETS + 1):
-            no_pair = final[_state_index(0, 0, sets, 0)]
-            other_pair = final[_state_index(0, 0, sets, 1)]
-            pair_258 = final[_state_index(0, 0, sets, 2)]
-            any_pair = min(other_pair, pair_258)
-            base = sets * N_PAIR_COLUMNS
-            out[key, base + PAIR_NONE] = min(no_pair, IMPOSSIBLE)
-            out[key, base + PAIR_ANY] = min(any_pair, IMPOSSIBLE)
-            out[key, base + PAIR_258] = min(pair_258, IMPOSSIBLE)
-        position = n_ranks - 1
+        _answer_last_rank(states[last], last, has_sequences, answers)
+        prefix_key = 0
+        for r in range(last):
+            prefix_key += digits[r] * powers[r]
+        for count in range(5):
+            key = prefix_key + count * powers[last]
+            for sets in range(MAX_SETS + 1):
+                no_pair = answers[count, sets, 0]
+                other_pair = answers[count, sets, 1]
+                pair_258 = answers[count, sets, 2]
+                base = sets * N_PAIR_COLUMNS
+                out[key, base + PAIR_NONE] = min(no_pair, IMPOSSIBLE)
+                out[key, base + PAIR_ANY] = min(min(other_pair, pair_258), IMPOSSIBLE)
+                out[key, base + PAIR_258] = min(pair_258, IMPOSSIBLE)
+        position = last - 1
         while position >= 0 and digits[position] == 4:
             digits[position] = 0
             position -= 1
@@ -155,103 +190,94 @@ def build_add_table(n_ranks, has_sequences, out):
         first_changed = position
 
 
-@kernel
+# The tables below are read off the add table key by key, a few numpy passes each: compiled by
+# numba they took longer to compile (2 s in every new cache) than numpy takes to run them.
+
+
+def _over_ranks(n_ranks, by_count, scale=1):
+    """For every key, ``sum(by_count[count_r] * scale**r)`` over its ranks r (int64).
+
+    Built a rank at a time: a key is its rank-1 count plus 5 times the key of its other ranks,
+    so the sums over one more rank are the previous ones scaled, each beside the five counts.
+    """
+    by_count = np.asarray(by_count, np.int64)
+    sums = np.zeros(1, np.int64)
+    for _ in range(n_ranks):
+        sums = (scale * sums[:, None] + by_count[None, :]).ravel()
+    return sums
+
+
 def build_gain_table(add, n_ranks, out):
     """Fill ``out`` (n_keys, 15) uint16 with the draws that improve each column of ``add`` (the
     ``gain`` table above). No validation."""
-    for key in range(add.shape[0]):
-        for column in range(N_ADD_COLUMNS):
-            out[key, column] = 0
-        power = 1
-        for rank in range(n_ranks):
-            if (key // power) % 5 < 4:
-                for column in range(N_ADD_COLUMNS):
-                    if add[key + power, column] < add[key, column]:
-                        out[key, column] |= np.uint16(1 << rank)
-            power *= 5
+    out[:] = 0
+    for rank in range(n_ranks):
+        power = 5**rank
+        # keys as (higher ranks, this rank's count, lower ranks): one more of this rank is the
+        # next count along the middle axis, for counts 0-3
+        by_count = add.reshape(-1, 5, power, N_ADD_COLUMNS)
+        bits = out.reshape(-1, 5, power, N_ADD_COLUMNS)[:, :4]
+        improves = by_count[:, 1:] < by_count[:, :4]
+        np.bitwise_or(bits, np.uint16(1 << rank), out=bits, where=improves)
 
 
-@kernel
 def build_win_table(add, n_ranks, out):
     """Fill ``out`` (n_keys,) uint32 from the add table. No validation.
 
     All tiles are used exactly when the tiles to add equal the slots minus the suit's tile count;
     the wilds needed are then those added tiles, least over the number of sets.
     """
-    for key in range(add.shape[0]):
-        tiles = 0
-        by_count = np.zeros(5, np.int64)
-        rest = key
-        for _ in range(n_ranks):
-            count = rest % 5
-            rest //= 5
-            tiles += count
-            by_count[count] += 1
-        packed = np.uint32(0)
-        for pair in range(N_PAIR_COLUMNS):
-            best = WIN_FIELD_MAX
-            for sets in range(MAX_SETS + 1):
-                slots = 3 * sets + (2 if pair != PAIR_NONE else 0)
-                added = add[key, sets * N_PAIR_COLUMNS + pair]
-                if added != IMPOSSIBLE and slots - added == tiles and added < best:
-                    best = added
-            packed |= np.uint32(best) << np.uint32(4 * pair)
-        packed |= np.uint32(min(tiles, WIN_FIELD_MAX)) << np.uint32(12)
-        # Seven pairs: a kind held twice fills a slot; once, half a slot; three times, a slot and
-        # (quads counting) half of another; four times, one slot or (quads counting) two.
-        singles, doubles, triples, fours = by_count[1], by_count[2], by_count[3], by_count[4]
-        whole_with_quads = min(doubles + triples + 2 * fours, WIN_FIELD_MAX)
-        half_with_quads = singles + triples
-        whole_without_quads = doubles + triples + fours
-        packed |= np.uint32(whole_with_quads) << np.uint32(16)
-        packed |= np.uint32(half_with_quads) << np.uint32(20)
-        packed |= np.uint32(whole_without_quads) << np.uint32(24)
-        packed |= np.uint32(singles) << np.uint32(28)
-        out[key] = packed
+    tiles = _over_ranks(n_ranks, range(5))
+    singles, doubles, triples, fours = (
+        _over_ranks(n_ranks, np.arange(5) == count) for count in range(1, 5)
+    )
+    packed = np.zeros(add.shape[0], np.uint32)
+    for pair in range(N_PAIR_COLUMNS):
+        best = np.full(add.shape[0], WIN_FIELD_MAX, np.int64)
+        for sets in range(MAX_SETS + 1):
+            slots = 3 * sets + (2 if pair != PAIR_NONE else 0)
+            added = add[:, sets * N_PAIR_COLUMNS + pair].astype(np.int64)
+            uses_all = (added != IMPOSSIBLE) & (slots - added == tiles)
+            np.minimum(best, added, out=best, where=uses_all)
+        packed |= best.astype(np.uint32) << np.uint32(4 * pair)
+    packed |= np.minimum(tiles, WIN_FIELD_MAX).astype(np.uint32) << np.uint32(12)
+    # Seven pairs: a kind held twice fills a slot; once, half a slot; three times, a slot and
+    # (quads counting) half of another; four times, one slot or (quads counting) two.
+    whole_with_quads = np.minimum(doubles + triples + 2 * fours, WIN_FIELD_MAX)
+    half_with_quads = singles + triples
+    whole_without_quads = doubles + triples + fours
+    for field, shift in (
+        (whole_with_quads, 16), (half_with_quads, 20), (whole_without_quads, 24), (singles, 28),
+    ):  # fmt: skip
+        packed |= field.astype(np.uint32) << np.uint32(shift)
+    out[:] = packed
 
 
-@kernel
-def _best_unrelated_by_size(masks_out):
+def _best_unrelated_by_size():
     """For each 9-bit presence mask: the most present ranks in a set of exactly t ranks
-    (t = 0..3) pairwise at least 3 apart (十三烂 within one suit)."""
-    for mask in range(512):
-        for subset in range(512):
-            size = 0
-            last = -10
-            spread = True
-            for r in range(9):
-                if subset >> r & 1:
-                    if r - last < 3:
-                        spread = False
-                    last = r
-                    size += 1
-            if not spread or size > 3:
-                continue
-            hits = 0
-            for r in range(9):
-                if (subset >> r & 1) and (mask >> r & 1):
-                    hits += 1
-            if hits > masks_out[mask, size]:
-                masks_out[mask, size] = hits
+    (t = 0..3) pairwise at least 3 apart (十三烂 within one suit), (512, 4) int64."""
+    best = np.zeros((512, 4), np.int64)
+    masks = np.arange(512)
+    for subset in range(512):
+        ranks = [r for r in range(9) if subset >> r & 1]
+        spread = all(later - earlier >= 3 for earlier, later in itertools.pairwise(ranks))
+        if not spread or len(ranks) > 3:
+            continue
+        hits = np.zeros(512, np.int64)
+        for r in ranks:
+            hits += masks >> r & 1
+        np.maximum(best[:, len(ranks)], hits, out=best[:, len(ranks)])
     # Not monotone in t: ranks 3 and 8 fit a spread set of two, but no spread set of three holds
     # both, since the suit must hold exactly t tiles.
+    return best
 
 
-@kernel
 def build_unrelated_table(n_ranks, has_sequences, out):
     """Fill ``out`` (5**n_ranks,) uint8 with the 十三烂 fields. No validation."""
-    best = np.zeros((512, 4), np.int64)
-    _best_unrelated_by_size(best)
-    for key in range(out.shape[0]):
-        mask = 0
-        kinds = 0
-        rest = key
-        for r in range(n_ranks):
-            if rest % 5 > 0:
-                mask |= 1 << r
-                kinds += 1
-            rest //= 5
-        if has_sequences:
-            out[key] = best[mask, 1] | best[mask, 2] << 2 | best[mask, 3] << 4
-        else:
-            out[key] = kinds
+    held = np.arange(5) > 0
+    if not has_sequences:
+        out[:] = _over_ranks(n_ranks, held)
+        return
+    mask = _over_ranks(n_ranks, held, scale=2)
+    best = _best_unrelated_by_size()
+    out[:] = best[mask, 1] | best[mask, 2] << 2 | best[mask, 3] << 4

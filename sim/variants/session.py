@@ -79,7 +79,7 @@ class SessionPlay:
         """On a cold cache, with the tables not loaded yet: compile ``entry`` for the types of
         ``arguments(tables)`` (with the compile-ahead helper) while the tables are loaded, or
         built in another process (``sim.tables``), rather than after. A first run on a machine
-        builds them (11 s on 2 cores) and compiles the engine (a minute): side by side now."""
+        builds them (6.5 s on 2 cores) and compiles the engine (a minute): side by side now."""
         if tables_loaded() or not is_cold(entry):
             return
         load_tables_in_background()
