@@ -24,6 +24,7 @@ _numba_fixes.mark_propagated_errors()
 _numba_fixes.elide_argument_counts()
 _numba_fixes.skip_untouched_blocks()
 _numba_fixes.link_callees_at_load()
+_numba_fixes.load_without_refresh()
 
 
 def cache_root() -> Path:

@@ -26,10 +26,14 @@ emits them again at every level of calls); the JIT resolves the calls to the cod
 loaded, and a cached kernel brings its callees' code. A cold compile about 15 % shorter, the
 engines as fast (the hot small kernels and the discard search are still copied).
 
+**Loading** (``load_without_refresh``): a kernel loaded from numba's disk cache no longer
+refreshes numba's typing and lowering registries first (0.2 s of every warm process), which
+loaded code never reads; the runtime it calls is readied instead.
+
 Each fix is made only when numba's source has the lines it was written from word for word:
 with another numba, nothing is changed and numba compiles as it always does (``applied()``,
 ``propagation_marked()``, ``counts_elided()``, ``blocks_skipped()``,
-``callees_linked_at_load()`` say which).
+``callees_linked_at_load()``, ``loads_without_refresh()`` say which).
 ``MJSIM_NUMBA_FIXES=0`` leaves numba alone (and compiles into caches of its own: the cache
 folders' digest includes it).
 """
@@ -792,3 +796,73 @@ def link_callees_at_load() -> None:
     library.serialize_using_object_code = _serialize_using_object_code
     library._unserialize = classmethod(_unserialize)
     _callees_linked_at_load = True
+
+
+_LOAD_OVERLOAD = '''\
+    def load_overload(self, sig, target_context):
+        """
+        Load and recreate the cached object for the given signature,
+        using the *target_context*.
+        """
+        # Refresh the context to ensure it is initialized
+        target_context.refresh()
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+        # None returned if the `with` block swallows an exception
+'''
+_loads_without_refresh = False
+original_load_overload = None
+"""numba's own ``Cache.load_overload`` once ``load_without_refresh`` is applied (for tests)."""
+
+
+def loads_without_refresh() -> bool:
+    """Whether a load from numba's disk cache skips the context's refresh
+    (``load_without_refresh``)."""
+    return _loads_without_refresh
+
+
+def ready_to_run_loaded_code(target_context) -> None:
+    """What machine code loaded from numba's cache needs of numba before it runs: the runtime
+    (NRT: its functions compiled and their symbols added) and the symbols numba's modules add to
+    the JIT's table when imported, beyond those numba's import and the context's creation add
+    (its C helpers, the math functions): the hash secret's (``numba.cpython.hashing``).
+    ``tests/kernels/test_numba_fixes.py`` checks that the loaded engines refer to no other."""
+    import numba.cpython.hashing  # noqa: F401  (adds the hash secret's symbols)
+    from numba.core.runtime import rtsys
+
+    rtsys.initialize(target_context)
+
+
+def _load_overload(self, sig, target_context):
+    ready_to_run_loaded_code(target_context)
+    with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
+    # None returned if the `with` block swallows an exception
+
+
+def load_without_refresh() -> None:
+    """Load a kernel from numba's disk cache without first refreshing numba's context.
+
+    numba's ``Cache.load_overload`` refreshes the target context before each load: the first
+    one in a process imports and installs every typing and lowering registry numba has (the
+    numpy, list, dict, random... implementations), 0.2 s, a sixth of a warm ``mjsim run``'s
+    start-up and of every worker's. Loaded machine code reads none of them: only a compile does,
+    and numba's compiler refreshes the context itself before it compiles
+    (``CompilerBase.__init__``). What the code needs, the runtime and a few symbols, is made
+    ready instead (``ready_to_run_loaded_code``). Applied only when numba's ``load_overload``
+    is word for word the one this was written from; ``MJSIM_NUMBA_FIXES=0`` leaves numba alone.
+    """
+    global _loads_without_refresh, original_load_overload
+    if _loads_without_refresh or os.environ.get("MJSIM_NUMBA_FIXES", "1") == "0":
+        return
+    from numba.core import caching
+
+    try:
+        source = inspect.getsource(caching.Cache.load_overload)
+    except (OSError, TypeError):
+        return
+    if source != _LOAD_OVERLOAD:
+        return
+    original_load_overload = caching.Cache.load_overload
+    caching.Cache.load_overload = _load_overload
+    _loads_without_refresh = True

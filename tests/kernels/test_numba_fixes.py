@@ -8,6 +8,8 @@ from __future__ import annotations
 import inspect
 import os
 import shutil
+import struct
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -748,3 +750,93 @@ def test_the_kept_kernels_are_named_as_numba_names_them():
         if kernel.overloads:  # compiled or loaded in this process: its symbol's name
             (overload,) = kernel.overloads.values()
             assert overload.fndesc.mangled_name.startswith(prefix)
+
+
+_LOADED_RUN = """
+import sys
+sys.path.insert(0, sys.argv[1])  # tests/: warm_caches
+from numba.core import event
+compiled = []
+class Compiles(event.Listener):
+    def on_start(self, event):
+        compiled.append(getattr(event.data.get("dispatcher"), "__name__", "?"))
+    def on_end(self, event):
+        pass
+event.register("numba:compile", Compiles())
+import warm_caches
+from sim.variants import VARIANT_NAMES
+for name in VARIANT_NAMES:
+    warm_caches.warm(name)
+from llvmlite import binding
+from numba.core.registry import cpu_target
+from sim.kernels import _numba_fixes as F
+known = set(cpu_target.target_context.codegen()._engine._defined_symbols)
+for library in F._libraries_by_key.values():
+    known.update(library._mjsim_names)
+objects = {key: library._mjsim_object for key, library in F._libraries_by_key.items()}
+print("compiled", compiled)
+print("registries", "numba.np.arraymath" in sys.modules)
+print("objects", len(objects))
+outside = {name for code in objects.values() for name in undefined_symbols(code)} - known
+print("outside", sorted(outside))
+print("unknown", sorted(name for name in outside if not binding.address_of_symbol(name)))
+"""
+
+
+def _undefined_symbols(object_code: bytes) -> set[str]:
+    """The names an ELF-64 object (little-endian, as numba emits on x86-64 and aarch64 Linux)
+    refers to without defining: its symbol table's entries in no section (``SHN_UNDEF``)."""
+    header = struct.unpack_from("<Q4xHHHHH", object_code, 0x28)
+    section_table, entry_size, count = header[0], header[4], header[5]
+    sections = [
+        struct.unpack_from("<4xI16xQQI4x8xQ", object_code, section_table + index * entry_size)
+        for index in range(count)
+    ]  # (type, offset, size, link, entry size) of each section
+    names = set()
+    for kind, offset, size, link, symbol_size in sections:
+        if kind != 2:  # SHT_SYMTAB
+            continue
+        strings = sections[link][1]
+        for start in range(offset + symbol_size, offset + size, symbol_size):  # entry 0: null
+            name_at, _, _, section = struct.unpack_from("<IBBH", object_code, start)
+            if section == 0 and name_at:
+                end = object_code.index(b"\0", strings + name_at)
+                names.add(object_code[strings + name_at : end].decode())
+    return names
+
+
+def test_the_engines_load_from_the_cache_without_numbas_registries():
+    """``load_without_refresh``: every variant's engine, replay and rule checks loaded from the
+    warm cache in a new process compile nothing and load no registry (numba's refresh imports
+    ``numba.np.arraymath``), and every symbol their machine code refers to is defined by the
+    loaded kernels, by numba's JIT or by the process (``ready_to_run_loaded_code``): a symbol
+    missing at run time would stop the process. (What the loaded engines play is checked by
+    the rest of the suite, whose workers load them from the cache this way.)"""
+    import subprocess
+
+    if not _numba_fixes.loads_without_refresh():
+        pytest.skip("this numba loads otherwise, or the fixes are off: nothing to change")
+    code = (
+        f"import struct\n{inspect.getsource(_undefined_symbols)}\n".replace(
+            "def _undefined_symbols", "def undefined_symbols"
+        )
+        + _LOADED_RUN
+    )
+    tests = str(Path(__file__).resolve().parents[1])
+    lines = {}
+    for _ in range(2):  # the first warms the cache if it was cold; the second only loads
+        result = subprocess.run(
+            [sys.executable, "-c", code, tests],
+            capture_output=True, text=True, timeout=1800,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr[-3000:]
+        lines = dict(line.split(" ", 1) for line in result.stdout.splitlines())
+        if lines["compiled"] == "[]":
+            break
+    assert lines["compiled"] == "[]"
+    assert lines["registries"] == "False"
+    assert int(lines["objects"]) > 40  # the engines' kernels, each with its machine code
+    # the runtime's functions, numba's C helpers, Python's C API: resolved by the process
+    for name in ("NRT_MemInfo_call_dtor", "numba_gil_ensure"):
+        assert f"'{name}'" in lines["outside"]
+    assert lines["unknown"] == "[]"
