@@ -19,7 +19,7 @@ from numba.core.dispatcher import Dispatcher
 
 from . import _numba_fixes
 
-_numba_fixes.apply()  # before any kernel compiles: the inliner's copy (see that module)
+_numba_fixes.apply_at_first_compile()  # the inliner's copy (see that module)
 _numba_fixes.mark_propagated_errors()
 _numba_fixes.elide_argument_counts()
 _numba_fixes.skip_untouched_blocks()

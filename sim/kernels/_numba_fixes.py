@@ -1,8 +1,10 @@
-"""Fixes to numba, applied once when ``sim.kernels`` is imported, before any kernel compiles.
+"""Fixes to numba, applied once when ``sim.kernels`` is imported (the inliner's when numba first
+compiles in the process: a warm start never does).
 
-**Compile time** (``apply``). numba inlines an ``inline="always"`` function (``inline_kernel``)
-by copying its IR (``numba.core.inline_closurecall.InlineWorker.inline_ir``, twice per call
-site), one block at a time, each block with a deep copy of its own. Every variable of a block
+**Compile time** (``apply``, made by ``apply_at_first_compile``). numba inlines an
+``inline="always"`` function (``inline_kernel``) by copying its IR
+(``numba.core.inline_closurecall.InlineWorker.inline_ir``, twice per call site), one block at a
+time, each block with a deep copy of its own. Every variable of a block
 refers to the function's scope, which holds every variable of the function, so each block's copy
 copies all of the function's variables again: the cost grows with blocks times variables, and a
 big inlined search (``hand.discards_shanten``, ``hand.useful_draws_by_splits``) takes seconds to
@@ -67,6 +69,34 @@ original_inline_ir = None
 def applied() -> bool:
     """Whether numba's inliner copies callee IR with one memo (this module's fix)."""
     return _applied
+
+
+class _FirstCompile:
+    """A listener of numba's compile events that applies ``apply`` when the first compile in
+    this process starts (numba announces a compile, not a load from its cache, before its
+    pipeline runs)."""
+
+    done = False
+
+    def on_start(self, event) -> None:
+        if not _FirstCompile.done:
+            _FirstCompile.done = True
+            apply()
+
+    def on_end(self, event) -> None:
+        pass
+
+
+def apply_at_first_compile() -> None:
+    """``apply`` when numba first compiles in this process, not now: importing numba's inliner
+    (with the array, string and list implementations it imports) and rewriting it takes 0.08 s,
+    which a warm start, that only loads compiled code, does without."""
+    if _FirstCompile.done:
+        return
+    from numba.core import event
+
+    listener = type("FirstCompileListener", (_FirstCompile, event.Listener), {})()
+    event.register("numba:compile", listener)
 
 
 def apply() -> None:

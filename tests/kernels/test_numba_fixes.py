@@ -27,8 +27,37 @@ def test_the_fix_is_applied_where_numba_copies_block_by_block():
     numba_source = inspect.getsource(inline_closurecall)  # the file, as numba ships it
     if "new_block = copy.deepcopy(the_ir.blocks[block_label])\n" not in numba_source:
         pytest.skip("this numba copies callee IR otherwise: nothing to fix")
+    njit(lambda value: value + 1)(1)  # a compile: the fix is made at the first
     assert _numba_fixes.applied()
     assert inline_closurecall.InlineWorker.inline_ir is not _numba_fixes.original_inline_ir
+
+
+_FIRST_COMPILE_RUN = """
+import sys
+from numba import njit
+import sim.kernels
+from sim.kernels import _numba_fixes as F
+print("imported", F.applied(), "numba.core.inline_closurecall" in sys.modules)
+njit(lambda value: value + 1)(1)
+print("compiled", F.applied())
+"""
+
+
+def test_the_inliner_is_fixed_at_the_first_compile_not_at_import():
+    """A warm start only loads compiled code: importing ``sim.kernels`` neither imports numba's
+    inliner nor rewrites it (0.08 s); the first compile in the process does."""
+    import subprocess
+
+    if os.environ.get("MJSIM_NUMBA_FIXES") == "0":
+        pytest.skip("MJSIM_NUMBA_FIXES=0: numba left alone")
+    njit(lambda value: value + 1)(1)
+    if not _numba_fixes.applied():
+        pytest.skip("this numba copies callee IR otherwise: nothing to fix")
+    result = subprocess.run(
+        [sys.executable, "-c", _FIRST_COMPILE_RUN], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines() == ["imported False False", "compiled True"]
 
 
 def _branchy(values, limit):
@@ -62,6 +91,7 @@ def _compiled_pair():
 
 
 def test_inlining_with_the_fix_copies_less_and_compiles_the_same_code(monkeypatch):
+    _numba_fixes.apply()  # made at the first compile, which this worker may not have had yet
     if not _numba_fixes.applied():
         pytest.skip("the fix does not apply to this numba")
     copies = {"fixed": 0, "numba": 0}
