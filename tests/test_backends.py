@@ -69,9 +69,9 @@ def _recording_chunks(monkeypatch, delay_of=lambda index: 0.0):
     played: dict[int, tuple[str, float]] = {}
     original = runner._chunk_records
 
-    def chunk_records(config, chunk):
+    def chunk_records(config, chunk, *made):
         time.sleep(delay_of(chunk.index))
-        result = original(config, chunk)
+        result = original(config, chunk, *made)
         played[chunk.index] = (threading.current_thread().name, time.perf_counter())
         return result
 
@@ -94,15 +94,36 @@ def test_threads_finishing_chunks_out_of_order_give_the_same_bytes(
     assert finished_order[0] != 0, "chunk 0 was meant to finish after others"
 
 
+def test_the_walls_are_made_beside_the_engine_not_in_its_thread(
+    config, one_job, tmp_path, monkeypatch
+):
+    """Each chunk's walls are made by the thread that hands it to the engine threads (while
+    they play the chunks before), none in an engine thread; the tables are those of one job."""
+    made_in: dict[int, str] = {}
+    original = runner.chunk_inputs
+
+    def noting_inputs(config, chunk):
+        made_in[chunk.index] = threading.current_thread().name
+        return original(config, chunk)
+
+    monkeypatch.setattr(runner, "chunk_inputs", noting_inputs)
+    for jobs in (1, 2):
+        made_in.clear()
+        out = runner.run(config, tmp_path / f"jobs{jobs}", jobs=jobs)
+        _same_tables(out, one_job)
+        assert set(made_in.values()) == {threading.main_thread().name}
+        assert sorted(made_in) == list(range(6))
+
+
 def test_an_error_in_an_engine_thread_stops_the_run_and_leaves_nothing(
     config, tmp_path, monkeypatch
 ):
     original = runner._chunk_records
 
-    def failing(config, chunk):
+    def failing(config, chunk, *made):
         if chunk.index == 3:
             raise RuntimeError("engine failed on chunk 3")
-        return original(config, chunk)
+        return original(config, chunk, *made)
 
     monkeypatch.setattr(runner, "_chunk_records", failing)
     with pytest.raises(RuntimeError, match="engine failed on chunk 3"):
@@ -127,11 +148,11 @@ def test_a_stopped_run_does_not_wait_for_the_chunks_still_playing(config, tmp_pa
     original = runner._chunk_records
     started = []
 
-    def held(config, chunk):
+    def held(config, chunk, *made):
         started.append(chunk.index)
         if chunk.index >= 2:
             release.wait(60)  # an engine kernel does not see the interrupt
-        return original(config, chunk)
+        return original(config, chunk, *made)
 
     def stop_after_first(result):
         if result["index"] == 1:
