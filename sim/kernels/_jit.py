@@ -56,7 +56,8 @@ _CACHE_CLASSES: dict[str, type] = {}
 
 def _function_cache_class(folder: str) -> type:
     """A ``FunctionCache`` class whose kernels cache in ``folder`` (numba's other locators
-    after it, as numba falls back when a folder cannot be written)."""
+    after it, as numba falls back when a folder cannot be written), and load from it without
+    numba's refresh of its registries (``_numba_fixes.load_without_refresh``)."""
     if folder not in _CACHE_CLASSES:
         locator = type("_Locator", (_FolderLocator,), {"folder": folder})
         impl = type(
@@ -64,9 +65,10 @@ def _function_cache_class(folder: str) -> type:
             (caching.CompileResultCacheImpl,),
             {"_locator_classes": [locator, *caching.CacheImpl._locator_classes[1:]]},
         )
-        _CACHE_CLASSES[folder] = type(
-            "FunctionCache", (caching.FunctionCache,), {"_impl_class": impl}
-        )
+        members = {"_impl_class": impl}
+        if _numba_fixes.loads_without_refresh():
+            members["load_overload"] = _numba_fixes.load_overload_without_refresh
+        _CACHE_CLASSES[folder] = type("FunctionCache", (caching.FunctionCache,), members)
     return _CACHE_CLASSES[folder]
 
 

@@ -28,9 +28,9 @@ emits them again at every level of calls); the JIT resolves the calls to the cod
 loaded, and a cached kernel brings its callees' code. A cold compile about 15 % shorter, the
 engines as fast (the hot small kernels and the discard search are still copied).
 
-**Loading** (``load_without_refresh``): a kernel loaded from numba's disk cache no longer
-refreshes numba's typing and lowering registries first (0.2 s of every warm process), which
-loaded code never reads; the runtime it calls is readied instead.
+**Loading** (``load_without_refresh``): mjsim's kernels load from their disk caches without
+numba's refresh of its typing and lowering registries first (0.2 s of every warm process),
+which loaded code never reads; the runtime it calls is readied instead.
 
 Each fix is made only when numba's source has the lines it was written from word for word:
 with another numba, nothing is changed and numba compiles as it always does (``applied()``,
@@ -841,12 +841,10 @@ _LOAD_OVERLOAD = '''\
         # None returned if the `with` block swallows an exception
 '''
 _loads_without_refresh = False
-original_load_overload = None
-"""numba's own ``Cache.load_overload`` once ``load_without_refresh`` is applied (for tests)."""
 
 
 def loads_without_refresh() -> bool:
-    """Whether a load from numba's disk cache skips the context's refresh
+    """Whether mjsim's kernels load from their caches without the context's refresh
     (``load_without_refresh``)."""
     return _loads_without_refresh
 
@@ -863,7 +861,9 @@ def ready_to_run_loaded_code(target_context) -> None:
     rtsys.initialize(target_context)
 
 
-def _load_overload(self, sig, target_context):
+def load_overload_without_refresh(self, sig, target_context):
+    """numba's ``Cache.load_overload`` without the context's refresh: the ``load_overload`` of
+    mjsim's kernel caches (``sim.kernels._jit``) once ``load_without_refresh`` is applied."""
     ready_to_run_loaded_code(target_context)
     with self._guard_against_spurious_io_errors():
         return self._load_overload(sig, target_context)
@@ -871,7 +871,7 @@ def _load_overload(self, sig, target_context):
 
 
 def load_without_refresh() -> None:
-    """Load a kernel from numba's disk cache without first refreshing numba's context.
+    """Load mjsim's kernels from their disk caches without first refreshing numba's context.
 
     numba's ``Cache.load_overload`` refreshes the target context before each load: the first
     one in a process imports and installs every typing and lowering registry numba has (the
@@ -879,10 +879,13 @@ def load_without_refresh() -> None:
     start-up and of every worker's. Loaded machine code reads none of them: only a compile does,
     and numba's compiler refreshes the context itself before it compiles
     (``CompilerBase.__init__``). What the code needs, the runtime and a few symbols, is made
-    ready instead (``ready_to_run_loaded_code``). Applied only when numba's ``load_overload``
-    is word for word the one this was written from; ``MJSIM_NUMBA_FIXES=0`` leaves numba alone.
+    ready instead (``ready_to_run_loaded_code``). Only mjsim's caches load so
+    (``load_overload_without_refresh``, their ``load_overload``; a test checks every symbol
+    their code needs), not numba's own, which other code in the process may use. Applied only
+    when numba's ``load_overload`` is word for word the one this was written from;
+    ``MJSIM_NUMBA_FIXES=0`` leaves numba alone.
     """
-    global _loads_without_refresh, original_load_overload
+    global _loads_without_refresh
     if _loads_without_refresh or os.environ.get("MJSIM_NUMBA_FIXES", "1") == "0":
         return
     from numba.core import caching
@@ -891,8 +894,4 @@ def load_without_refresh() -> None:
         source = inspect.getsource(caching.Cache.load_overload)
     except (OSError, TypeError):
         return
-    if source != _LOAD_OVERLOAD:
-        return
-    original_load_overload = caching.Cache.load_overload
-    caching.Cache.load_overload = _load_overload
-    _loads_without_refresh = True
+    _loads_without_refresh = source == _LOAD_OVERLOAD

@@ -844,8 +844,12 @@ def test_the_engines_load_from_the_cache_without_numbas_registries():
     the rest of the suite, whose workers load them from the cache this way.)"""
     import subprocess
 
+    from numba.core import caching
+
     if not _numba_fixes.loads_without_refresh():
         pytest.skip("this numba loads otherwise, or the fixes are off: nothing to change")
+    # mjsim's kernel caches only: numba's own, which other code may use, load as numba does
+    assert caching.Cache.load_overload is not _numba_fixes.load_overload_without_refresh
     code = (
         f"import struct\n{inspect.getsource(_undefined_symbols)}\n".replace(
             "def _undefined_symbols", "def undefined_symbols"
