@@ -71,32 +71,33 @@ def applied() -> bool:
     return _applied
 
 
-class _FirstCompile:
-    """A listener of numba's compile events that applies ``apply`` when the first compile in
-    this process starts (numba announces a compile, not a load from its cache, before its
-    pipeline runs)."""
-
-    done = False
-
-    def on_start(self, event) -> None:
-        if not _FirstCompile.done:
-            _FirstCompile.done = True
-            apply()
-
-    def on_end(self, event) -> None:
-        pass
+_first_compile_awaited = False
+_first_compile_seen = False
 
 
 def apply_at_first_compile() -> None:
     """``apply`` when numba first compiles in this process, not now: importing numba's inliner
-    (with the array, string and list implementations it imports) and rewriting it takes 0.08 s,
-    which a warm start, that only loads compiled code, does without."""
-    if _FirstCompile.done:
+    (with the array, string and list implementations it imports) and rewriting it takes 0.08 s
+    of ``import sim.kernels``, which a command that loads no kernel does without (a warm run's
+    load imports most of those modules anyway). numba announces a compile, not a load from its
+    cache, before its pipeline runs."""
+    global _first_compile_awaited
+    if _first_compile_awaited:
         return
     from numba.core import event
 
-    listener = type("FirstCompileListener", (_FirstCompile, event.Listener), {})()
-    event.register("numba:compile", listener)
+    class FirstCompile(event.Listener):
+        def on_start(self, event) -> None:
+            global _first_compile_seen
+            if not _first_compile_seen:
+                _first_compile_seen = True
+                apply()
+
+        def on_end(self, event) -> None:
+            pass
+
+    event.register("numba:compile", FirstCompile())
+    _first_compile_awaited = True
 
 
 def apply() -> None:

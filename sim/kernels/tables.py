@@ -125,8 +125,8 @@ def _answer_last_rank(src, rank, has_sequences, answers):
     Every sequence must be closed by the end, so only states with no sequence started at the
     previous rank can finish (they would need a rank after this one), and no sequence starts
     here: a quarter of the states, and one pass over them for all five counts instead of one
-    ``_advance_rank`` per count. Four keys in five end at this rank, so the whole build takes a
-    fifth of the time it did.
+    ``_advance_rank`` per count. Four calls in five were at this rank: the DP runs in a third of
+    the time it did (5 s -> 1.7 s for the suits).
     """
     answers[:] = _UNREACHED
     pair_kind_here = 2 if (has_sequences and rank % 3 == 1) else 1
