@@ -53,6 +53,17 @@ class Samples:
     params: np.ndarray
     tables: tuple
     record: np.ndarray
+    plain_agents: bool = False
+    """Whether no seat plays a valued agent (``sim.kernels.agents.VALUED_AGENTS``): the loop is
+    then played with ``valued_agents=None`` (``sim.kernels.engine.play_hand``)."""
+
+    @property
+    def roster(self) -> Any:
+        """The type of ``valued_agents`` as the loop passes it to the agents' questions: none,
+        or the literal True of the entry points' default."""
+        from numba.core import types
+
+        return types.none if self.plain_agents else types.literal(True)
 
     @property
     def hand(self) -> np.ndarray:
@@ -117,9 +128,13 @@ class AheadKernel:
     arguments: Callable[[Samples], tuple]
 
     def signature(self, samples: Samples) -> tuple:
+        """The argument types: each value's ``numba.typeof``, or the value where it is a numba
+        type already (a type no Python value has: ``Samples.roster``)."""
         from numba import typeof
+        from numba.core import types
 
-        return tuple(typeof(value) for value in self.arguments(samples))
+        arguments = self.arguments(samples)
+        return tuple(v if isinstance(v, types.Type) else typeof(v) for v in arguments)
 
 
 def agent_kernels() -> tuple[AheadKernel, ...]:
@@ -128,21 +143,22 @@ def agent_kernels() -> tuple[AheadKernel, ...]:
 
     return (
         # choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan,
-        #                params, tables, space): the engine's discard question
+        #                params, tables, space, valued_agents): the engine's discard question
         AheadKernel(
             agents.choose_discard,
             lambda s: (
                 s.integer, s.hand, s.keys, s.integer, s.state.wild, s.state.visible, s.integer,
                 s.integer, s.kinds_mask, s.integer, s.agent_params, s.tables, s.discard_space,
+                s.roster,
             ),
         ),
         # choose_claim(agent, hand, keys, wilds, wild, kind, actions, n_actions, forms, plan,
-        #              params, tables): the engine's claim question
+        #              params, tables, valued_agents): the engine's claim question
         AheadKernel(
             agents.choose_claim,
             lambda s: (
                 s.integer, s.hand, s.keys, s.integer, s.state.wild, s.integer, s.actions,
-                s.integer, s.integer, s.integer, s.agent_params, s.tables,
+                s.integer, s.integer, s.integer, s.agent_params, s.tables, s.roster,
             ),
         ),
     )  # fmt: skip
@@ -158,15 +174,19 @@ def _jit_disabled() -> bool:
     return bool(config.DISABLE_JIT)
 
 
-def is_cold(entry: Any) -> bool:
+def is_cold(entry: Any, signature: tuple | None = None) -> bool:
     """Whether the cached entry point ``entry`` has nothing compiled in this process and
-    nothing in its disk cache (numba's index for its source file is empty or stale)."""
-    if entry.overloads:
+    nothing in its disk cache (numba's index for its source file is empty or stale); given its
+    argument types ``signature``, nothing for those (an entry compiled for other types, say
+    without the valued agents, is cold for these)."""
+    if (signature is None and entry.overloads) or signature in entry.overloads:
         return False
     try:
-        return not entry._cache._cache_file._load_index()
+        index = entry._cache._cache_file._load_index()
     except Exception:  # numba's internals moved: compile as numba would, on one core
         return False
+    # numba's index keys: (argument types, the machine's codegen, the function's hashes)
+    return not index if signature is None else all(key[0] != signature for key in index)
 
 
 class _Helper:
@@ -241,11 +261,17 @@ class _WaitingCache:
 
 
 @contextlib.contextmanager
-def helping(entry: Any, kernels: Sequence[AheadKernel], samples: Callable[[], Samples]):
-    """Within this block, a first call of the cached entry point ``entry`` compiles with a
-    helper process compiling ``kernels`` (when the cache is cold, the helper is on and there is
-    something to help with); ``samples`` makes the sample values."""
-    if not kernels or not _enabled() or not is_cold(entry):
+def helping(
+    entry: Any,
+    kernels: Sequence[AheadKernel],
+    samples: Callable[[], Samples],
+    signature: tuple | None = None,
+):
+    """Within this block, a first call of the cached entry point ``entry`` (for the argument
+    types ``signature``, if given) compiles with a helper process compiling ``kernels`` (when
+    the cache is cold, the helper is on and there is something to help with); ``samples``
+    makes the sample values."""
+    if not kernels or not _enabled() or not is_cold(entry, signature):
         yield
         return
     given = samples()

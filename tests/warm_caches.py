@@ -99,14 +99,20 @@ few hypothesis examples, and again in the workers, where their kernels load from
 
 def warm(name: str) -> None:
     """Play, replay and check a few hands of variant ``name`` under its default options, with
-    the random agent in every seat (so that the random agent's kernels compile too)."""
+    the random agent in every seat (so that the random agent's kernels compile too); and play
+    and replay them with a value agent in one seat: the engine compiled with the valued agents
+    (``sim.variants.session.plays_plain``), which the rule checks and the tests calling the
+    entry points directly play too."""
     variant = get_variant(name)
     options = variant.options_class()
     walls = shuffled_walls(HANDS, variant.n_tiles, 0)
     dealers = variant.first_dealers(1, options, 0)
-    agents = agent_ids(("random",) * variant.player_count(options))
-    variant.play(options, walls, dealers, HANDS, agents, 0)
-    variant.replay(options, walls, dealers, HANDS, agents, 0, 1)
+    players = variant.player_count(options)
+    agents = agent_ids(("random",) * players)
+    valued = agent_ids(("value",) + ("random",) * (players - 1))
+    for seated in (agents, valued):
+        variant.play(options, walls, dealers, HANDS, seated, 0)
+        variant.replay(options, walls, dealers, HANDS, seated, 0, 1)
     checks = importlib.import_module(f"sim.variants.{name}.checks")
     checked = checks.check_games(options, walls, dealers, HANDS, agents, 0)
     assert np.all(checked.errors[:, 0] == 0), f"{name}: a warm-up hand fails its checks"
@@ -156,8 +162,10 @@ def warm_agents() -> None:
     from sim.kernels import state as game_state
     from sim.tables import load_tables
 
-    def samples() -> Samples:
-        return Samples(game_state.new_state(), np.zeros(1), load_tables(), np.zeros(1, np.int64))
+    def samples(plain: bool = False) -> Samples:
+        return Samples(
+            game_state.new_state(), np.zeros(1), load_tables(), np.zeros(1, np.int64), plain
+        )
 
     helped = (
         # _efficiency_search(hand, keys, wilds, wild, visible, n_kinds, forms, allowed,
@@ -185,6 +193,10 @@ def warm_agents() -> None:
         discard.kernel.compile(discard.signature(samples()))
     for ahead in agent_kernels()[1:]:  # compiled by the helper: loaded from the cache here
         ahead.kernel.compile(ahead.signature(samples()))
+    # and as a table with no valued agent asks them (sim.variants.session.plays_plain): their
+    # searches left out, a shorter compile of the parts above
+    for ahead in agent_kernels():
+        ahead.kernel.compile(ahead.signature(samples(plain=True)))
 
 
 REPORTS = "MJSIM_WARM_REPORTS"

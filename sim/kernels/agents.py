@@ -90,6 +90,12 @@ AGENT_SELF_DRAW = 2  # plays like the efficiency agent, wins only by self-draw (
 AGENT_VALUE = 3  # efficiency plus pursuit of what pays: 清一色, 小七对 (value_discard)
 AGENT_CAUTIOUS = 4  # value play, safe discards late in the hand (cautious_discard)
 N_AGENTS = 5
+VALUED_AGENTS = (AGENT_VALUE, AGENT_CAUTIOUS)
+"""The agents that search for what pays (their discard and claim searches are most of the agents'
+compile). A game loop is compiled with or without them by the type of its ``valued_agents``
+argument (``choose_discard``): ``None`` when no seat plays one, and the loop compiled for
+``None`` leaves their searches out (numba prunes a branch on ``argument is None`` by the
+argument's type before typing its callees)."""
 
 # The value and cautious agents' parameters: one float64 row per seat (``GameState.agent_params``,
 # declared with their ranges and defaults in ``sim.kernels.agent_params``; docs/strategies.md
@@ -1005,8 +1011,9 @@ def _random_discard(hand, allowed):
 
 @kernel
 def choose_discard(
-    agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params, tables, space
-):
+    agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params, tables, space,
+    valued_agents=True,
+):  # fmt: skip
     """The kind a seat with agent kind ``agent`` and parameters ``params`` (float64
     (N_AGENT_PARAMS,): its row of ``GameState.agent_params``) discards: held, with
     ``allowed[kind]``.
@@ -1016,7 +1023,9 @@ def choose_discard(
     the whole state tuple, cheap to pass (numba counts a reference per array at each call).
     The efficiency and self-draw agents shed the plan's kinds first (``shed_discard``), then
     discard by efficiency; the random agent ignores the plan. ``space``: a work space
-    (``discard_space``) the efficiency search overwrites.
+    (``discard_space``) the efficiency search overwrites. ``valued_agents``: ``None`` when no
+    seat at the table plays a valued agent (``VALUED_AGENTS``; compiled without their search),
+    else ``True`` (the default).
 
     One way out, with every array read there, and no inlined branches: numba can then pair
     up the reference counts of its arguments (docs/engine.md, "Speed notes"), where an early
@@ -1035,7 +1044,7 @@ def choose_discard(
     else:
         kind = _discard_by_agent(
             agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params,
-            tables, rows, info, vectors,
+            tables, rows, info, vectors, valued_agents,
         )  # fmt: skip
     read = hand[0] + keys[0] + wild[0] + visible[0] + allowed[0] + params[0]
     read += rows[0, 0, 0] + info[0] + vectors[0, 0]
@@ -1047,7 +1056,7 @@ def choose_discard(
 @kernel
 def _discard_by_agent(
     agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan, params, tables, rows,
-    info, vectors,
+    info, vectors, valued_agents,
 ):  # fmt: skip
     """``choose_discard`` for the agents and plans other than an efficiency search alone."""
     if agent == AGENT_RANDOM:
@@ -1058,14 +1067,15 @@ def _discard_by_agent(
             return kind
     hints = forms & ~STEER_FORM_BITS
     forms = forms & STEER_FORM_BITS
-    if agent == AGENT_VALUE:
-        return valued_discard(
-            hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
-        )
-    if agent == AGENT_CAUTIOUS:
-        return cautious_discard(
-            hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
-        )
+    if valued_agents is not None:  # pruned when compiled for None: no valued agent plays
+        if agent == AGENT_VALUE:
+            return valued_discard(
+                hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
+            )
+        if agent == AGENT_CAUTIOUS:
+            return cautious_discard(
+                hand, keys, wilds, wild, visible, n_kinds, forms, hints, allowed, params, tables
+            )
     return efficiency_discard_in(
         hand, keys, wilds, wild, visible, n_kinds, forms, allowed, tables, rows, info, vectors
     )
@@ -1146,8 +1156,9 @@ def _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, table
 
 @kernel
 def choose_claim(
-    agent, hand, keys, wilds, wild, kind, actions, n_actions, forms, plan, params, tables
-):
+    agent, hand, keys, wilds, wild, kind, actions, n_actions, forms, plan, params, tables,
+    valued_agents=True,
+):  # fmt: skip
     """The listed pong or chi of the discarded ``kind`` a seat with agent kind ``agent`` makes:
     the index of its row in ``actions`` (``n_actions`` rows listed for this seat by the variant;
     rows of other types are ignored), or -1 to pass. The seat's arrays and parameters as in
@@ -1156,7 +1167,8 @@ def choose_claim(
     Efficiency agent: claims when the hand after the claim and its best discard is no further
     from ready than now (pong before chi, chis in listed order), never a kind its ``plan`` is to
     be rid of (the meld would keep the kind for good). Random agent: the pong with probability
-    1/2, else each chi in turn with probability 1/2.
+    1/2, else each chi in turn with probability 1/2. The valued agents: ``_valued_claim``
+    (``valued_agents`` as in ``choose_discard``).
     """
     pong_row = -1
     chis = np.empty((2, 3), np.int64)  # one allocation: each listed chi's first tile and row
@@ -1183,12 +1195,31 @@ def choose_claim(
         return -1
     if (not can_pong and n_chi == 0) or ((plan >> kind) & 1) != 0:
         return -1  # nothing to claim, or a kind to be rid of: skip the shanten of the hand
+    # the first test pruned when compiled for None (no valued agent plays)
+    if valued_agents is not None and (agent == AGENT_VALUE or agent == AGENT_CAUTIOUS):
+        return _valued_claim(
+            agent, hand, keys, wilds, wild, kind, actions, forms, params, tables, pong_row,
+            starts, chi_rows, n_chi,
+        )  # fmt: skip
+    forms = forms & STEER_FORM_BITS
+    now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
+    # no further from ready, whatever the variant lists a claim as worth (A_VALUE)
+    return _claim_reaching(actions, after, pong_row, chi_rows, n_chi, now, now, np.int64(0))
+
+
+@kernel
+def _valued_claim(
+    agent, hand, keys, wilds, wild, kind, actions, forms, params, tables, pong_row, starts,
+    chi_rows, n_chi,
+):  # fmt: skip
+    """``choose_claim`` for the value and cautious agents, once the listed pong (row
+    ``pong_row``, -1 none) and chis (``n_chi`` of them: first tiles ``starts``, rows
+    ``chi_rows``) are known and the kind is not one the plan sheds."""
+    can_pong = pong_row >= 0
     hints = forms & ~STEER_FORM_BITS
     forms = forms & STEER_FORM_BITS
-    valued = agent == AGENT_VALUE or agent == AGENT_CAUTIOUS
     if (
-        valued
-        and hints != 0
+        hints != 0
         and can_pong
         and plays_for_triplets(
             hand, keys, wilds, wild, forms, hints, tables, params[P_CHANCE_PER_SHANTEN]
@@ -1199,7 +1230,7 @@ def choose_claim(
     pairs = np.int64(params[P_SEVEN_PAIRS_FROM])
     if hints != 0:
         flush, pairs = _hinted_targets(hints, params)
-    if valued and value_declines_claim(hand, wild, kind, forms, flush, pairs):
+    if value_declines_claim(hand, wild, kind, forms, flush, pairs):
         return -1
     now, after = _claim_shanten(hand, keys, wilds, wild, kind, can_pong, starts, forms, tables)
     # the cautious agent may keep a concealed hand at any distance: each claim gives its
@@ -1207,21 +1238,27 @@ def choose_claim(
     within = np.int64(params[P_CONCEALED_WITHIN])
     if agent == AGENT_CAUTIOUS and params[P_KEEP_CONCEALED] != 0:
         within = np.int64(8)
-    if valued and (hints & STEER_CONCEALED) != 0 and now <= within and _without_melds(hand):
+    if (hints & STEER_CONCEALED) != 0 and now <= within and _without_melds(hand):
         return concealed_claim(now, after, pong_row, chi_rows, n_chi)
-    if valued and (hints & STEER_CLAIMS_PAY) != 0:
-        agent = AGENT_EFFICIENCY  # the claim rule below: no further from ready
-    # the shanten a claim must reach: no further from ready (efficiency), or nearer (value);
-    # a claim the variant lists as worth claim_worth_from or more (A_VALUE): no further
-    needed = now
+    # nearer to ready by claim_gain (where the variant's claims pay: the efficiency agent's
+    # rule, no further); a claim the variant lists as worth claim_worth_from or more (A_VALUE):
+    # no further than claim_worth_cost from now
+    needed = now - np.int64(params[P_CLAIM_GAIN])
+    if (hints & STEER_CLAIMS_PAY) != 0:
+        needed = now
+    worth_reach = now + np.int64(params[P_CLAIM_WORTH_COST])
     worth_from = np.int64(params[P_CLAIM_WORTH_FROM])
-    worth_reach = now  # a claim worth worth_from or more: no further, or claim_worth_cost further
-    if valued:
-        worth_reach = now + np.int64(params[P_CLAIM_WORTH_COST])
-    if agent == AGENT_VALUE or agent == AGENT_CAUTIOUS:
-        needed = now - np.int64(params[P_CLAIM_GAIN])
-    pong_worth = actions[pong_row, A_VALUE] if can_pong else 0
-    if can_pong and after[0] <= _needed_for(pong_worth, worth_reach, needed, worth_from):
+    return _claim_reaching(
+        actions, after, pong_row, chi_rows, n_chi, needed, worth_reach, worth_from
+    )
+
+
+@inline_kernel
+def _claim_reaching(actions, after, pong_row, chi_rows, n_chi, needed, worth_reach, worth_from):
+    """The first listed claim (the pong, then the chis in order) whose shanten after it
+    (``after``: the pong's, then each chi's) reaches what ``_needed_for`` asks; -1 if none."""
+    pong_worth = actions[pong_row, A_VALUE] if pong_row >= 0 else 0
+    if pong_row >= 0 and after[0] <= _needed_for(pong_worth, worth_reach, needed, worth_from):
         return pong_row
     for index in range(n_chi):
         worth = actions[chi_rows[index], A_VALUE]

@@ -286,7 +286,7 @@ def settle_exhausted(variant, state, last_drawer, params, tables, record):
 @generic_inline_kernel
 def claim_discard(
     agents, agent_params, hands, keys, wild_count, wild, steer_forms, plans, n_players, seat,
-    kind, claims, n_claims, tables, declined, stand_in, face, view_hand, view_keys,
+    kind, claims, n_claims, tables, declined, stand_in, face, view_hand, view_keys, valued_agents,
 ):  # fmt: skip
     """The kong (直杠) or pong by any seat, else the chi, that takes ``seat``'s discard ``kind``
     once no win did: (claimer, the chosen row of ``claims[claimer]``), or (-1, -1). A listed
@@ -343,6 +343,7 @@ def claim_discard(
             plans[other],
             agent_params[other],
             tables,
+            valued_agents,
         )
         if row >= 0 and claims[other, row, A_TYPE] == ACT_PONG:
             declined[other] = 0
@@ -358,11 +359,15 @@ def claim_discard(
 
 
 @generic_kernel  # not inlined: the replay's and the checks' entry (play_hand) share its compile
-def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, record):
+def play_hand(
+    variant, state, wall, n_players, dealer, streak, params, tables, record, valued_agents
+):
     """Play one hand of ``variant`` (a marker, ``sim.kernels.variant_type``) on ``wall``
     (int8, the variant's tile count) with ``dealer`` dealing for the ``streak``-th time in a row
     (0: a new dealer; ``state.scalars[DEALER_STREAK]``, 连庄, for the settle hooks); every seat
-    plays its agent (``state.agents``).
+    plays its agent (``state.agents``). ``valued_agents``: ``None`` when no seat plays a valued
+    agent (``agents.VALUED_AGENTS``): the loop is then compiled without their searches (a
+    valued agent it meets plays as the efficiency agent); ``True`` otherwise.
 
     Fills ``record`` (int64 (N_RECORD,)) and returns the next dealer. No validation.
     """
@@ -513,6 +518,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
                 agent_params[seat],
                 tables,
                 search_space,
+                valued_agents,
             )
         take_tile(state, seat, kind)
         add_discard(state, seat, kind)
@@ -566,6 +572,7 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
         claimer, row = claim_discard(
             agents, agent_params, hands, keys, wild_count, wild, steer_forms, plans, n_players,
             seat, kind, claims, n_claims, tables, declined, stand_in, face, view_hand, view_keys,
+            valued_agents,
         )  # fmt: skip
         # told before the claim is made (过碰: a declined pong, not one another claim outranked)
         for other in range(n_players):
@@ -631,8 +638,9 @@ def play_hand(variant, state, wall, n_players, dealer, streak, params, tables, r
 
 @generic_inline_kernel
 def play_hands(
-    variant, state, walls, n_players, first_dealers, hands_per_session, params, tables, records
-):
+    variant, state, walls, n_players, first_dealers, hands_per_session, params, tables, records,
+    valued_agents,
+):  # fmt: skip
     """Play one hand of ``variant`` per wall (walls int8 (n, n_tiles)) into ``records`` (int64
     (n, N_RECORD)), in sessions of ``hands_per_session`` hands. Session ``k`` starts with dealer
     ``first_dealers[k]``; within a session each hand's dealer is the one the previous hand
@@ -640,7 +648,8 @@ def play_hands(
     in a row the same seat has dealt, 0 for the first) for the settle hooks, unless a settle
     hook set ``state.scalars[NEXT_STREAK]`` to the count the next hand is played with (a
     variant whose streak counts something else than kept deals). ``records`` may be wider than
-    ``N_RECORD``: a variant's own slots follow the engine's. Nothing is validated."""
+    ``N_RECORD``: a variant's own slots follow the engine's. ``valued_agents``: as in
+    ``play_hand``. Nothing is validated."""
     # np.int64, not 0: a literal argument would compile play_hand once more for it
     dealer = np.int64(0)
     streak = np.int64(0)
@@ -649,8 +658,9 @@ def play_hands(
             dealer = first_dealers[index // hands_per_session]
             streak = np.int64(0)
         next_dealer = play_hand(
-            variant, state, walls[index], n_players, dealer, streak, params, tables, records[index]
-        )
+            variant, state, walls[index], n_players, dealer, streak, params, tables,
+            records[index], valued_agents,
+        )  # fmt: skip
         told = state.scalars[NEXT_STREAK]  # a settle hook's own count, -1 if none
         kept = streak + 1 if next_dealer == dealer else 0
         streak = told if told >= 0 else kept

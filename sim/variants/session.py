@@ -21,7 +21,7 @@ import numpy as np
 
 from ..compile_ahead import AheadKernel, Samples, helping, is_cold
 from ..kernels import state as game_state
-from ..kernels.agents import seed_agents
+from ..kernels.agents import VALUED_AGENTS, seed_agents
 from ..kernels.record import R_NEXT_DEALER
 from ..tables import load_tables, load_tables_in_background, tables_loaded, typed_like_tables
 
@@ -40,6 +40,28 @@ def session_first_dealers(n_sessions: int, options: Any, seed) -> np.ndarray:
 def seat_agents(agent_kinds: tuple[int, ...]) -> tuple[int, ...]:
     """One agent id per state seat (four): the unused seats of a smaller table get agent 0."""
     return tuple(agent_kinds) + (0,) * (4 - len(agent_kinds))
+
+
+def plays_plain(agent_kinds: tuple[int, ...]) -> bool:
+    """Whether no seat of ``agent_kinds`` plays a valued agent (``VALUED_AGENTS``): the engine
+    is then played, and compiled, without the valued agents' searches (``valued_agents=None``
+    to its entry points, ``sim.kernels.engine.play_hand``): a minute's cold compile of the
+    default configs' engine is a fifth shorter. A table seating one plays the engine compiled
+    with them (the entry points' default), compiled once more, the first time one is seated."""
+    return not any(kind in VALUED_AGENTS for kind in agent_kinds)
+
+
+def _roster(plain: bool) -> tuple:
+    """The entry points' last arguments for ``plain`` (``plays_plain``): None, or none (their
+    default)."""
+    return (None,) if plain else ()
+
+
+def _signature(arguments: tuple, plain: bool) -> tuple:
+    """The numba argument types of an entry point called with ``arguments`` and then
+    ``_roster(plain)``: what it is compiled, and its disk cache indexed, for."""
+    types = tuple(numba.typeof(value) for value in arguments)
+    return (*types, numba.types.none if plain else numba.types.Omitted(True))
 
 
 def _sessions(
@@ -71,21 +93,32 @@ class SessionPlay:
     """The big cached kernels the variant's loop calls, in the order its compile reaches them,
     that a helper process compiles beside a cold compile (``sim.compile_ahead``)."""
 
-    def _helped(self, entry: Callable, state, params, tables, record):
-        """``entry``'s first call compiled with the helper (``sim.compile_ahead.helping``)."""
-        return helping(entry, self.compile_ahead, lambda: Samples(state, params, tables, record))
+    def _helped(self, entry: Callable, arguments: tuple, state, params, tables, record, plain):
+        """``entry``'s first call with ``arguments`` (then ``_roster(plain)``) compiled with the
+        helper (``sim.compile_ahead.helping``)."""
+        return helping(
+            entry,
+            self.compile_ahead,
+            lambda: Samples(state, params, tables, record, plain),
+            _signature(arguments, plain),
+        )
 
-    def _compile_before_tables(self, entry: Callable, arguments: Callable, state, params, record):
+    def _compile_before_tables(
+        self, entry: Callable, arguments: Callable, state, params, record, plain: bool
+    ):
         """On a cold cache, with the tables not loaded yet: compile ``entry`` for the types of
         ``arguments(tables)`` (with the compile-ahead helper) while the tables are loaded, or
         built in another process (``sim.tables``), rather than after. A first run on a machine
         builds them (6.5 s on 2 cores) and compiles the engine (a minute): side by side now."""
-        if tables_loaded() or not is_cold(entry):
+        if tables_loaded():
+            return
+        sample = typed_like_tables()
+        signature = _signature(arguments(sample), plain)
+        if not is_cold(entry, signature):
             return
         load_tables_in_background()
-        sample = typed_like_tables()
-        with self._helped(entry, state, params, sample, record):
-            entry.compile(tuple(numba.typeof(value) for value in arguments(sample)))
+        with self._helped(entry, arguments(sample), state, params, sample, record, plain):
+            entry.compile(signature)
 
     def play_records(
         self,
@@ -107,16 +140,17 @@ class SessionPlay:
         seed_agents(agent_seed)
         state = game_state.new_state(agents=seat_agents(agent_kinds), agent_params=agent_params)
         row = np.zeros(self.record_width, np.int64)
+        plain = plays_plain(agent_kinds)
 
         def arguments(tables):
             sessions = _sessions(options, walls, first_dealers, hands_per_session, tables)
             return (state, *sessions, records)
 
         params = options.params()
-        self._compile_before_tables(self.play_hands, arguments, state, params, row)
+        self._compile_before_tables(self.play_hands, arguments, state, params, row, plain)
         tables = load_tables()
-        with self._helped(self.play_hands, state, params, tables, row):
-            self.play_hands(*arguments(tables))
+        with self._helped(self.play_hands, arguments(tables), state, params, tables, row, plain):
+            self.play_hands(*arguments(tables), *_roster(plain))
         return records
 
     def replay_hand(
@@ -153,10 +187,12 @@ class SessionPlay:
             log_capacity, agents=seat_agents(agent_kinds), agent_params=agent_params
         )
         params, tables = options.params(), load_tables()
-        with self._helped(self.play_hand, state, params, tables, record):
-            self.play_hand(
-                state, walls[index], options.player_count, dealer, streak, params, tables, record
-            )
+        plain = plays_plain(agent_kinds)
+        arguments = (
+            state, walls[index], options.player_count, dealer, streak, params, tables, record,
+        )  # fmt: skip
+        with self._helped(self.play_hand, arguments, state, params, tables, record, plain):
+            self.play_hand(*arguments, *_roster(plain))
         events = state.log[: state.scalars[game_state.LOG_COUNT]].copy()
         return record, events, game_state.final_position(state)
 

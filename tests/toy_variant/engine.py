@@ -12,7 +12,11 @@ TOY = define_variant("toy", {name: getattr(hooks, name) for name in HOOK_NAMES})
 
 
 @kernel
-def play_hands(state, walls, n_players, first_dealers, hands_per_session, params, tables, records):
+def play_hands(
+    state, walls, n_players, first_dealers, hands_per_session, params, tables, records,
+    valued_agents=True,
+):  # fmt: skip
     generic.play_hands(
-        TOY, state, walls, n_players, first_dealers, hands_per_session, params, tables, records
-    )
+        TOY, state, walls, n_players, first_dealers, hands_per_session, params, tables, records,
+        valued_agents,
+    )  # fmt: skip

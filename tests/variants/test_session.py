@@ -16,7 +16,7 @@ from numba import njit
 
 
 @njit(cache=True)
-def play_hands(state, walls, players, dealers, per_session, params, tables, records):
+def play_hands(state, walls, players, dealers, per_session, params, tables, records, valued=True):
     records[0, 0] = tables.suit_add.shape[0]
     records[0, 1] = players
 """

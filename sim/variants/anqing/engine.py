@@ -68,18 +68,27 @@ def session_carry(records, hands_per_session, params):
 
 
 @kernel
-def play_hands(state, walls, n_players, first_dealers, hands_per_session, params, tables, records):
-    """``sim.kernels.engine.play_hands`` under Anqing's rules, with the 累加 carry."""
+def play_hands(
+    state, walls, n_players, first_dealers, hands_per_session, params, tables, records,
+    valued_agents=True,
+):  # fmt: skip
+    """``sim.kernels.engine.play_hands`` under Anqing's rules, with the 累加 carry.
+    ``valued_agents``: ``None`` compiles and plays the loop without the valued agents' searches
+    (no seat plays one)."""
     generic.play_hands(
-        ANQING, state, walls, n_players, first_dealers, hands_per_session, params, tables, records
-    )
+        ANQING, state, walls, n_players, first_dealers, hands_per_session, params, tables,
+        records, valued_agents,
+    )  # fmt: skip
     session_carry(records, hands_per_session, params)
 
 
 @kernel
-def play_hand(state, wall, n_players, dealer, streak, params, tables, record):
-    """``sim.kernels.engine.play_hand`` under Anqing's rules: the next dealer."""
-    return generic.play_hand(ANQING, state, wall, n_players, dealer, streak, params, tables, record)
+def play_hand(state, wall, n_players, dealer, streak, params, tables, record, valued_agents=True):
+    """``sim.kernels.engine.play_hand`` under Anqing's rules: the next dealer. ``valued_agents``
+    as in ``play_hands``."""
+    return generic.play_hand(
+        ANQING, state, wall, n_players, dealer, streak, params, tables, record, valued_agents
+    )
 
 
 @kernel

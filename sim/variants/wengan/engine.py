@@ -21,17 +21,25 @@ WENGAN = define_variant("wengan", {name: getattr(hooks, name) for name in HOOK_N
 
 
 @kernel
-def play_hands(state, walls, n_players, first_dealers, hands_per_session, params, tables, records):
-    """``sim.kernels.engine.play_hands`` under Weng'an's rules."""
+def play_hands(
+    state, walls, n_players, first_dealers, hands_per_session, params, tables, records,
+    valued_agents=True,
+):  # fmt: skip
+    """``sim.kernels.engine.play_hands`` under Weng'an's rules. ``valued_agents``: ``None``
+    compiles and plays the loop without the valued agents' searches (no seat plays one)."""
     generic.play_hands(
-        WENGAN, state, walls, n_players, first_dealers, hands_per_session, params, tables, records
-    )
+        WENGAN, state, walls, n_players, first_dealers, hands_per_session, params, tables,
+        records, valued_agents,
+    )  # fmt: skip
 
 
 @kernel
-def play_hand(state, wall, n_players, dealer, streak, params, tables, record):
-    """``sim.kernels.engine.play_hand`` under Weng'an's rules: the next dealer."""
-    return generic.play_hand(WENGAN, state, wall, n_players, dealer, streak, params, tables, record)
+def play_hand(state, wall, n_players, dealer, streak, params, tables, record, valued_agents=True):
+    """``sim.kernels.engine.play_hand`` under Weng'an's rules: the next dealer. ``valued_agents``
+    as in ``play_hands``."""
+    return generic.play_hand(
+        WENGAN, state, wall, n_players, dealer, streak, params, tables, record, valued_agents
+    )
 
 
 @kernel
