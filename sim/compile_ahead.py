@@ -137,6 +137,41 @@ class AheadKernel:
         return tuple(v if isinstance(v, types.Type) else typeof(v) for v in arguments)
 
 
+def dealing_kernels() -> tuple[AheadKernel, ...]:
+    """The state's kernels the loop calls first, for every variant: ``reset`` and ``deal``
+    (about 3 s of compiling that the helper does before this process reaches them)."""
+    from numba.core import types
+
+    from .kernels import state
+
+    return (
+        # reset(state, wall, n_players, dealer)
+        AheadKernel(state.reset, lambda s: (s.state, s.state.wall, s.integer, s.integer)),
+        # deal(state, 13, 1): literal counts, as the loop passes them
+        AheadKernel(state.deal, lambda s: (s.state, types.literal(13), types.literal(1))),
+    )
+
+
+def plan_kernel() -> AheadKernel:
+    """The agents' plan question (``choose_plan(agent, hand, actions, n_actions)``), asked at
+    the deal."""
+    from .kernels import agents
+
+    return AheadKernel(agents.choose_plan, lambda s: (s.integer, s.hand, s.actions, s.integer))
+
+
+def own_turn_kernels() -> tuple[AheadKernel, ...]:
+    """The kernels the loop's own turn reaches after the variant's own-turn hook:
+    ``meld_index(state, seat, meld_type, kind)`` and the agents' own-turn question
+    ``choose_own_turn(agent, actions, n_actions, plan)``."""
+    from .kernels import agents, moves
+
+    return (
+        AheadKernel(moves.meld_index, lambda s: (s.state, s.integer, s.integer, s.integer)),
+        AheadKernel(agents.choose_own_turn, lambda s: (s.integer, s.actions, s.integer, s.integer)),
+    )
+
+
 def agent_kernels() -> tuple[AheadKernel, ...]:
     """The generic agents' questions the loop asks after its own hooks: the last a variant lists."""
     from .kernels import agents

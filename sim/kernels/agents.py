@@ -1302,7 +1302,7 @@ def choose_own_turn(agent, actions, n_actions, plan):
                 continue  # a kong others may win on: see accepts_kong (A_VALUE 1: none may)
             if ((plan >> actions[row, A_TILE]) & 1) == 0:
                 return row
-    row = choose_declaration(agent, actions, n_actions, False)
+    row = choose_declaration(agent, actions, n_actions, np.bool_(False))
     return row
 
 

@@ -255,7 +255,9 @@ def make_kong(variant, state, konger, kind, kong_type, from_seat, params, tables
         state.visible[kind] += 4
     elif kong_type == MELD_ADDED_KONG:
         take_tile(state, konger, kind)
-        state.melds[konger, meld_index(state, konger, MELD_PONG, kind), 0] = MELD_ADDED_KONG
+        # np.int64: one compile of meld_index, not one more for the literal
+        pong = meld_index(state, konger, np.int64(MELD_PONG), kind)
+        state.melds[konger, pong, 0] = MELD_ADDED_KONG
         state.visible[kind] += 1
     elif kong_type == MELD_SINGLE_KONG:  # one tile set aside, no meld row
         take_tile(state, konger, kind)

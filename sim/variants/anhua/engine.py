@@ -9,11 +9,17 @@ too, for tests and tools that set up an exact position.
 
 from __future__ import annotations
 
-from ...compile_ahead import AheadKernel, agent_kernels
+from ...compile_ahead import (
+    AheadKernel,
+    Samples,
+    agent_kernels,
+    dealing_kernels,
+    own_turn_kernels,
+)
 from ...kernels import engine as generic
 from ...kernels._jit import kernel
 from ...kernels.variant_type import HOOK_NAMES, define_variant
-from . import hooks
+from . import hooks, scoring
 
 ANHUA = define_variant("anhua", {name: getattr(hooks, name) for name in HOOK_NAMES})
 
@@ -83,7 +89,19 @@ def finish_win(state, outcome, params, tables, record):
 def compile_ahead() -> tuple[AheadKernel, ...]:
     """The big cached kernels Anhua's loop calls, in the order its compile reaches them, for the
     helper process of a cold compile (``sim.compile_ahead``)."""
-    # Only the agents' questions (about 37 s of the helper's time, 2026-12-05): the scorer and
-    # the kong check (about 12 s) are left to this process, which waited 20 s for the agents
-    # with them here (a cold compile 59.1 s, 55.5 s without; docs/engine.md, "Compile time")
-    return agent_kernels()
+    # The agents' questions without the valued agents' searches are about 20 s of the helper's
+    # time, not 37 s (session 39): it now has room for the scorer and the kong check too,
+    # which this process reaches in turn (a cold compile about 60 s -> 51 s)
+    i = Samples.integer
+    return (
+        *dealing_kernels(),
+        # best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, natural_king, params,
+        #          tables): the scorer
+        AheadKernel(scoring.best_win, lambda s: (s.hand, i, i, i, i, i, i, s.params, s.tables)),
+        # instant_win(hand, status, seat, params): 起手四王/七王
+        AheadKernel(hooks.instant_win, lambda s: (s.hand, s.state.status, i, s.params)),
+        # kong_allowed(variant, state, seat, kind, kong_type, params, tables): the kong check
+        AheadKernel(hooks.kong_allowed, lambda s: (ANHUA, s.state, i, i, i, s.params, s.tables)),
+        *own_turn_kernels(),
+        *agent_kernels(),
+    )

@@ -444,7 +444,7 @@ def kong_allowed(variant, state, seat, kind, kong_type, params, tables):
     from_hand = 4 if kong_type == MELD_CONCEALED_KONG else 1 if kong_type == MELD_ADDED_KONG else 3
     if state.hands[seat, kind] < from_hand:
         return False
-    if kong_type == MELD_ADDED_KONG and meld_index(state, seat, MELD_PONG, kind) < 0:
+    if kong_type == MELD_ADDED_KONG and meld_index(state, seat, np.int64(MELD_PONG), kind) < 0:
         return False
     for _ in range(from_hand):
         take_tile(state, seat, kind)

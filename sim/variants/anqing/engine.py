@@ -14,8 +14,15 @@ one hand's settlement does not see, and changes no move of play.
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
 
-from ...compile_ahead import AheadKernel, Samples, agent_kernels
+from ...compile_ahead import (
+    AheadKernel,
+    Samples,
+    agent_kernels,
+    dealing_kernels,
+    own_turn_kernels,
+)
 from ...kernels import engine as generic
 from ...kernels._jit import kernel
 from ...kernels.moves import emit
@@ -27,7 +34,7 @@ from ...kernels.record import (
     R_WINNER,
 )
 from ...kernels.variant_type import HOOK_NAMES, define_variant
-from . import hooks, scoring
+from . import agent, hooks, scoring
 from .options import P_LIAN_ZHUANG_CUMULATIVE
 from .record_slots import RA_AMOUNT, RA_CARRY
 
@@ -154,8 +161,16 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
     # process's compile, before the helper could finish it: the helper compiles best_score's
     # readings, which this process reaches after compiling the wait search (_standard_waits)
     # itself (docs/engine.md, "Compile time"). 直叫's question, zhi_jiao_allowed, is this
-    # process's too: the helper, with it, made this process wait longer for the agents
+    # process's too: the helper, with it, made this process wait for the agents' questions (4 s
+    # more for their discard question than it saved, session 39). With those lighter (no valued
+    # agent's search in a plain table's engine) it also compiles the state's first kernels.
     return (
+        *dealing_kernels(),
+        # mark_danger(status, seat, ST_MOUTHS_FROM): the column constant literal
+        AheadKernel(
+            agent.mark_danger,
+            lambda s: (s.state.status, i, types.literal(hooks.ST_MOUTHS_FROM)),
+        ),
         # _best_standard(naturals, win, ctx, melded_winds, params): the standard readings
         AheadKernel(
             scoring._best_standard,
@@ -168,5 +183,6 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
         ),
         # _best_shisanlan(hand, zuan, all_zuan, params): 十三烂
         AheadKernel(scoring._best_shisanlan, lambda s: (s.seat_values, i, yes, s.params)),
+        *own_turn_kernels(),
         *agent_kernels(),
     )

@@ -443,7 +443,7 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
             continue
         if hand[kind] == 4:
             n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 1)
-        elif meld_index(state, seat, MELD_PONG, kind) >= 0:
+        elif meld_index(state, seat, np.int64(MELD_PONG), kind) >= 0:
             n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, 1)
     return n_actions
 

@@ -10,12 +10,22 @@ position.
 
 from __future__ import annotations
 
-from ...compile_ahead import AheadKernel, Samples, agent_kernels
+import numpy as np
+from numba.core import types
+
+from ...compile_ahead import (
+    AheadKernel,
+    Samples,
+    agent_kernels,
+    dealing_kernels,
+    own_turn_kernels,
+    plan_kernel,
+)
 from ...kernels import engine as generic
 from ...kernels._jit import kernel
 from ...kernels.moves import emit
 from ...kernels.variant_type import HOOK_NAMES, define_variant
-from . import hooks, settle
+from . import agent, hooks, scoring, settle
 
 WENGAN = define_variant("wengan", {name: getattr(hooks, name) for name in HOOK_NAMES})
 
@@ -127,6 +137,29 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
     # chicken_items, is reached too soon after them to be worth listing). The pattern search,
     # best_pattern, comes with win_items (docs/engine.md, "Compile time").
     return (
+        *dealing_kernels(),
+        # mark_danger(status, seat, ST_BAO_TING, ST_MELDS_MADE): the column constants literal
+        AheadKernel(
+            agent.mark_danger,
+            lambda s: (s.state.status, i, types.literal(hooks.ST_BAO_TING),
+                       types.literal(hooks.ST_MELDS_MADE)),
+        ),
+        # best_pattern(counts, melds, n_melds, win, heavenly, que_suit, params, tables): the
+        # win hook's pattern search, reached early (win_items calls it too)
+        AheadKernel(
+            scoring.best_pattern,
+            lambda s: (s.seat_values, s.state.melds[0], i, i, np.bool_(False), i, s.params,
+                       s.tables),
+        ),
+        # earthly(state, seat, how, params): 地胡
+        AheadKernel(hooks.earthly, lambda s: (s.state, i, i, s.params)),
+        plan_kernel(),
+        # encode_seats(state, winners, n_winners, win_tile, features, seats, concealed, melds)
+        AheadKernel(
+            hooks.encode_seats,
+            lambda s: (s.state, s.seat_values, i, i, s.seat_values, s.grid, s.grid,
+                       s.state.melds),
+        ),
         # win_items(seat, hand, seats, concealed, melds, params, tables, items, n_items)
         AheadKernel(
             settle.win_items,
@@ -146,7 +179,14 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
             lambda s: (s.seat_values, s.grid, s.grid, s.state.melds, s.seat_values, s.params,
                        s.tables, s.grid, i),
         ),
+        # fill_record(items, n_items, collecting, seats, melds, draw_game, record)
+        AheadKernel(
+            hooks.fill_record,
+            lambda s: (s.grid, i, s.seat_values, s.grid, s.state.melds, np.bool_(True),
+                       s.record),
+        ),
         # ready_discards(state, seat, params, tables): 报听's question
         AheadKernel(hooks.ready_discards, lambda s: (s.state, i, s.params, s.tables)),
+        *own_turn_kernels(),
         *agent_kernels(),
     )  # fmt: skip

@@ -238,7 +238,7 @@ def name_que_suit(variant, state, seat, params):
         for kind in range(9 * suit, 9 * suit + 9):
             held += np.int64(state.hands[seat, kind])
         add_action(actions, suit, ACT_DECLARE, 9 * suit, DECLARE_QUE, 0, -held)
-    row = choose_declaration(state.agents[seat], actions, np.int64(3), True)
+    row = choose_declaration(state.agents[seat], actions, np.int64(3), np.bool_(True))
     emit(variant, state, EVENT_DECLARE, seat, actions[row, A_TILE], np.int64(DECLARE_QUE), params)
 
 
@@ -444,7 +444,7 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
                 n_actions = add_action(
                     actions, n_actions, ACT_KONG, kind, MELD_CONCEALED_KONG, 0, 1
                 )
-            elif hand[kind] >= 1 and meld_index(state, seat, MELD_PONG, kind) >= 0:
+            elif hand[kind] >= 1 and meld_index(state, seat, np.int64(MELD_PONG), kind) >= 0:
                 safe = 1 - ((status[seat, ST_FRESH] >> kind) & 1)
                 n_actions = add_action(actions, n_actions, ACT_KONG, kind, MELD_ADDED_KONG, 0, safe)
     if (
