@@ -98,9 +98,9 @@ few hypothesis examples, and again in the workers, where their kernels load from
 
 
 def warm(name: str) -> None:
-    """Play, replay and check a few hands of variant ``name`` under its default options, with
-    the random agent in every seat (so that the random agent's kernels compile too); and play
-    and replay them with a value agent in one seat: the engine compiled with the valued agents
+    """Play and replay a few hands of variant ``name`` under its default options, with the
+    random agent in every seat (so that the random agent's kernels compile too); and with a
+    value agent in one seat: the engine compiled with the valued agents
     (``sim.variants.session.plays_plain``), which the rule checks and the tests calling the
     entry points directly play too."""
     variant = get_variant(name)
@@ -113,6 +113,16 @@ def warm(name: str) -> None:
     for seated in (agents, valued):
         variant.play(options, walls, dealers, HANDS, seated, 0)
         variant.replay(options, walls, dealers, HANDS, seated, 0, 1)
+
+
+def warm_checks(name: str) -> None:
+    """Check a few hands of variant ``name`` as ``warm`` plays them (the rule checks' kernels,
+    which may call the engine's kernels with other types: Anhua's checks score int64 counts)."""
+    variant = get_variant(name)
+    options = variant.options_class()
+    walls = shuffled_walls(HANDS, variant.n_tiles, 0)
+    dealers = variant.first_dealers(1, options, 0)
+    agents = agent_ids(("random",) * variant.player_count(options))
     checks = importlib.import_module(f"sim.variants.{name}.checks")
     checked = checks.check_games(options, walls, dealers, HANDS, agents, 0)
     assert np.all(checked.errors[:, 0] == 0), f"{name}: a warm-up hand fails its checks"
@@ -206,13 +216,15 @@ report): ``test_compile_ahead`` reads it instead of compiling every engine cold 
 
 
 def warm_and_report(name: str) -> bool:
-    """``warm(name)``; True when it compiled (the cache was cold). Then, when ``REPORTS`` names
-    a folder and the variant's own kernels were compiled here (its engine's cold compile, not
-    a load from the cache), which kernels this process compiled is written there."""
+    """``warm(name)``, then ``warm_checks(name)``; True when it compiled (the cache was cold).
+    Then, when ``REPORTS`` names a folder and the variant's own kernels were compiled here (its
+    engine's cold compile, not a load from the cache), which kernels this process compiled for
+    the engines (``warm``) is written there."""
     from compile_ahead_probe import compiled_here, listed_kernels
 
     started = time.perf_counter()
-    compiled = compiled_here(lambda: warm(name))
+    compiled = compiled_here(lambda: warm(name))  # the engines' compiles, reported
+    warm_checks(name)
     cold = time.perf_counter() - started > COLD_SECONDS
     folder = os.environ.get(REPORTS)
     engine_compiled = f"sim.variants.{name}.engine.play_hands" in compiled
