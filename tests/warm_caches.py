@@ -97,16 +97,22 @@ the call is the surest way to compile it with the types the tests use. They run 
 few hypothesis examples, and again in the workers, where their kernels load from the cache."""
 
 
+def _table(name: str) -> tuple:
+    """Variant ``name``, its default options, ``HANDS`` walls and the first dealer: the hands
+    ``warm`` plays and ``warm_checks`` checks."""
+    variant = get_variant(name)
+    options = variant.options_class()
+    walls = shuffled_walls(HANDS, variant.n_tiles, 0)
+    return variant, options, walls, variant.first_dealers(1, options, 0)
+
+
 def warm(name: str) -> None:
     """Play and replay a few hands of variant ``name`` under its default options, with the
     random agent in every seat (so that the random agent's kernels compile too); and with a
     value agent in one seat: the engine compiled with the valued agents
     (``sim.variants.session.plays_plain``), which the rule checks and the tests calling the
     entry points directly play too."""
-    variant = get_variant(name)
-    options = variant.options_class()
-    walls = shuffled_walls(HANDS, variant.n_tiles, 0)
-    dealers = variant.first_dealers(1, options, 0)
+    variant, options, walls, dealers = _table(name)
     players = variant.player_count(options)
     agents = agent_ids(("random",) * players)
     valued = agent_ids(("value",) + ("random",) * (players - 1))
@@ -118,10 +124,7 @@ def warm(name: str) -> None:
 def warm_checks(name: str) -> None:
     """Check a few hands of variant ``name`` as ``warm`` plays them (the rule checks' kernels,
     which may call the engine's kernels with other types: Anhua's checks score int64 counts)."""
-    variant = get_variant(name)
-    options = variant.options_class()
-    walls = shuffled_walls(HANDS, variant.n_tiles, 0)
-    dealers = variant.first_dealers(1, options, 0)
+    variant, options, walls, dealers = _table(name)
     agents = agent_ids(("random",) * variant.player_count(options))
     checks = importlib.import_module(f"sim.variants.{name}.checks")
     checked = checks.check_games(options, walls, dealers, HANDS, agents, 0)
