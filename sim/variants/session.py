@@ -45,10 +45,10 @@ def seat_agents(agent_kinds: tuple[int, ...]) -> tuple[int, ...]:
 def plays_plain(agent_kinds: tuple[int, ...]) -> bool:
     """Whether no seat of ``agent_kinds`` plays a valued agent (``VALUED_AGENTS``): the engine
     is then played, and compiled, without the valued agents' searches (``valued_agents=None``
-    to its entry points, ``sim.kernels.engine.play_hand``): about 19 CPU seconds less of
-    Weng'an's cold compile (docs/engine.md, "Agents no seat plays"). A table seating one plays
-    the engine compiled with them (the entry points' default), compiled once more the first
-    time one is seated."""
+    to its entry points, ``sim.kernels.engine.play_hand``): about 19 CPU seconds less of the
+    largest variant's cold compile (docs/engine.md, "Agents no seat plays"). A table seating
+    one plays the engine compiled with them (the entry points' default), compiled once more
+    the first time one is seated."""
     return not any(kind in VALUED_AGENTS for kind in agent_kinds)
 
 
