@@ -53,7 +53,12 @@ TIER_PALETTE = ["#4C72B0", "#55A868", "#DD8452", "#C44E52", "#8172B3", "#937860"
 """Colours of tiers, lowest first, when no ``tier_colors`` (a variant's entry has them) are
 given."""
 ROLE_COLORS = {"dealer": "#C44E52", "non_dealer": "#4C72B0", "difference": "#333333"}
-PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C"]
+# seaborn's "deep" colours: ten, so that every points source of a variant (Weng'an has nine)
+# gets a colour of its own in the sources figure
+PALETTE = [
+    "#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3",
+    "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD",
+]  # fmt: skip
 
 
 def use_cjk_font() -> None:

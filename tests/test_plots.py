@@ -357,6 +357,23 @@ def test_points_sources_figure_draws_the_frames_means_and_nets(sourced):
     assert nets_ax.get_yscale() == "log"
 
 
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_each_points_source_of_a_variant_has_a_colour_of_its_own(name):
+    # Weng'an records nine sources; with eight colours its last (杀听) took the first's blue
+    sources = list(dict.fromkeys(["pattern", *get_variant(name).report.points_source_labels]))
+    frame = pd.DataFrame(
+        {"source": sources, "per_hand": 1.0, "lo": 0.5, "hi": 1.5, "share": 1 / len(sources)}
+    )
+    nets = pd.DataFrame([{"source": s, "net": net} for s in sources for net in (-2, 0, 2)])
+    figure = plots.plot_points_sources(frame, nets)
+    render(figure)
+    bars_ax, nets_ax = figure.axes
+    bar_colours = [mpl.colors.to_hex(patch.get_facecolor()[:3]) for patch in bars_ax.patches]
+    line_colours = [mpl.colors.to_hex(line.get_color()) for line in nets_ax.get_lines()[:-1]]
+    assert len(bar_colours) == len(sources) and len(set(bar_colours)) == len(sources)
+    assert len(line_colours) == len(sources) and len(set(line_colours)) == len(sources)
+
+
 def test_points_sources_figure_of_several_runs_without_nets(run):
     frame = analysis.points_sources({"a": run, "b": run})
     figure = plots.plot_points_sources(frame)
