@@ -122,6 +122,8 @@ def plot_pattern_frequency(
     since the common and the rarest patterns differ by orders of magnitude.
     """
     colors_of = _tier_colors(frame, tier_colors)
+    # a variant without tiers (Weng'an) has the column, all NA: one colour and no tier legend
+    has_tiers = "tier" in frame and bool(frame["tier"].notna().any())
     runs = _runs(frame)
     order = (
         frame.groupby("pattern", sort=False)["count"]
@@ -140,8 +142,11 @@ def plot_pattern_frequency(
         y = part["pattern"].map(position).to_numpy() + offsets[run_index]
         seen = part["count"].to_numpy() > 0
         if run is None:
-            colors = [colors_of.get(str(t), "#555555") for t in part.get("tier", [])]
-            colors = colors or ["#4C72B0"] * len(part)
+            colors = (
+                [colors_of.get(str(t), "#555555") for t in part["tier"]]
+                if has_tiers
+                else ["#4C72B0"] * len(part)
+            )
         else:
             colors = [PALETTE[run_index % len(PALETTE)]] * len(part)
         colors = np.asarray(colors, dtype=object)
@@ -159,8 +164,8 @@ def plot_pattern_frequency(
             )  # fmt: skip
         if run is not None:
             ax.scatter([], [], c=PALETTE[run_index % len(PALETTE)], s=28, label=str(run))
-        elif "tier" in part:
-            present = set(part["tier"].astype(str))
+        elif has_tiers:
+            present = set(part["tier"].dropna().astype(str))
             for tier in [*colors_of, *sorted(present - set(colors_of))]:
                 if tier in present:
                     ax.scatter([], [], c=colors_of.get(tier, "#555555"), s=28, label=tier)

@@ -182,6 +182,19 @@ def test_pattern_frequency_colours_tiers_as_given_or_by_rank(run):
     assert list(ranked.values()) == [c.lower() for c in plots.TIER_PALETTE[: len(ranked)]]
 
 
+def test_pattern_frequency_of_a_variant_without_tiers_has_no_tier_legend(run):
+    # Weng'an's patterns have no tier: the column is there, all NA (a legend "tier: nan" before)
+    frame = analysis.pattern_frequency(run).assign(tier=pd.NA)
+    figure = plots.plot_pattern_frequency(frame)
+    render(figure)
+    ax = figure.axes[0]
+    assert ax.get_legend() is None
+    points = next(
+        c for c in ax.collections if isinstance(c, PathCollection) and c.get_offsets().size
+    )
+    assert {mpl.colors.to_hex(colour) for colour in points.get_facecolors()} == {"#4c72b0"}
+
+
 def test_a_variants_metric_labels_name_its_metrics(sweep_table):
     table = sweep_table.assign(points_extra=1.0, points_extra_lo=0.5, points_extra_hi=1.5)
     labels = {"points_extra": "extra points 加分"}
