@@ -467,6 +467,37 @@ def test_wengan_json_lines_give_every_score_change_from_the_settlement_items(wen
         assert seen["declare"] >= 150 * n_players
 
 
+PAYING_ITEMS = {"chicken": ("chicken", "payee"), "bao_ji": ("chicken", "payer"),
+                "dou": ("dou", "payee"), "bao_gang": ("dou", "payer")}  # fmt: skip
+"""A settlement item that pays a seat's chickens or dou: (what, the seat's field)."""
+
+
+def test_wengan_text_says_not_paid_where_no_item_pays_the_owner(wengan_run):
+    """抢杠烧鸡, 热炮烧鸡, 荒庄烧鸡烧豆, 荒庄不包鸡包豆 (002_065383326e4e38d7.txt): a seat's
+    chicken and dou lines end "not paid" exactly when the hand's JSON items pay it none of
+    them, no 鸡分 (豆分) to it and no 包鸡 (包杠) from it; both kinds of line occur."""
+    config, _, hands = wengan_run
+    seen = Counter()
+    for game, objects in hands.items():
+        paid = set()
+        for obj in objects:
+            if obj["event"] == "settlement" and obj["item"] in PAYING_ITEMS:
+                what, field = PAYING_ITEMS[obj["item"]]
+                paid.add((what, obj[field]))
+        for line in run_replay.text_lines(run_replay.replay_config(config, game)):
+            words = line.split()
+            if " owns chicken " in line:
+                what, seat = "chicken", int(words[1])
+            elif " kong of " in line and " is a " in line:
+                what, seat = "dou", int(words[1].removesuffix("'s"))
+            else:
+                continue
+            unpaid = line.endswith(", not paid")
+            assert unpaid == ((what, seat) not in paid), (game, line)
+            seen[what, unpaid] += 1
+    assert seen["chicken", True] and seen["chicken", False] and seen["dou", False]
+
+
 def test_a_replacement_draw_is_named_as_one():
     """A kong's replacement comes from the tail of the wall (002_065383326e4e38d7.txt 杠牌摸一张牌;
     rules-spec B3.1): the replay says so, and an ordinary draw says nothing more."""

@@ -6,16 +6,18 @@ Weng'an's hooks log: the chicken flip(s) after a win (翻牌鸡, the tail too wi
 at the settlement each scoring chicken tile (owner, kind, where it lies, value: ``chicken``),
 each kong's dou kind (闷豆, 爬坡豆, 点豆, 憨包豆: ``dou``) and every settlement item whole (牌型分,
 连庄 / 一口二, 热炮, 杀听, 荒庄查叫, 鸡分, 责任鸡, 包鸡, 豆分, 包杠, 原缺: ``settlement``, with
-payer, payee and amount),
-in the order ``settle.settle`` made them. Summing the items (payer minus, payee plus) gives every
-seat's score change; ``tests/test_replay.py`` checks it. For the JSON form it adds each
-``winner`` (pattern, its points, the 名堂, T) and names each chicken's kinds (幺鸡, 乌骨鸡, 翻牌鸡,
-本鸡, 摇摆鸡, 金鸡, 冲锋鸡, 星期鸡) from the options and the flips.
+payer, payee and amount), in the order ``settle.settle`` made them; a seat's chicken and dou
+lines end "not paid" when no item pays them (burned on a 荒庄, 烧鸡 / 烧豆, or a seat that does
+not collect). Summing the items (payer minus, payee plus) gives every seat's score change;
+``tests/test_replay.py`` checks it. For the JSON form it adds each ``winner`` (pattern, its
+points, the 名堂, T) and names each chicken's kinds (幺鸡, 乌骨鸡, 翻牌鸡, 本鸡, 摇摆鸡, 金鸡,
+冲锋鸡, 星期鸡) from the options and the flips.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -46,7 +48,7 @@ from .hooks import (
     SEAT_STATUS,
 )
 from .patterns import PATTERN_IDS, PATTERN_NAMES, PATTERN_POINTS
-from .settle import DOU_KINDS, ITEM_KINDS
+from .settle import DOU_KINDS, ITEM_BAO_GANG, ITEM_BAO_JI, ITEM_CHICKEN, ITEM_DOU, ITEM_KINDS
 
 KONG_NAMES = {
     S.MELD_CONCEALED_KONG: "暗杠 concealed kong (闷豆)",
@@ -64,8 +66,11 @@ def _is_item(event: int) -> bool:
     return EVENT_ITEM <= event < EVENT_ITEM + len(ITEM_KINDS)
 
 
-def _event_text(event: int, seat: int, tile: int, detail: int) -> str | None:
-    """A line for the events Weng'an's hooks log and the declarations it makes."""
+def _event_text(
+    event: int, seat: int, tile: int, detail: int, unpaid: frozenset = frozenset()
+) -> str | None:
+    """A line for the events Weng'an's hooks log and the declarations it makes; ``unpaid``
+    (``_unpaid``): the (event, seat) whose chickens or dou no settlement item pays."""
     if event == S.EVENT_INDICATOR:
         which = "last undrawn tile (前后翻鸡)" if detail == FLIP_TAIL else "next tile"
         return f"chicken flip 翻牌鸡: the {which} is {kind_name(tile)}"
@@ -73,13 +78,38 @@ def _event_text(event: int, seat: int, tile: int, detail: int) -> str | None:
         return f"seat {seat} declares 定缺: lacks suit {SUITS[tile // 9]}"
     if event == EVENT_CHICKEN:
         value, where = detail % 256, WHERE[detail // 256]
-        return f"seat {seat} owns chicken {kind_name(tile)} in its {where}, worth {value}"
+        line = f"seat {seat} owns chicken {kind_name(tile)} in its {where}, worth {value}"
+        return line + (", not paid" if (event, seat) in unpaid else "")
     if event == EVENT_DOU:
-        return f"seat {seat}'s kong of {kind_name(tile)} is a {DOU_NAMES[DOU_KINDS[detail]]}"
+        line = f"seat {seat}'s kong of {kind_name(tile)} is a {DOU_NAMES[DOU_KINDS[detail]]}"
+        return line + (", not paid" if (event, seat) in unpaid else "")
     if _is_item(event):
         english, chinese = ITEM_KINDS[event - EVENT_ITEM]
         return f"settlement {chinese} ({english}): seat {seat} pays seat {tile} {detail}"
     return None
+
+
+def _unpaid(events: np.ndarray) -> frozenset:
+    """(``EVENT_CHICKEN`` or ``EVENT_DOU``, seat) for each seat the log shows chickens or dou
+    of that no settlement item pays: no 鸡分 to the seat and no 包鸡 from it, or no 豆分 to it
+    and no 包杠 from it (B5.7-B5.10: burned on a 荒庄 or by 烧鸡 / 烧豆, or owned by a seat
+    that does not collect, without 包). A seat some of whose chickens are paid is not named,
+    though 包鸡's scope may leave others of them unpaid."""
+    owners, settled = set(), set()
+    for event, seat, payee, _ in (tuple(int(x) for x in row) for row in events):
+        if event in (EVENT_CHICKEN, EVENT_DOU):
+            owners.add((event, seat))
+        elif _is_item(event):
+            kind = event - EVENT_ITEM
+            if kind == ITEM_CHICKEN:
+                settled.add((EVENT_CHICKEN, payee))
+            elif kind == ITEM_BAO_JI:
+                settled.add((EVENT_CHICKEN, seat))
+            elif kind == ITEM_DOU:
+                settled.add((EVENT_DOU, payee))
+            elif kind == ITEM_BAO_GANG:
+                settled.add((EVENT_DOU, seat))
+    return frozenset(owners - settled)
 
 
 def _event_fields(event: int, seat: int, tile: int, detail: int, record) -> dict[str, Any]:
@@ -123,7 +153,9 @@ def describe(
     """The events as lines of text (the flips, every chicken, dou and settlement item among
     them), then every seat's final tiles and status (when ``final`` is given), each winner's
     pattern, 名堂 and T, and every seat's score change."""
-    lines = event_lines(events, WORDS)
+    unpaid = _unpaid(events)
+    words = replace(WORDS, event_text=lambda *event: _event_text(*event, unpaid=unpaid))
+    lines = event_lines(events, words)
     if final is not None:
         lines += final_lines(final, WORDS)
     for seat, features, total in record_winners(record):
