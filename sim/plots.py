@@ -53,7 +53,7 @@ TIER_PALETTE = ["#4C72B0", "#55A868", "#DD8452", "#C44E52", "#8172B3", "#937860"
 """Colours of tiers, lowest first, when no ``tier_colors`` (a variant's entry has them) are
 given."""
 ROLE_COLORS = {"dealer": "#C44E52", "non_dealer": "#4C72B0", "difference": "#333333"}
-# seaborn's "deep" colours: ten, so that every points source of a variant (Weng'an has nine)
+# seaborn's "deep" colours: ten, so that every points source of a variant (one has nine)
 # gets a colour of its own in the sources figure
 PALETTE = [
     "#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3",
@@ -122,7 +122,7 @@ def plot_pattern_frequency(
     since the common and the rarest patterns differ by orders of magnitude.
     """
     colors_of = _tier_colors(frame, tier_colors)
-    # a variant without tiers (Weng'an) has the column, all NA: one colour and no tier legend
+    # a variant without tiers has the column, all NA: one colour and no tier legend
     has_tiers = "tier" in frame and bool(frame["tier"].notna().any())
     runs = _runs(frame)
     order = (
