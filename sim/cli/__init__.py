@@ -32,7 +32,9 @@ import threading
 from ..outdir import os_error_code
 
 # In the order ``mjsim --help`` lists them.
-COMMAND_MODULES = ("run", "sweep", "compare", "tune", "report", "replay", "bench", "hand", "exact")
+COMMAND_MODULES = (
+    "run", "sweep", "compare", "tune", "report", "replay", "bench", "hand", "exact", "cache",
+)  # fmt: skip
 
 
 def run_overrides(args: argparse.Namespace) -> list[str]:

@@ -1,0 +1,92 @@
+"""The folders mjsim keeps in its cache (``~/.cache/mjsim``, or ``$MJSIM_CACHE_DIR``; numba's in
+``$NUMBA_CACHE_DIR`` when that is set): the evaluator's tables (``tables-<digest>``) and numba's
+machine code (``numba-<digest>`` for the generic kernels, ``numba-<variant>-<digest>`` for each
+variant's). Each is named after a digest of the sources that made it, so an upgrade or an edit
+makes new folders and leaves the old ones behind, about 100 MB each time the tables' generator
+changes. :func:`cache_folders` lists them, with which this mjsim reads; :func:`prune` removes
+the others (``mjsim cache --prune``).
+
+Only folders named as mjsim names them are listed or removed: anything else in the folder (a
+user's own files where ``MJSIM_CACHE_DIR`` points, a table build in progress,
+``tables-<digest>.<random>``) is left alone. "In use" means read by this mjsim with this
+environment's settings: ``MJSIM_NUMBA_FIXES`` and ``MJSIM_LINK_AT_LOAD`` are part of the numba
+folders' digests, so folders made under other settings count as not in use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+FOLDER_NAME = re.compile(r"(tables|numba|numba-[a-z][a-z0-9_]*)-[0-9a-f]{16}")
+"""The names of the folders mjsim makes in its cache."""
+
+
+@dataclass(frozen=True)
+class CacheFolder:
+    """One of mjsim's cache folders: where it is, its size and whether this mjsim reads it."""
+
+    path: Path
+    size_bytes: int
+    in_use: bool
+
+
+def in_use_names() -> frozenset[str]:
+    """The folder names this mjsim reads: its tables' and the numba folders of the generic
+    kernels and of every registered variant."""
+    from . import variants
+    from .kernels import _sources_digest, variant_cache_name
+    from .tables import cache_dir
+
+    folder = Path(variants.__file__).parent
+    # the generic folder's name as sim.kernels makes it (numba.config.CACHE_DIR is set from it
+    # when sim.kernels is imported, then changed inside each variant's import)
+    names = {cache_dir().name, f"numba-{_sources_digest()}"}
+    names.update(variant_cache_name(name, folder / name) for name in variants.VARIANT_NAMES)
+    return frozenset(names)
+
+
+def cache_roots() -> list[Path]:
+    """Where mjsim's cache folders are: its cache root, and numba's base when it is another."""
+    from .kernels import numba_cache_base
+    from .kernels._jit import cache_root
+
+    roots = [cache_root(), numba_cache_base()]
+    return [root for index, root in enumerate(roots) if root not in roots[:index]]
+
+
+def cache_folders() -> list[CacheFolder]:
+    """mjsim's cache folders in :func:`cache_roots`, by root and name."""
+    used = in_use_names()
+    found = []
+    for root in cache_roots():
+        if not root.is_dir():
+            continue
+        for path in sorted(root.iterdir()):
+            if path.is_dir() and not path.is_symlink() and FOLDER_NAME.fullmatch(path.name):
+                found.append(CacheFolder(path, _size(path), path.name in used))
+    return found
+
+
+def prune() -> list[CacheFolder]:
+    """Remove every cache folder this mjsim does not read; the folders removed. A run of
+    another mjsim version using one of them at this moment would then compile again."""
+    removed = []
+    for folder in cache_folders():
+        if not folder.in_use:
+            shutil.rmtree(folder.path)
+            removed.append(folder)
+    return removed
+
+
+def _size(folder: Path) -> int:
+    total = 0
+    for directory, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):  # removed meanwhile
+                total += (Path(directory) / name).lstat().st_size
+    return total
