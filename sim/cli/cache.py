@@ -41,9 +41,10 @@ def register(commands) -> None:
         help="list the compiled code and tables mjsim keeps; remove old ones",
         description=(
             "List mjsim's cache folders (numba's compiled engines and the evaluator's tables, "
-            "each named after a digest of its sources) and whether this mjsim uses them. An "
-            "upgrade or an edit leaves the old ones behind; --prune removes them. Other files "
-            "in the cache folder are never touched."
+            "each named after a digest of its sources) and whether this mjsim uses them (with "
+            "this environment's MJSIM_NUMBA_FIXES and MJSIM_LINK_AT_LOAD, part of the digest). "
+            "An upgrade or an edit leaves the old ones behind; --prune removes them. Other "
+            "files in the cache folder are never touched."
         ),
         epilog="examples: mjsim cache; mjsim cache --prune",
     )
