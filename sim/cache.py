@@ -43,8 +43,10 @@ def in_use_names() -> frozenset[str]:
     from .tables import cache_dir
 
     folder = Path(variants.__file__).parent
-    # the generic folder's name as sim.kernels makes it (numba.config.CACHE_DIR is set from it
-    # when sim.kernels is imported, then changed inside each variant's import)
+    # the generic folder's name as sim.kernels makes it. Read through its private digest: a
+    # public helper there would be an edit of sim/kernels, whose sources the digest hashes
+    # (every engine compiled again for nothing); numba.config.CACHE_DIR is not it while a
+    # variant's modules are being imported.
     names = {cache_dir().name, f"numba-{_sources_digest()}"}
     names.update(variant_cache_name(name, folder / name) for name in variants.VARIANT_NAMES)
     return frozenset(names)
