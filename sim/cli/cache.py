@@ -11,16 +11,20 @@ def _megabytes(size_bytes: int) -> str:
     return f"{size_bytes / 1e6:,.1f} MB"
 
 
+def _folders(count: int) -> str:
+    return f"{count} folder{'' if count == 1 else 's'}"
+
+
 def _command_cache(args: argparse.Namespace) -> int:
     roots = ", ".join(str(root) for root in cache.cache_roots())
-    folders = cache.cache_folders()
     if args.prune:
         removed = cache.prune()
         for folder in removed:
             print(f"removed  {_megabytes(folder.size_bytes):>10}  {folder.path}")
         freed = sum(folder.size_bytes for folder in removed)
-        print(f"{len(removed)} folders not in use removed from {roots}: {_megabytes(freed)}")
+        print(f"{_folders(len(removed))} not in use removed from {roots}: {_megabytes(freed)}")
         return 0
+    folders = cache.cache_folders()
     print(f"mjsim's caches in {roots}:")
     for folder in folders:
         state = "in use" if folder.in_use else "old"
@@ -28,7 +32,7 @@ def _command_cache(args: argparse.Namespace) -> int:
     old = [folder for folder in folders if not folder.in_use]
     if old:
         size = _megabytes(sum(folder.size_bytes for folder in old))
-        print(f"{len(old)} folders not in use ({size}): mjsim cache --prune removes them")
+        print(f"{_folders(len(old))} not in use ({size}): mjsim cache --prune removes them")
     else:
         print("no folder that this mjsim does not use")
     return 0
