@@ -393,6 +393,47 @@ def test_wa8_responsibility_for_8p_is_2():
     assert responsibilities(end) == [(2, 1, 2)]
 
 
+# Seat 1 pongs the hand's first 1s (from seat 3) and its first 8p (from seat 2), 乌骨鸡 on.
+BOTH_CLAIMED_MELDS = (Meld("pong", "1s", 3), Meld("pong", "8p", 2))
+BOTH_CLAIMED_SEAT2 = Seat("1m 9m 1p 9p 9s 2m 5m 8m 2p 4p 6p 3s 6s", ready=False)
+BOTH_CLAIMED = HandEnd(
+    (Seat("234m 567p 345s 678m 9p"), Seat(None, BOTH_CLAIMED_MELDS), BOTH_CLAIMED_SEAT2, WA4_SEAT3),
+    (Win(0, "9p", "self_draw"),),
+    wall="4p",
+    discards=(Discard(3, "1s", claimed_by=1), Discard(2, "8p", claimed_by=1), Discard(2, "1s")),
+    options=opts(wu_gu_ji=True),
+)
+
+
+def test_one_claimer_of_both_charging_chickens_collects_both_responsibilities():
+    """责任鸡 and 责任乌骨鸡2分 (rules: 责任鸡, 冲锋鸡（乌骨鸡也算）): a seat that pongs the
+    hand's first 1s and its first 8p collects 1 from the 1s's discarder and 2 from the 8p's."""
+    end = dataclasses.replace(
+        BOTH_CLAIMED,
+        seats=(
+            BOTH_CLAIMED.seats[0],
+            Seat(None, BOTH_CLAIMED_MELDS, ready=True),
+            *BOTH_CLAIMED.seats[2:],
+        ),
+    )
+    check(end)
+    items = settle(end).items
+    paid = sorted((i.payer, i.payee, i.amount) for i in items if i.kind == "responsibility")
+    assert paid == [(2, 1, 2), (3, 1, 1)]
+
+
+def test_bao_ji_returns_both_responsibilities():
+    """包鸡 (rules: 包鸡, 责任鸡): non-ready seat 1 pays each other seat its melds' chickens,
+    3 × 1 for the 1s and 3 × 2 for the 8p (9), and returns each 责任鸡 to its discarder: 1 more
+    to seat 3, 2 more to seat 2."""
+    check(BOTH_CLAIMED)
+    paid_back = Counter()
+    for item in settle(BOTH_CLAIMED).items:
+        if item.kind == "bao_ji" and item.payer == 1:
+            paid_back[item.payee] += item.amount
+    assert paid_back == {0: 9, 2: 11, 3: 10}
+
+
 @pytest.mark.parametrize(("mode", "values"), [("4321", [4, 3, 2, 1]), ("3211", [3, 2, 1, 1])])
 def test_wa8_ordinal_charging_values(mode, values):
     """WA-8, 冲锋鸡4321 / 3211 (002: 按幺鸡出现牌桌的先后顺序 4-3-2-1分 / 3-2-1-1分)."""

@@ -629,9 +629,7 @@ def chicken_items(end: HandEnd, state: Standing) -> list[Item]:
     责任鸡; non-ready players with 包鸡 pay their chickens back and return the 责任鸡."""
     hit = hits(end)
     items = []
-    received = {
-        claimer: (discarder, amount) for discarder, claimer, amount in responsibilities(end)
-    }
+    received = responsibilities(end)
     for seat in range(end.players):
         owned = owned_chickens(end, seat, hit)
         if seat in state.collecting:
@@ -639,15 +637,21 @@ def chicken_items(end: HandEnd, state: Standing) -> list[Item]:
                 continue
             for chicken in owned:
                 items += [Item("chicken", o, seat, chicken.value) for o in end.others(seat)]
-            if seat in received:
-                items.append(Item("responsibility", received[seat][0], seat, received[seat][1]))
+            items += [
+                Item("responsibility", discarder, seat, amount)
+                for discarder, claimer, amount in received
+                if claimer == seat
+            ]
         elif state.bao and end.options.bao_ji:
             recipients = bao_recipients(end, seat, state)
             for chicken in owned:
                 if in_bao_scope(chicken, end.options):
                     items += [Item("bao_ji", seat, o, chicken.value) for o in recipients]
-            if seat in received and received[seat][0] in recipients:
-                items.append(Item("bao_ji", seat, received[seat][0], received[seat][1]))
+            items += [
+                Item("bao_ji", seat, discarder, amount)
+                for discarder, claimer, amount in received
+                if claimer == seat and discarder in recipients
+            ]
     return items
 
 

@@ -44,6 +44,7 @@ Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将): 平胡点炮需�
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -115,7 +116,14 @@ class Referee:
         self.winners: list[int] = []
         self.win_how = -1
         self.win_source = -1  # the discarder or robbed konger
-        self._deal([int(t) for t in wall])
+        self.wall = [int(t) for t in wall]
+        self.head = self.tail = 0  # the wall's undrawn tiles are wall[head:tail]
+        self.replacement_due = False  # the next draw comes from the tail (after a kong)
+        self.discards: list[W.Discard] = []
+        self.hot_discard = False  # the last discard was its discarder's first after a kong
+        self.wins: list[W.Win] = []
+        self.lacking: list[bool] = []  # each seat's dealt hand lacked a suit (原缺)
+        self._deal(self.wall)
 
     # ------------------------------------------------------------------ the position
 
@@ -126,8 +134,11 @@ class Referee:
             self.seats[seat].hand.update(wall[head : head + 13])
             head += 13
         self.seats[self.dealer].hand[wall[head]] += 1
+        self.head, self.tail = head + 1, len(wall)
         for books in self.seats:
             books.dealt_quads = {kind for kind, n in books.hand.items() if n == 4}
+            suits = {kind // 9 for kind, n in books.hand.items() if n > 0}
+            self.lacking.append(len(suits) < 3)
 
     def _flag(self, index: int, code: str, words: str) -> None:
         self.findings.append(Finding(index, code, words))
@@ -248,6 +259,15 @@ class Referee:
         return self.findings
 
     def _draw(self, seat: int, tile: int) -> None:
+        if self.replacement_due:
+            self.tail -= 1
+            drawn = self.wall[self.tail]
+        else:
+            drawn = self.wall[self.head]
+            self.head += 1
+        self.replacement_due = False
+        if drawn != tile:
+            self._flag(len(self.events), "wall", f"seat {seat} drew {tile}, the wall holds {drawn}")
         books = self.seats[seat]
         books.hand[tile] += 1
         books.drawn_this_turn.add(tile)
@@ -258,6 +278,8 @@ class Referee:
         books.hand[tile] -= 1
         self.n_discards += 1
         self.last_discarder = seat
+        self.discards.append(W.Discard(seat, W._name(tile)))
+        self.hot_discard = books.kong_since_discard
         entitled = self.discard_entitled(seat, tile)
         answers = self._answers(index, 1, (S.EVENT_PASS_WIN, S.EVENT_WIN))
         answers = [i for i in answers if self.events[i][0] == S.EVENT_PASS_WIN or
@@ -274,6 +296,7 @@ class Referee:
         books = self.seats[seat]
         books.hand[tile] -= 2
         books.melds.append([tile, "pong", source])
+        self._claimed(seat)
         books.acted = self.melded = True
         books.changed()
 
@@ -305,6 +328,9 @@ class Referee:
             books.hand[tile] -= 3 if meld_type == S.MELD_DISCARD_KONG else 4
             source = self.last_discarder if meld_type == S.MELD_DISCARD_KONG else None
             books.melds.append([tile, kind, source])
+            if meld_type == S.MELD_DISCARD_KONG:
+                self._claimed(seat)
+        self.replacement_due = True
         books.acted = self.melded = True
         books.kong_since_discard = True
         books.changed()
@@ -314,6 +340,7 @@ class Referee:
         (each ``EVENT_ROBBED``, then the wins) after it."""
         if self.events[index - 1][0] == S.EVENT_ROBBED:
             return
+        self.seats[konger].hand[tile] -= 1  # the robbed fourth tile (its kong is never made)
         passes = self._answers(index, -1, (S.EVENT_PASS_WIN,))
         robbers = self._answers(index - 1, 1, (S.EVENT_ROBBED,))
         entitled = self.rob_entitled(konger, tile)
@@ -331,8 +358,11 @@ class Referee:
         the dealer's 14 with any tile standing for the winning one)."""
         self.winners.append(seat)
         self.win_how = how
-        if how not in (HOW_SELF_DRAW, HOW_KONG_BLOOM):
-            return
+        if how in (HOW_SELF_DRAW, HOW_KONG_BLOOM) and not self._self_draw_wins(seat, tile):
+            self._flag(index, "forbidden_win", f"seat {seat}'s self-draw is no winning hand")
+        self._book_win(seat, tile, how)
+
+    def _self_draw_wins(self, seat: int, tile: int) -> bool:
         books = self.seats[seat]
         choices = [tile] if tile >= 0 else [kind for kind in books.hand if books.hand[kind] > 0]
         for choice in choices:
@@ -340,8 +370,53 @@ class Referee:
             name = self._winning(seat, choice)
             books.hand[choice] += 1
             if name is not None:
-                return
-        self._flag(index, "forbidden_win", f"seat {seat}'s self-draw is no winning hand")
+                return True
+        return False
+
+    def _claimed(self, seat: int) -> None:
+        """The last discard was ponged or konged by ``seat``."""
+        last = self.discards[-1]
+        self.discards[-1] = W.Discard(last.seat, last.tile, claimed_by=seat)
+
+    def _book_win(self, seat: int, tile: int, how: int) -> None:
+        """The win as the reference describes it; the winning tile leaves the winner's
+        concealed tiles and the discards (a 天胡 is counted on the lowest kind of the dealt 14,
+        as the engine counts it)."""
+        books = self.seats[seat]
+        if how == HOW_DISCARD:
+            if not self.wins:
+                self.discards.pop()
+            name = "discard"
+            earthly = self._earthly(seat)
+        elif how == HOW_ROB_KONG:
+            name, earthly = "rob_kong", False
+        else:
+            name = "self_draw"
+            earthly = seat != self.dealer and not self.melded and not books.acted
+        heavenly = tile < 0
+        if heavenly:
+            tile = min(kind for kind, n in books.hand.items() if n > 0)
+        if how not in (HOW_DISCARD, HOW_ROB_KONG):
+            books.hand[tile] -= 1
+        source = self.win_source if how in (HOW_DISCARD, HOW_ROB_KONG) else None
+        if how == HOW_DISCARD:
+            source = self.last_discarder
+        win = W.Win(seat, W._name(tile), name, source, how == HOW_KONG_BLOOM, heavenly, earthly)
+        self.wins.append(win)
+
+    def hand_end(self) -> W.HandEnd:
+        """The finished hand as the reference settles it (after ``run``): every seat's tiles,
+        melds, 报听 and 定缺, the wins, the discards with their claimers, the undrawn wall."""
+        seats = tuple(
+            dataclasses.replace(books.reference_seat(), dealt_lacking_a_suit=lacking)
+            for books, lacking in zip(self.seats, self.lacking, strict=True)
+        )
+        wall = " ".join(W._name(kind) for kind in self.wall[self.head : self.tail])
+        hot = bool(self.wins) and self.wins[0].how == "discard" and self.hot_discard
+        return W.HandEnd(
+            seats, tuple(self.wins), self.dealer, self.streak, wall, tuple(self.discards), hot,
+            self.options,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ the end
 

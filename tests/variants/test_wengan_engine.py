@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference.wengan import settle as settle_reference
+from reference.wengan_claims import Referee
 from wengan_steps import JUNK, Table, play_dealt
 
+from sim.config import load_config
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.agents import (
@@ -21,7 +24,8 @@ from sim.kernels.agents import (
     accepts_kong,
     choose_own_turn,
 )
-from sim.kernels.record import OUTCOME_WIN, R_NEXT_DEALER, R_OUTCOME, R_POINTS
+from sim.kernels.record import OUTCOME_WIN, R_DEALER, R_DELTA, R_NEXT_DEALER, R_OUTCOME, R_POINTS
+from sim.run_replay import replay_config
 from sim.tiles import kind_id, parse_tiles
 from sim.variants.wengan import WenganOptions, play_records
 from sim.variants.wengan import engine as WE
@@ -700,3 +704,23 @@ def test_heavenly_and_earthly_flags():
     row = table.self_draw(1, "4s")
     assert row[M.A_FEATURES] & H.FEATURE_EARTHLY
     assert table.nets() == [-10, 30, -10, -10]
+
+
+def test_one_seat_claiming_both_charging_chickens_collects_both_responsibilities():
+    """责任鸡 and 责任乌骨鸡2分 (rules: 责任鸡, 冲锋鸡（乌骨鸡也算）): hand 86 of the 4-player
+    config at seed 7 with 乌骨鸡 on, where seat 2 pongs the hand's first 1s and its first 8p,
+    both discarded by seat 1, and collects 1 + 2 from him. The slow referee settles it alike."""
+    config = load_config(
+        "configs/wengan-4p.toml", ["run.seed=7", "options.wu_gu_ji=true", "run.chunk_hands=64"]
+    )
+    hand = replay_config(config, 86)
+    assert list(hand.record[R_DELTA : R_DELTA + 4]) == [1, -10, 24, -15]
+    referee = Referee(
+        hand.events, hand.wall, config.options, *hand.record[[R_DEALER, RS.RW_STREAK]]
+    )
+    referee.run()
+    settlement = settle_reference(referee.hand_end())
+    assert sorted(
+        (i.payer, i.payee, i.amount) for i in settlement.items if i.kind == "responsibility"
+    ) == [(1, 2, 1), (1, 2, 2)]
+    assert list(settlement.deltas) == [1, -10, 24, -15]

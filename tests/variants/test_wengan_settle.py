@@ -18,10 +18,14 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from reference import test_wengan_reference as W
 from reference import wengan as R
+from reference.wengan_claims import Referee
+from wengan_referee_runs import EFFICIENT, play_logged
 
+from sim.kernels import record as REC
 from sim.kernels.state import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_DISCARD_KONG, MELD_PONG
 from sim.tables import load_tables
 from sim.tiles import parse_tiles
+from sim.variants.wengan import WenganOptions
 from sim.variants.wengan import settle as S
 
 MELD_TYPE = {
@@ -247,6 +251,18 @@ EXAMPLES = {
         dataclasses.replace(W.WA4, discards=(R.Discard(3, "8p", claimed_by=1),)),
         {"wu_gu_ji": True},
     ),
+    "1s and 8p claimed by one seat, not ready": (W.BOTH_CLAIMED, {}),
+    "1s and 8p claimed by one seat, ready": (
+        dataclasses.replace(
+            W.BOTH_CLAIMED,
+            seats=(
+                W.BOTH_CLAIMED.seats[0],
+                R.Seat(None, W.BOTH_CLAIMED_MELDS, ready=True),
+                *W.BOTH_CLAIMED.seats[2:],
+            ),
+        ),
+        {},
+    ),
     "base stake 3": (W.WA4, {"base_stake": 3}),
     "rob kong": (ROB_KONG, {}),
     "rob kong, no burn": (ROB_KONG, {"qiang_gang_shao_ji": False, "qiang_gang_shao_dou": False}),
@@ -315,3 +331,26 @@ def test_random_hands_with_mingtang_and_declared_que(end):
     """Random hands with 天胡 / 地胡 / 杠开 (002: 天胡/地胡 名堂, 杠上花 3分) and 定缺 by a named
     suit (rules-spec B3.9): the kernel pays as the reference does."""
     assert_same(end)
+
+
+# ------------------------------------------------------------------------------ played hands
+
+
+@W.SETTINGS
+@given(
+    st.fixed_dictionaries(
+        {name: st.sampled_from(values) for name, values in W.OPTION_CHOICES.items()}
+    ),
+    st.integers(0, 2**31),
+)
+def test_played_hands_settle_as_the_reference(choices, seed):
+    """Hands played by the engine under random options with 乌骨鸡 on (rules: 乌骨鸡, 冲锋鸡
+    （乌骨鸡也算）, 责任鸡, 包鸡): the slow referee follows each hand's log to its finished
+    position, and the reference settles it to every seat's delta the engine recorded."""
+    options = WenganOptions(**{**choices, "wu_gu_ji": True})
+    for hand in play_logged(options, 6, seed, EFFICIENT):
+        referee = Referee(hand.events, hand.wall, options, hand.dealer, hand.streak)
+        referee.run()
+        assert not referee.findings
+        expected = R.settle(referee.hand_end()).deltas
+        assert list(hand.record[REC.R_DELTA : REC.R_DELTA + options.player_count]) == list(expected)

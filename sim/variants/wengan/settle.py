@@ -395,13 +395,13 @@ def first_discard(discards, n_discards, kind):
 
 @kernel
 def responsibilities(discards, n_discards, seats, melds, params, out):
-    """责任鸡 (B5.7): ``out[claimer]`` = (discarder, amount 1 or 2) for the hand's first 1s (and
-    in plain mode with 乌骨鸡 the first 8p) ponged, or konged with ``ze_ren_on_kong``; -1 none.
-    ``out`` (players, 2)."""
-    out[:, 0] = -1
-    out[:, 1] = 0
+    """责任鸡 (B5.7): one row (claimer, discarder, amount 1 or 2) in ``out`` for the hand's first
+    1s (and in plain mode with 乌骨鸡 the first 8p) ponged, or konged with ``ze_ren_on_kong``.
+    A seat that claims both collects both, each from its own discarder. Returns the row count;
+    ``out`` (2, 3)."""
+    n = 0
     if params[P_CHONG_FENG_MODE] == CHONG_FENG_NONE or params[P_ZE_REN_JI] == 0:
-        return
+        return n
     for kind in (ONE_S, EIGHT_P):
         if kind == EIGHT_P and (
             params[P_WU_GU_JI] == 0 or params[P_CHONG_FENG_MODE] != CHONG_FENG_PLAIN
@@ -417,8 +417,11 @@ def responsibilities(discards, n_discards, seats, melds, params, out):
                 konged = True
         if konged and params[P_ZE_REN_ON_KONG] == 0:
             continue
-        out[claimer, 0] = discards[first, 0]
-        out[claimer, 1] = base_value(kind, params)
+        out[n, 0] = claimer
+        out[n, 1] = discards[first, 0]
+        out[n, 2] = base_value(kind, params)
+        n += 1
+    return n
 
 
 @inline_kernel
@@ -493,8 +496,8 @@ def chicken_items(
     flip_hits(flips, n_flips, params, hits)
     marks = np.zeros((max(n_discards, 1), 2), np.int64)
     discard_marks(discards, n_discards, params, marks[:, 0], marks[:, 1])
-    received = np.empty((players, 2), np.int64)
-    responsibilities(discards, n_discards, seats, melds, params, received)
+    received = np.empty((2, 3), np.int64)
+    n_received = responsibilities(discards, n_discards, seats, melds, params, received)
     owned = np.empty((14 + 16 + n_discards, 3), np.int64)
     bao = bao_arises(hand, params) and params[P_BAO_JI] != 0
     for seat in range(players):
@@ -508,10 +511,10 @@ def chicken_items(
                 for other in range(players):
                     if other != seat:
                         n_items = _add(items, n_items, ITEM_CHICKEN, other, seat, owned[row, 2])
-            if received[seat, 0] >= 0:
-                n_items = _add(
-                    items, n_items, ITEM_RESPONSIBILITY, received[seat, 0], seat, received[seat, 1]
-                )
+            for row in range(n_received):
+                discarder, amount = received[row, 1], received[row, 2]
+                if received[row, 0] == seat:
+                    n_items = _add(items, n_items, ITEM_RESPONSIBILITY, discarder, seat, amount)
         elif bao:
             for row in range(n):
                 if not in_bao_scope(owned[row, 0], owned[row, 1], params):
@@ -519,9 +522,10 @@ def chicken_items(
                 for other in range(players):
                     if other != seat and bao_reaches(other, collecting, params):
                         n_items = _add(items, n_items, ITEM_BAO_JI, seat, other, owned[row, 2])
-            source = received[seat, 0]
-            if source >= 0 and bao_reaches(source, collecting, params):
-                n_items = _add(items, n_items, ITEM_BAO_JI, seat, source, received[seat, 1])
+            for row in range(n_received):
+                source = received[row, 1]
+                if received[row, 0] == seat and bao_reaches(source, collecting, params):
+                    n_items = _add(items, n_items, ITEM_BAO_JI, seat, source, received[row, 2])
     return n_items
 
 
