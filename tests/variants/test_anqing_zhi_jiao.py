@@ -17,15 +17,20 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from anqing_steps import TABLES
+from anqing_steps import TABLES, Table
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
+from sim.kernels import moves as M
 from sim.kernels import state as S
+from sim.kernels.hand import keys_from_counts
 from sim.kernels.moves import HOW_KONG_BLOOM
 from sim.kernels.record import R_DELTA, R_FEATURES, R_POINTS, R_WIN_KIND, R_WINNER
 from sim.tiles import kind_id, parse_tiles
-from sim.variants.anqing import ITEM_NAMES, N_ANQING_RECORD, AnqingOptions
+from sim.variants.anqing import ITEM_NAMES, N_ANQING_RECORD, AnqingOptions, scoring
 from sim.variants.anqing import checks as C
 from sim.variants.anqing import engine as AE
+from sim.variants.anqing import hooks as H
 from sim.variants.anqing.record_slots import RA_ITEMS
 
 SPEC_TEST = "1m 2m 3m 4s 5s 6s 7m 8m 9m 2p 2p 7s 8s"  # waits 3s 6s 9s: none 跑风
@@ -112,3 +117,79 @@ def test_the_checks_reject_the_spec_hands_kong_under_pao_feng_wait():
         kong = int(np.flatnonzero(events[:, 0] == S.EVENT_KONG)[0])
         code, at = C.check_hand(state, state.log, len(events), wall, 4, 0, params, TABLES, record)
         assert (int(code), int(at)) == ((expected, kong) if expected else (0, len(events)))
+
+
+# ------------------------------------------------------------------------------ what 直叫 waits on
+
+
+def _zuan_kong_listed(hand, melds=(), **options):
+    """Whether seat 1, holding ``hand`` (the 钻 is GD: the flip is RD) and ``melds`` (type,
+    tile), is offered the single kong of its 钻 on its turn."""
+    table = Table({1: hand}, indicator="RD", **options)
+    for meld_type, tile in melds:
+        table.meld(1, meld_type, tile, from_seat=0)
+    return kind_id("GD") in table.listed(1, kind_id("GD"), M.ACT_KONG)
+
+
+def test_no_zhi_jiao_on_a_fifth_copy_of_a_melded_kind():
+    """钻牌在形成直叫时才能用来杠 (rules-spec C3.2, C7 #31; 0.3: no fifth copy): chi 456m,
+    chi 234s, pong S and 1m 2m 3m S after the 钻 kong wait only on a fifth S, so the 钻 may not
+    be konged; with a pong of E instead the S is live and it may."""
+    chis = ((S.MELD_CHI, "4m"), (S.MELD_CHI, "2s"))
+    assert not _zuan_kong_listed("1m 2m 3m S GD", (*chis, (S.MELD_PONG, "S")))
+    assert _zuan_kong_listed("1m 2m 3m S GD", (*chis, (S.MELD_PONG, "E")))
+
+
+@st.composite
+def zhi_jiao_positions(draw):
+    """A seat's 13 tiles after a 钻 kong (``hand`` counts, the 钻 kind's count its 钻 left), its
+    melds as physical ``held`` counts, the 钻 kind and the options: mostly one tile short of a
+    standard hand or of seven pairs, some 钻 among them, else random tiles."""
+    zuan = int(scoring.zuan_of(draw(st.integers(0, 33))))
+    suited = [kind for kind in range(27) if kind != zuan]
+    held = Counter()
+    for _ in range(draw(st.integers(0, 3))):
+        first = draw(st.sampled_from(suited))
+        chi = first % 9 < 7 and zuan not in (first, first + 1, first + 2) and draw(st.booleans())
+        held.update([first, first + 1, first + 2] if chi else [first] * 3)
+    size = 13 - sum(held.values()) // 3 * 3
+    shape = draw(st.sampled_from(["standard", "pairs", "random"]))
+    if shape == "standard":
+        tiles = [draw(st.integers(0, 33))] * 2
+        while len(tiles) < size + 1:
+            first = draw(st.integers(0, 33))
+            run = first < 27 and first % 9 < 7 and draw(st.booleans())
+            tiles += [first, first + 1, first + 2] if run else [first] * 3
+    elif shape == "pairs" and size == 13:
+        tiles = [kind for _ in range(7) for kind in [draw(st.integers(0, 33))] * 2]
+    else:
+        tiles = draw(st.lists(st.integers(0, 33), min_size=size + 1, max_size=size + 1))
+    tiles.pop(draw(st.integers(0, len(tiles) - 1)))
+    for _ in range(draw(st.integers(0, 2))):
+        tiles[draw(st.integers(0, len(tiles) - 1))] = zuan
+    hand = np.zeros(34, np.int64)
+    for kind in tiles:
+        hand[kind] += 1
+    total = held + Counter(tiles)
+    assume(max(total.values()) <= 4)
+    options = AnqingOptions(
+        shisanlan_honours_literal=draw(st.booleans()),
+    )
+    return hand, np.array([total[kind] for kind in range(34)], np.int64), zuan, options
+
+
+@settings(max_examples=400, deadline=None)
+@given(zhi_jiao_positions())
+def test_the_checks_readiness_agrees_with_the_hooks(position):
+    """直叫's "ready" (rules-spec C7 #31) derived two ways agrees: the hooks' test on the key
+    tables (``hooks.is_ready``) and the rule checks' own, by the scorer's decompositions
+    (``checks._ready_in_shape``), on positions near a win, with melds and 钻."""
+    hand, held, zuan, options = position
+    params = options.params()
+    naturals = hand.copy()
+    naturals[zuan] = 0
+    keys = np.zeros(4, np.int64)
+    keys_from_counts(naturals, keys)
+    hooks_say = H.is_ready(hand, zuan, keys, hand[zuan], held, params, TABLES)
+    checks_say = C._ready_in_shape(hand.copy(), zuan, held, params)
+    assert bool(hooks_say) == bool(checks_say)

@@ -31,7 +31,7 @@ import numpy as np
 
 from ...kernels import ledger as L
 from ...kernels._jit import inline_kernel, kernel
-from ...kernels.hand import keys_from_counts
+from ...kernels.hand import decompositions
 from ...kernels.ledger import (
     B_DEALER,
     B_ENDED,
@@ -70,6 +70,8 @@ from ...kernels.state import (
     EVENT_WIN,
     LOG_COUNT,
     MAX_SEATS,
+    MELD_CHI,
+    MELD_PONG,
     MELD_SINGLE_KONG,
     stand_in_code,
 )
@@ -77,8 +79,12 @@ from .. import session
 from ..session import LOG_CAPACITY, CheckedGames  # noqa: F401 (check_games' result, log size)
 from . import scoring
 from .engine import play_hand
-from .hooks import EVENT_BAO, EVENT_ITEM, gang_kinds, is_ready
-from .options import P_GANG_TILE_DISCARDABLE, P_ZHI_JIAO_REQUIRES, ZHI_JIAO_PAO_FENG_WAIT
+from .hooks import EVENT_BAO, EVENT_ITEM, gang_kinds
+from .options import (
+    P_GANG_TILE_DISCARDABLE,
+    P_ZHI_JIAO_REQUIRES,
+    ZHI_JIAO_PAO_FENG_WAIT,
+)
 from .record_slots import N_ANQING_RECORD, RA_FORM, RA_NEXT_STREAK, RA_STREAK
 
 ERR_ZUAN_KIND = FIRST_VARIANT_ERROR  # the 钻 told is not the flipped tile's successor
@@ -181,29 +187,34 @@ def _win_legal(books, facts, seat, tile, how, wall, params):
 
 @kernel
 def _zhi_jiao_allowed(books, facts, seat, params, tables):
-    """直叫 (C3.2): the seat's 13 tiles left after konging a 钻 are ready in shape, and with
-    ``zhi_jiao_requires = pao_feng_wait`` some natural kind drawn next (the replacement, so
-    杠开) wins with 跑风 in its best reading. Written from the books, apart from the hooks'
-    ``zhi_jiao_allowed``."""
+    """直叫 (C3.2): the seat's 13 tiles left after konging a 钻 are ready in shape
+    (``_ready_in_shape``), and with ``zhi_jiao_requires = pao_feng_wait`` some natural kind
+    drawn next (the replacement, so 杠开) wins with 跑风 in its best reading; never a fifth copy
+    of a kind held four of. Written from the books, apart from the hooks' readiness test."""
     zuan = facts[F_ZUAN]
     hand = np.zeros(scoring.N_KINDS, np.int64)
     _hand_of(books, seat, hand)
     if hand[zuan] == 0:
         return False
     hand[zuan] -= 1
-    naturals = hand.copy()
-    naturals[zuan] = 0
-    keys = np.zeros(4, np.int64)
-    keys_from_counts(naturals, keys)
-    if not is_ready(hand, zuan, keys, hand[zuan], params, tables):
+    melds = np.zeros((4, 3), np.int64)
+    n_melds = _melds_of(books, seat, melds)
+    held = hand.copy()
+    for m in range(n_melds):
+        first = melds[m, 1]
+        if melds[m, 0] == MELD_CHI:
+            for member in range(first, first + 3):
+                # a chi through the 钻's face holds a 红中 for it (C2.3)
+                held[scoring.RED if member == zuan else member] += 1
+        else:
+            held[first] += 3 if melds[m, 0] == MELD_PONG else 4
+    if not _ready_in_shape(hand, zuan, held, params):
         return False
     if params[P_ZHI_JIAO_REQUIRES] != ZHI_JIAO_PAO_FENG_WAIT:
         return True
-    melds = np.zeros((4, 3), np.int64)
-    n_melds = _melds_of(books, seat, melds)
     items = np.zeros(scoring.N_ITEM_SLOTS, np.int64)
     for kind in range(scoring.N_KINDS):
-        if kind == zuan or hand[kind] >= 4:
+        if kind == zuan or held[kind] >= 4:
             continue
         hand[kind] += 1
         total = scoring.best_score(
@@ -215,6 +226,56 @@ def _zhi_jiao_allowed(books, facts, seat, params, tables):
         if total != scoring.NO_LEGAL_WIN and (items[scoring.S_BITS] >> scoring.I_PAO_FENG) & 1:
             return True
     return False
+
+
+@kernel
+def _ready_in_shape(hand, zuan, held, params):
+    """直叫's "ready" (C7 #31), derived by the scorer's own decompositions rather than the
+    hooks' key tables: some physical kind other than the 钻, not one ``held`` (concealed and
+    melded) counts four of, completes the 13 tiles (``hand``, its 钻 as wilds) as a class-1
+    hand (``_class_one_shape``) or, with no meld, a 十三烂."""
+    concealed = hand.sum() == 13  # no melds: a 十三烂 may be
+    for kind in range(scoring.N_KINDS):
+        if kind == zuan or held[kind] >= 4:
+            continue
+        hand[kind] += 1
+        complete = _class_one_shape(hand, zuan, params)
+        if not complete and concealed:
+            points, _ = scoring._best_shisanlan(hand, zuan, False, params)
+            complete = points >= 0
+        hand[kind] -= 1
+        if complete:
+            return True
+    return False
+
+
+@kernel
+def _class_one_shape(hand, zuan, params):
+    """14 tiles as a class-1 hand in shape (C4.2): no 杠牌; the naturals at their class-1
+    identities (红中 as the 钻's face) and the 钻 as wilds make its sets and a pair, or (14
+    concealed tiles) seven pairs, four of a kind as two pairs; a pair of 钻 is a pair of a kind
+    not otherwise held."""
+    naturals = np.zeros(scoring.N_KINDS, np.int64)
+    for kind in range(scoring.N_KINDS):
+        if kind == zuan or hand[kind] == 0:
+            continue
+        if scoring.is_gang_tile(kind, zuan):
+            return False
+        naturals[scoring.class_one_kind(kind, zuan)] += hand[kind]
+    wilds = np.int64(hand[zuan])
+    scratch = np.empty((1, 5, 3), np.int8)
+    if decompositions(naturals, wilds, False, scratch) > 0:
+        return True
+    quads = True  # as the hooks' readiness test reads 七对
+    singles = 0
+    size = wilds
+    for kind in range(scoring.N_KINDS):
+        count = naturals[kind]
+        if count > 4 or (count >= 3 and not quads):
+            return False
+        singles += count % 2
+        size += count
+    return size == 14 and singles <= wilds
 
 
 @inline_kernel

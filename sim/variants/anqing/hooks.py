@@ -67,12 +67,14 @@ from ...kernels.state import (
     HAND_STEER_FORMS,
     MAX_SEATS,
     MELD_ADDED_KONG,
+    MELD_CHI,
     MELD_CONCEALED_KONG,
     MELD_DISCARD_KONG,
     MELD_PONG,
     MELD_SINGLE_KONG,
     N_PLAYERS,
     ST_OWN_TURN_EXTRA,
+    chi_member_tile,
     log_event,
     set_wild,
     stand_in_code,
@@ -310,26 +312,46 @@ def win(variant, state, seat, how, tile, params, tables):
 
 
 @kernel
-def is_ready(hand, zuan, keys, wilds, params, tables):
+def held_copies(state, seat, out):
+    """``out[kind]``: the physical tiles of ``kind`` the seat holds, concealed and in its melds
+    (a chi through the 钻's face holds a 红中 for it): a ready hand never waits on a fifth copy
+    (rules-spec 0.3, C3.2)."""
+    for kind in range(scoring.N_KINDS):
+        out[kind] = state.hands[seat, kind]
+    for index in range(state.n_melds[seat]):
+        meld_type = state.melds[seat, index, 0]
+        first = state.melds[seat, index, 1]
+        if meld_type == MELD_CHI:
+            for offset in range(3):
+                out[chi_member_tile(first, offset, state.melds[seat, index, 3])] += 1
+        elif meld_type == MELD_PONG:
+            out[first] += 3
+        else:  # a 4-tile kong (a single-tile kong has no meld row)
+            out[first] += 4
+
+
+@kernel
+def is_ready(hand, zuan, keys, wilds, held, params, tables):
     """Whether a 13-tile hand (``hand`` counts, natural ``keys``, ``wilds`` 钻) is ready in shape
     (C7 #31: some natural tile completes it, the 钻 conditions aside): class 1 with 红中 as the
-    face when no 杠牌 is held, or 十三烂."""
+    face when no 杠牌 is held, or 十三烂. No wait on a kind of which ``held`` (concealed and
+    melded, ``held_copies``) counts four."""
     first, second = gang_kinds(zuan)
     class_one = hand[first] == 0 and hand[second] == 0
     literal = params[scoring.P_SHISANLAN_HONOURS_LITERAL] != 0
+    forms = CLASS_ONE_FORMS
     adjusted = np.empty(4, np.int64)
     identity_keys(hand, zuan, keys, adjusted)
-    red_as_face = hand[scoring.RED] if zuan < scoring.RED else 0
+    red_as_face = held[scoring.RED] if zuan < scoring.RED else 0
     for kind in range(scoring.N_KINDS):
         power = KIND_POWER[kind]
         suit = KIND_SUIT[kind]
-        # a suit key holds at most four of a kind (base 5): a fifth is no wait (rules-spec 0.3);
-        # the 钻's face is waited on as a natural (a 红中 standing for it)
-        identity_held = red_as_face if kind == zuan else hand[kind]
+        # the 钻's face is waited on as a natural: a 红中 standing for it
+        identity_held = red_as_face if kind == zuan else held[kind]
         if class_one and scoring.may_stand_for(kind, zuan) and identity_held < 4:
             adjusted[suit] += power
             ready = is_complete(
-                adjusted[0], adjusted[1], adjusted[2], adjusted[3], wilds, CLASS_ONE_FORMS, tables
+                adjusted[0], adjusted[1], adjusted[2], adjusted[3], wilds, forms, tables
             )
             adjusted[suit] -= power
             if ready:
@@ -358,20 +380,24 @@ def zhi_jiao_allowed(state, seat, params, tables):
     best reading of that win, 杠开 making it legal, has 跑风)."""
     zuan = state.status[HAND_ROW, HAND_ZUAN]
     hand = state.hands[seat]
+    held = np.empty(scoring.N_KINDS, np.int64)
+    held_copies(state, seat, held)
     hand[zuan] -= 1
+    held[zuan] -= 1
     keys = state.keys[seat]
     wilds = state.wild_count[seat] - 1
-    ready = is_ready(hand, zuan, keys, wilds, params, tables)
+    ready = is_ready(hand, zuan, keys, wilds, held, params, tables)
     if ready and params[scoring.P_ZHI_JIAO_REQUIRES] == scoring.ZHI_JIAO_PAO_FENG_WAIT:
-        ready = pao_feng_wait(state, seat, zuan, params)
+        ready = pao_feng_wait(state, seat, zuan, held, params)
     hand[zuan] += 1
     return ready
 
 
 @kernel
-def pao_feng_wait(state, seat, zuan, params):
+def pao_feng_wait(state, seat, zuan, held, params):
     """Whether some natural kind drawn into ``seat``'s hand (one 钻 already out of it) wins as
-    跑风 after the 钻 kong (C3.2 ``pao_feng_wait``)."""
+    跑风 after the 钻 kong (C3.2 ``pao_feng_wait``); never a fifth copy of a kind ``held``
+    counts four of."""
     items = np.zeros(scoring.N_ITEM_SLOTS, np.int64)
     hand = np.zeros(scoring.N_KINDS, np.int64)
     for kind in range(scoring.N_KINDS):
@@ -383,7 +409,7 @@ def pao_feng_wait(state, seat, zuan, params):
             melds[index, column] = state.melds[seat, index, column]
     status = state.status
     for kind in range(scoring.N_KINDS):
-        if kind == zuan or hand[kind] >= 4:
+        if kind == zuan or held[kind] >= 4:
             continue
         hand[kind] += 1
         total = scoring.best_score(
