@@ -140,6 +140,15 @@ def test_no_zhi_jiao_on_a_fifth_copy_of_a_melded_kind():
     assert _zuan_kong_listed("1m 2m 3m S GD", (*chis, (S.MELD_PONG, "E")))
 
 
+@pytest.mark.parametrize("allow_quad", [True, False])
+def test_zhi_jiao_counts_a_quad_as_two_pairs_only_with_the_option(allow_quad):
+    """七对 with four of a kind (option ``seven_pairs_allow_quad``, rules-spec C4.2, C6): 1m x 4,
+    2p 2p, 3s 3s, 5s 5s, 7p 7p and 9m wait on 9m as seven pairs only when a quad counts as two
+    pairs, in the readiness test of 直叫 as in win scoring."""
+    hand = "1m 1m 1m 1m 2p 2p 3s 3s 5s 5s 7p 7p 9m GD"
+    assert _zuan_kong_listed(hand, seven_pairs_allow_quad=allow_quad) == allow_quad
+
+
 @st.composite
 def zhi_jiao_positions(draw):
     """A seat's 13 tiles after a 钻 kong (``hand`` counts, the 钻 kind's count its 钻 left), its
@@ -173,6 +182,7 @@ def zhi_jiao_positions(draw):
     total = held + Counter(tiles)
     assume(max(total.values()) <= 4)
     options = AnqingOptions(
+        seven_pairs_allow_quad=draw(st.booleans()),
         shisanlan_honours_literal=draw(st.booleans()),
     )
     return hand, np.array([total[kind] for kind in range(34)], np.int64), zuan, options

@@ -82,6 +82,7 @@ from .engine import play_hand
 from .hooks import EVENT_BAO, EVENT_ITEM, gang_kinds
 from .options import (
     P_GANG_TILE_DISCARDABLE,
+    P_SEVEN_PAIRS_ALLOW_QUAD,
     P_ZHI_JIAO_REQUIRES,
     ZHI_JIAO_PAO_FENG_WAIT,
 )
@@ -253,8 +254,8 @@ def _ready_in_shape(hand, zuan, held, params):
 def _class_one_shape(hand, zuan, params):
     """14 tiles as a class-1 hand in shape (C4.2): no 杠牌; the naturals at their class-1
     identities (红中 as the 钻's face) and the 钻 as wilds make its sets and a pair, or (14
-    concealed tiles) seven pairs, four of a kind as two pairs; a pair of 钻 is a pair of a kind
-    not otherwise held."""
+    concealed tiles) seven pairs: four of a kind as two pairs only with
+    ``seven_pairs_allow_quad``; a pair of 钻 is a pair of a kind not otherwise held."""
     naturals = np.zeros(scoring.N_KINDS, np.int64)
     for kind in range(scoring.N_KINDS):
         if kind == zuan or hand[kind] == 0:
@@ -266,7 +267,7 @@ def _class_one_shape(hand, zuan, params):
     scratch = np.empty((1, 5, 3), np.int8)
     if decompositions(naturals, wilds, False, scratch) > 0:
         return True
-    quads = True  # as the hooks' readiness test reads 七对
+    quads = params[P_SEVEN_PAIRS_ALLOW_QUAD] != 0
     singles = 0
     size = wilds
     for kind in range(scoring.N_KINDS):

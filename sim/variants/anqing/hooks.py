@@ -335,11 +335,14 @@ def is_ready(hand, zuan, keys, wilds, held, params, tables):
     """Whether a 13-tile hand (``hand`` counts, natural ``keys``, ``wilds`` 钻) is ready in shape
     (C7 #31: some natural tile completes it, the 钻 conditions aside): class 1 with 红中 as the
     face when no 杠牌 is held, or 十三烂. No wait on a kind of which ``held`` (concealed and
-    melded, ``held_copies``) counts four."""
+    melded, ``held_copies``) counts four; four of a kind are two pairs only with
+    ``seven_pairs_allow_quad``, as in win scoring."""
     first, second = gang_kinds(zuan)
     class_one = hand[first] == 0 and hand[second] == 0
     literal = params[scoring.P_SHISANLAN_HONOURS_LITERAL] != 0
-    forms = CLASS_ONE_FORMS
+    forms = FORM_STANDARD | FORM_SEVEN_PAIRS
+    if params[scoring.P_SEVEN_PAIRS_ALLOW_QUAD] != 0:
+        forms |= OPTION_QUADS
     adjusted = np.empty(4, np.int64)
     identity_keys(hand, zuan, keys, adjusted)
     red_as_face = held[scoring.RED] if zuan < scoring.RED else 0
