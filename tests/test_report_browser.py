@@ -7,8 +7,10 @@ Each check loads a copy of the report with a probe script added before ``</body>
 measures the page once it and its fonts are loaded and writes the result as JSON into a
 ``<pre>``, which ``chromium --dump-dom`` prints. The report itself has no script.
 
-Chromium is required: without it these tests fail, unless ``MJSIM_SKIP_BROWSER_TESTS=1`` says
-to skip them on a machine that cannot have it. ``.ci/run`` installs it.
+Without ``chromium`` on the PATH these tests are skipped, and pytest's summary says what to install
+(``apt-get install chromium``); with ``MJSIM_REQUIRE_BROWSER=1`` they fail instead. ``.ci/run``
+installs Chromium and sets that variable, so CI always runs them. ``browser_decision`` makes that
+choice; the one test here that needs no browser checks it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -29,7 +32,8 @@ from sim.plots import FONT_FAMILY
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua.play import play_anhua
 
-SKIP_VARIABLE = "MJSIM_SKIP_BROWSER_TESTS"
+REQUIRE_VARIABLE = "MJSIM_REQUIRE_BROWSER"
+INSTALL_HINT = "apt-get install chromium"
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -100,16 +104,39 @@ window.addEventListener("load", async () => {
 """
 
 
-def chromium() -> str:
-    path = shutil.which("chromium")
-    if path:
-        return path
-    if os.environ.get(SKIP_VARIABLE) == "1":
-        pytest.skip(f"chromium is not installed and {SKIP_VARIABLE}=1")
-    pytest.fail(
-        "chromium is not installed: apt-get install -y chromium (as .ci/run does), or set "
-        f"{SKIP_VARIABLE}=1 to skip the browser tests"
+def browser_decision(chromium: str | None, environ: Mapping[str, str]) -> tuple[str, str]:
+    """What the browser tests do given the path of ``chromium`` (``None``: not found) and the
+    environment: ``("run", path)``, ``("skip", reason)``, or ``("fail", message)`` when
+    ``MJSIM_REQUIRE_BROWSER=1`` asks for them."""
+    if chromium:
+        return "run", chromium
+    if environ.get(REQUIRE_VARIABLE) == "1":
+        return "fail", (
+            f"chromium is not on the PATH and {REQUIRE_VARIABLE}=1 requires the browser tests: "
+            f"{INSTALL_HINT} (Debian's package; .ci/run installs it)"
+        )
+    return "skip", (
+        f"chromium is not on the PATH: {INSTALL_HINT} (Debian's package) to run the HTML "
+        f"report's browser tests ({REQUIRE_VARIABLE}=1 makes them fail instead)"
     )
+
+
+# this machine's decision: the action, and chromium's path or the reason
+BROWSER_ACTION, BROWSER_DETAIL = browser_decision(shutil.which("chromium"), os.environ)
+
+
+def needs_browser(test):
+    """Skips ``test`` without a browser (at collection, before the module's reports are played
+    and written), its name in the reason so that pytest's summary lists which tests were skipped."""
+    reason = f"{test.__name__}: {BROWSER_DETAIL}"
+    return pytest.mark.skipif(BROWSER_ACTION == "skip", reason=reason)(test)
+
+
+def chromium() -> str:
+    """The path of ``chromium``; without it (and ``MJSIM_REQUIRE_BROWSER=1``) the test fails."""
+    if BROWSER_ACTION == "fail":
+        pytest.fail(BROWSER_DETAIL, pytrace=False)
+    return BROWSER_DETAIL
 
 
 def probe(report_path: Path, work: Path, width: int, cell: str = "#patterns tbody td") -> dict:
@@ -170,6 +197,7 @@ def assert_tables_fit(out: dict) -> None:
     assert too_wide == [], too_wide
 
 
+@needs_browser
 def test_run_report_renders_its_chinese_with_the_embedded_font(run_report, tmp_path):
     out = probe(run_report, tmp_path, DESKTOP_WIDTH)
     assert_chinese_renders(out)
@@ -177,12 +205,14 @@ def test_run_report_renders_its_chinese_with_the_embedded_font(run_report, tmp_p
     assert out["pageGlyphs"]["chars"] > 50
 
 
+@needs_browser
 def test_run_report_tables_fit_the_page(run_report, tmp_path):
     out = probe(run_report, tmp_path, DESKTOP_WIDTH)
     assert_tables_fit(out)
     assert {t["id"] for t in out["tables"]} >= {"run-facts", "options", "patterns", "scores"}
 
 
+@needs_browser
 def test_in_a_narrow_window_wide_tables_scroll_inside_the_page(run_report, tmp_path):
     out = probe(run_report, tmp_path, NARROW_WIDTH)
     assert out["page"]["scroll"] <= out["page"]["client"], out["page"]
@@ -191,9 +221,23 @@ def test_in_a_narrow_window_wide_tables_scroll_inside_the_page(run_report, tmp_p
     assert wide and all(t["boxOverflow"] == "auto" for t in wide)
 
 
+@needs_browser
 def test_sweep_report_renders_and_fits(sweep_report, tmp_path):
     out = probe(sweep_report, tmp_path, DESKTOP_WIDTH, "#axes tbody td:nth-child(2)")
     assert_chinese_renders(out)
     assert out["cell"]["text"].startswith("抓鸟")  # the rule name of the swept option
     assert_tables_fit(out)
     assert {t["id"] for t in out["tables"]} >= {"sweep-outcomes", "sweep-points", "comparison"}
+
+
+def test_without_chromium_the_browser_tests_skip_unless_required():
+    assert browser_decision("/usr/bin/chromium", {}) == ("run", "/usr/bin/chromium")
+    assert browser_decision("/usr/bin/chromium", {REQUIRE_VARIABLE: "1"})[0] == "run"
+    for environ in ({}, {REQUIRE_VARIABLE: "0"}):
+        action, reason = browser_decision(None, environ)
+        assert action == "skip"
+        assert "apt-get install chromium" in reason
+    action, message = browser_decision(None, {REQUIRE_VARIABLE: "1"})
+    assert action == "fail"
+    assert "apt-get install chromium" in message
+    assert f"{REQUIRE_VARIABLE}=1" in message
