@@ -1,9 +1,9 @@
-"""Agents' speed (issue 16): hands per second on one core with each agent in every seat, against
-the default agent's, per variant (default options, 4 players).
+"""Agents' speed: hands per second on one core with each agent in every seat, against the
+default agent's, per variant (default options, 4 players).
 
     python benchmarks/bench_agents.py [--variants anhua,wengan,anqing] [--hands N] [--rounds R]
 
-Issue 16 asks that ``efficiency`` and ``value`` keep at least half of the default agent's hands
+The target is that ``efficiency`` and ``value`` keep at least half of the default agent's hands
 per second; ``efficiency`` is the default, so the figure that can fail is ``value``'s (and
 ``cautious``', which is ``value`` with a defence). The agents are timed in alternating rounds
 (efficiency, value, cautious, efficiency, ...: a machine whose load drifts changes them alike),

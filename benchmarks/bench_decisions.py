@@ -7,7 +7,7 @@ Weng'an's), each dealt 13 tiles and then drawing ``--draws`` times, the other th
 tiles of each turn seen, the hand discarding as the efficiency agent does. Then every recorded
 decision is asked again of ``agents.efficiency_discard_in`` in one numba loop with one work
 space, as the engine asks it, and the best of ``--repeat`` timings is printed with a hash of
-the choices. The search is most of a Weng'an hand (benchmarks/RESULTS.md, session 32), so a
+the choices. The search is most of a Weng'an hand (benchmarks/RESULTS.md, 2026-12-06, 53dac75), so a
 change to it is measured here first, against a worktree of its parent (run this script from
 each checkout, alternately): the hash must not change unless the agent's play does.
 """

@@ -1,4 +1,4 @@
-"""Speed-up of ``--jobs 2`` over ``--jobs 1`` (issue 17): the same ``mjsim run`` played with one
+"""Speed-up of ``--jobs 2`` over ``--jobs 1``: the same ``mjsim run`` played with one
 job and with two, in alternating rounds (1, 2, 1, 2, ...: a machine whose load changes during the
 benchmark changes both alike), each timed from the run's manifest (``timings.play_seconds``:
 playing the chunks, the compile or cache load and the summary left out) and by the wall clock of
@@ -8,7 +8,7 @@ the whole command.
     python benchmarks/bench_jobs.py --games 20000 --rounds 1 # a quick check that it works
     python benchmarks/bench_jobs.py --games 40000 --backends threads,processes  # on a busy host
 
-Issue 17 asks that on an otherwise idle 2-core machine ``--jobs 2`` plays a 200,000-hand run at
+The target is that on an otherwise idle 2-core machine ``--jobs 2`` plays a 200,000-hand run at
 least 1.8 times as fast as ``--jobs 1``; the script prints each round, the median ratio of
 playing times and that figure against 1.8. Run it on an idle machine only. ``--record`` appends
 the result to benchmarks/RESULTS.md. Every run directory goes to a temporary folder.

@@ -1,4 +1,4 @@
-"""Peak memory of a long run (issue 17): ``mjsim run`` of many hands, with the peak resident
+"""Peak memory of a long run: ``mjsim run`` of many hands, with the peak resident
 memory of the main process and of each worker process, and of the whole tree, sampled from /proc
 every 0.2 s (Linux); then the peak of the analysis of the finished run, in a process of its own:
 ``mjsim run``'s summary and every per-run summary of ``sim.analysis`` on the run opened with
@@ -7,7 +7,7 @@ every 0.2 s (Linux); then the peak of the analysis of the finished run, in a pro
     python benchmarks/bench_memory.py                       # 10,000,000 hands, --jobs 2
     python benchmarks/bench_memory.py --games 200000 --record
 
-Issue 17 asks for 10,000,000 hands under 2 GB peak. ``--record`` appends the result as a table
+The target is 10,000,000 hands under 2 GB peak. ``--record`` appends the result as a table
 row to benchmarks/RESULTS.md. The run directory goes to a temporary folder (``--keep DIR`` keeps
 it there instead) and is deleted afterwards.
 """

@@ -3,7 +3,7 @@ tree (the CLI and its joblib workers, summed), sampled from /proc every 0.1 s (L
 
     python benchmarks/bench_run.py [--games 1000000] [--jobs 2] [--config configs/...toml]
 
-Issue 4 asks for 1,000,000 Anhua hands with --jobs 2 in under 3 minutes with under 2 GB peak.
+The target is 1,000,000 Anhua hands with --jobs 2 in under 3 minutes with under 2 GB peak.
 The run directory goes to a temporary folder and is deleted afterwards.
 """
 

@@ -1,4 +1,4 @@
-"""Agent parameters per seat (issue 16, point 1): declared once (``sim.kernels.agent_params``),
+"""Agent parameters per seat: declared once (``sim.kernels.agent_params``),
 checked in a config's ``[seats.N]`` tables and ``--set seats.N.NAME=VALUE``, part of the config
 hash, documented from the declarations, and played by the engine (``GameState.agent_params``)."""
 

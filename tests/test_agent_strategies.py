@@ -1,5 +1,5 @@
-"""The value and cautious agents (issue 16): legal play with every agent at every seat, their
-decisions on exact hands, and, on duplicate deals, the ordering the issue asks for.
+"""The value and cautious agents: legal play with every agent at every seat, their
+decisions on exact hands, and, on duplicate deals, the ordering they must keep.
 
 Rules: ``000_256f49c87fe6e891.txt`` (安化七王麻将): 清一色 and 小七对 are 大胡 (double a 平胡),
 王不能碰杠吃 (kings are never melded), 手中无王可接炮 (who may win on a discard)."""

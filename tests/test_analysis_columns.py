@@ -1,4 +1,4 @@
-"""Long runs (issue 17): the analysis reads only the columns it needs (pyarrow datasets), and
+"""Long runs: the analysis reads only the columns it needs (pyarrow datasets), and
 gives the figures it gives on the whole tables."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""sim.backends and the runner's local dispatch (issue 17): a run's chunks play in engine threads of
+"""sim.backends and the runner's local dispatch: a run's chunks play in engine threads of
 the main process by default (``--backend threads``) or in worker processes (``--backend
 processes``); the tables are the same bytes either way, whatever order the threads finish chunks
 in; an engine thread's error reaches the run; a stopped run does not wait for the engine."""

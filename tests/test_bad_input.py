@@ -1,4 +1,4 @@
-"""Bad input (issue 17): every config error class and every bad command-line argument is one
+"""Bad input: every config error class and every bad command-line argument is one
 line naming the key, the value and what is allowed, exit status 2, and no output directory;
 hypothesis fuzzes the config loader and the hand parser (clean errors, never a traceback)."""
 

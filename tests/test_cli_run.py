@@ -115,7 +115,7 @@ def test_the_command_line_process_prints_what_main_prints(tmp_path, capsys):
 
 
 def test_jobs_1_and_jobs_2_write_the_same_bytes(tmp_path):
-    """Determinism (issue 17): the command line's --jobs changes who plays the chunks, never the
+    """Determinism: the command line's --jobs changes who plays the chunks, never the
     tables."""
     written = {}
     for jobs in ("1", "2"):

@@ -1,7 +1,7 @@
-"""Duplicate deals (issue 16): ``sim.compare``, ``sim.analysis.duplicate`` and ``mjsim compare``:
+"""Duplicate deals: ``sim.compare``, ``sim.analysis.duplicate`` and ``mjsim compare``:
 the same walls in every rotation, the paired statistics against a direct computation, results
-that do not depend on --jobs, one-line errors, and (slow) the ordering of the agents the issue
-asks for."""
+that do not depend on --jobs, one-line errors, and (slow) the ordering the agents
+must keep."""
 
 from __future__ import annotations
 
@@ -151,8 +151,8 @@ def test_cli_prints_and_writes_the_frame(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_the_agents_rank_as_the_issue_asks(tmp_path):
-    """Issue 16's must-holds on 4,000 Anhua walls (000_256f49c87fe6e891.txt, the default
+def test_the_agents_rank_in_the_expected_order(tmp_path):
+    """The agents' required ordering on 4,000 Anhua walls (000_256f49c87fe6e891.txt, the default
     options), each played in four rotations: efficiency beats random and value beats
     efficiency in mean score per hand with 95% intervals (clustered by wall) excluding zero;
     cautious deals in less often than value."""

@@ -1,6 +1,6 @@
 """sim.compile_ahead: a cold compile's helper process compiles the listed kernels, and this
-process loads them from the disk cache instead of compiling them again (issue 13, point 1: a
-cold compile of at most 60 s on 2 cores)."""
+process loads them from the disk cache instead of compiling them again (so that a cold compile
+takes at most about 60 s on 2 cores)."""
 
 from __future__ import annotations
 

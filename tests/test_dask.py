@@ -1,4 +1,4 @@
-"""The Dask backend (issue 17): ``--backend dask`` plays the chunks on a Dask cluster (a
+"""The Dask backend: ``--backend dask`` plays the chunks on a Dask cluster (a
 ``LocalCluster`` started for the run, or the scheduler ``--scheduler`` names) through joblib's
 Dask backend, and writes the bytes ``--jobs 1`` writes; a missing extra or an unreachable
 scheduler is one line, exit 2, and no directory."""

@@ -1,4 +1,4 @@
-"""Deal events in played games (issue 5): recorded by the engine at the deal, and in agreement
+"""Deal events in played games: recorded by the engine at the deal, and in agreement
 with the exact probabilities of ``sim.exact``.
 
 Seed rules: ``000_256f49c87fe6e891.txt`` — 王 (the kings from the flipped tile), 起手四王/七王

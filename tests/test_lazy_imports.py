@@ -1,7 +1,7 @@
 """``mjsim run`` reaches its first hand without importing pandas or pyarrow (``sim.runner``'s
 docstring): they load where the first chunk's tables are made, beside the engine playing the
-second chunk, instead of before the first hand (issue 13, point 10: end to end as fast as the
-engine)."""
+second chunk, instead of before the first hand (so that a whole run comes close to the engine's
+own speed)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """sim.outdir: output directories that delete only what the run made, one writer per directory,
 nothing half-made; the dangerous labels and ``--out`` paths of the CLI refused with exit 2 while
-every file beside them stays (issue "Never lose a user's files")."""
+every file beside them stays."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Resume (issue 17): a run killed at any moment, SIGKILL included, leaves only complete chunk
+"""Resume: a run killed at any moment, SIGKILL included, leaves only complete chunk
 files and a manifest saying the run is incomplete, in ``.NAME.partial`` beside its folder;
 ``mjsim run --resume`` finishes it, and the tables equal those of an uninterrupted run byte for
 byte. Ctrl-C says how to resume; a fresh run refuses to throw the kept chunks away."""

@@ -173,7 +173,7 @@ def test_a_slow_compile_is_announced_with_the_variant_and_timed(capsys):
 
 
 def test_the_chunk_plan_reads_only_the_game_count_and_the_chunk_size():
-    """Determinism (issue 17): the chunks are a function of the number of hands, the hands per
+    """Determinism: the chunks are a function of the number of hands, the hands per
     session and ``run.chunk_hands`` alone; a stand-in with nothing else (no jobs, no backend)
     plans the same chunks as the full config."""
     import inspect

@@ -1,8 +1,7 @@
 """Stopping cleanly (sim.stopping and the runner): Ctrl-C, SIGTERM and SIGKILL leave no worker
 process and nothing half-made at the target (only the finished chunks, kept for a resume in the
-hidden ``.NAME.partial`` beside it: issue 17); two runs on one target: one refuses; a read-only
-target, a full disk and a file-size limit each give one line and exit 2 (issue "Never lose a
-user's files")."""
+hidden ``.NAME.partial`` beside it); two runs on one target: one refuses; a read-only target,
+a full disk and a file-size limit each give one line and exit 2."""
 
 from __future__ import annotations
 
@@ -313,8 +312,8 @@ def test_a_file_size_limit_is_one_line_and_exit_2(tmp_path):
 
 def test_ctrl_c_during_a_real_compile_stops_the_run(tmp_path):
     """Ctrl-C while numba compiles (an empty cache: the first run on a machine) ends the run with
-    exit 130 and one line, leaving nothing; it used to be swallowable by numba's cache writer,
-    the run then finishing with exit 0."""
+    exit 130 and one line, leaving nothing; numba's cache writer does not swallow it (the run
+    would then finish with exit 0)."""
     runs = tmp_path / "runs"
     env = {**ENV, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
     process = subprocess.Popen(

@@ -1,4 +1,4 @@
-"""``mjsim tune`` (issue 16, point 3): the search of an agent's parameters on duplicate deals, its
+"""``mjsim tune``: the search of an agent's parameters on duplicate deals, its
 determinism (same command, same study, for any --jobs; a resumed study is the uninterrupted
 one), the held-out evaluation, and bad input as one line and exit status 2."""
 

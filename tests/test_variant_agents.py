@@ -1,7 +1,7 @@
-"""The value and cautious agents of Weng'an and Anqing (issue 16): the steer word's hints
+"""The value and cautious agents of Weng'an and Anqing: the steer word's hints
 (``sim.kernels.agents.STEER_*``) and what the agents make of them, each variant's hints
 (``sim/variants/<variant>/agent.py``), legal play with every agent at every seat, and (slow) on
-duplicate deals the ordering the issue asks for.
+duplicate deals the ordering the agents must keep.
 
 Rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将): 大对子 5 against 平胡 1, 平胡点炮需要通行证,
 幺鸡 (1s) and 乌骨鸡 (8p) are chickens, 报听; ``004_4a131f7ccc7583f8.txt`` (安庆麻将): 只能自摸胡牌,
@@ -380,7 +380,7 @@ def rankings(tmp_path_factory):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["wengan", "anqing"])
 def test_efficiency_beats_random(rankings, variant):
-    """Issue 16's first must-hold on duplicate deals (002_065383326e4e38d7.txt,
+    """The agents' first required ordering on duplicate deals (002_065383326e4e38d7.txt,
     004_4a131f7ccc7583f8.txt, default options; every order of the agents, rotated): efficiency
     beats random in mean score per hand with a 95% interval (clustered by wall) above zero."""
     pairs, _ = rankings(variant)
@@ -389,10 +389,9 @@ def test_efficiency_beats_random(rankings, variant):
 
 @pytest.mark.slow
 def test_value_beats_efficiency_in_anqing(rankings):
-    """Issue 16's must-hold (004_4a131f7ccc7583f8.txt, default options; every order of the
+    """A required ordering (004_4a131f7ccc7583f8.txt, default options; every order of the
     agents, rotated): value beats efficiency with an interval excluding zero, +0.89 [+0.20,
-    +1.58] since session 28 (claims as efficiency, 门清 near ready, the 跑风 wait:
-    docs/strategies.md)."""
+    +1.58] (claims as efficiency, 门清 near ready, the 跑风 wait: docs/strategies.md)."""
     pairs, _ = rankings("anqing")
     assert pairs.loc[("efficiency", "value"), "hi"] < 0
 
@@ -414,7 +413,7 @@ core)."""
 
 @pytest.mark.slow
 def test_value_beats_efficiency_in_wengan_head_to_head(tmp_path):
-    """Issue 16's must-hold in Weng'an (002_065383326e4e38d7.txt, default options), on
+    """A required ordering in Weng'an (002_065383326e4e38d7.txt, default options), on
     duplicate deals with the two agents alone at the table, where the walls' luck cancels
     best: value beats efficiency with an interval clustered by wall above zero (on the config's
     seed here; +0.04 [+0.02, +0.05] on seed 11's 20,000 walls, docs/strategies.md)."""
@@ -429,7 +428,7 @@ def test_value_beats_efficiency_in_wengan_head_to_head(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["wengan", "anqing"])
 def test_cautious_deals_in_less_than_value(rankings, variant):
-    """Issue 16's must-hold where deal-ins exist (docs/strategies.md): cautious deals in less
+    """A required ordering where deal-ins exist (docs/strategies.md): cautious deals in less
     often than value (README table: Weng'an 5.2 % against 5.4 %, Anqing 4.1 % against
     6.2 %). Weng'an: a win on its discard (平胡点炮需要通行证; cautious
     gives up at most a shanten for a safe discard once an opponent declared 报听); Anqing:

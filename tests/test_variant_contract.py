@@ -140,7 +140,7 @@ def test_every_declared_option_is_in_the_grid():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", VARIANT_NAMES)
 def test_checks_pass_1000_hands_a_cell_of_the_invariant_grid(name):
-    """(a), slow: the variant's own ``INVARIANT_GRID`` (Anhua: issue 3's 96 cells), 1,000 hands
+    """(a), slow: the variant's own ``INVARIANT_GRID`` (Anhua: 96 cells), 1,000 hands
     a cell with the default agents, every hand passing the checks, on other seeds than the
     variant's own grid test, which plays 10,000 hands a cell (``tests/variants/test_*_grid.py``;
     Anhua's also re-scores every win). So this one stays a contract check at a tenth of the

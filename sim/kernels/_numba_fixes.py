@@ -557,8 +557,8 @@ def _mangled_prefix(qualified_name: str) -> str:
 KEPT_KERNELS = ("sim.kernels.agents._efficiency_search", "sim.kernels.agents._full_tie_break")
 """Kernels still copied into their callers whatever their size: the efficiency agent's discard
 search, most of a hand's time. LLVM inlines it into its one caller (the discard question), which
-is worth about 5 % of the engines' speed (RESULTS.md, session 36); the compile-ahead helper
-compiles it, off the critical path."""
+is worth about 5 % of the engines' speed (benchmarks/RESULTS.md, 2026-12-06, ebcb6c3); the
+compile-ahead helper compiles it, off the critical path."""
 
 KEPT_LINKED = tuple(_mangled_prefix(name) for name in KEPT_KERNELS)
 """Mangled-name prefixes of ``KEPT_KERNELS``."""
@@ -569,7 +569,7 @@ inlines such kernels where they are called in a loop (Anqing's engine was 7 % sl
 kernels under 12 KB left out too, 13-17 % with every kernel but the agents' left out: its
 claim checks call ``meld_index``, 10 KB), and copying a small kernel costs its callers little
 compile time (a cold Weng'an compile 79.3 s with this rule, 78.3 s with every kernel but the
-agents' left out, 93.9 s with none: RESULTS.md, session 37)."""
+agents' left out, 93.9 s with none: RESULTS.md, 2026-12-06, 106f56b)."""
 
 _FINALIZE_LINK_LOOP = """\
         # Link libraries for shared code
@@ -782,10 +782,10 @@ def link_callees_at_load() -> None:
     then optimises and emits machine code for the whole again, at every level of calls: the
     engine's entry point emitted the whole engine, the hand loop below it all of it again, the
     settlement chain at each of its six levels (a third of a cold compile, ``RESULTS.md``,
-    session 35). Here the calls to a kernel compiled with a cache (its library kept as machine
-    code) stay declarations, which numba's JIT resolves to the code loaded in the process, as
-    it does for any symbol. What numba loses is LLVM inlining a called kernel into its caller
-    and optimising across them (mjsim inlines its hot helpers at numba's level,
+    2026-12-06, 4da8102). Here the calls to a kernel compiled with a cache (its library kept as
+    machine code) stay declarations, which numba's JIT resolves to the code loaded in the
+    process, as it does for any symbol. What numba loses is LLVM inlining a called kernel into
+    its caller and optimising across them (mjsim inlines its hot helpers at numba's level,
     ``inline_kernel``, but LLVM did more).
 
     A cached library must then bring the code of the kernels it calls: its cache entry holds
@@ -795,10 +795,10 @@ def link_callees_at_load() -> None:
     processes would share, so the numbering starts at a random point in each.
     With every kernel left out, a cold two-process compile of Weng'an took 76 s instead of
     85-100 s, but the engines played 5.5-17 % fewer hands a second (side by side on the two
-    cores, RESULTS.md sessions 36-37): LLVM no longer inlined the agents' discard search into
+    cores, RESULTS.md, 2026-12-06): LLVM no longer inlined the agents' discard search into
     its caller, nor small kernels called in loops (Anqing's ``meld_index``). Those are still
     copied (``KEPT_KERNELS``, ``KEPT_BELOW_BYTES``): the three engines within 1 % of numba's
-    own linking side by side, and cold compiles of 65-71 s against 94 s (session 37).
+    own linking side by side, and cold compiles of 65-71 s against 94 s (RESULTS.md, 106f56b).
     ``MJSIM_LINK_AT_LOAD=0`` turns it off (the kernels then cache in folders of their own: the
     cached form differs).
     Applied only when numba's ``finalize`` and ``_unserialize`` have the lines this was written

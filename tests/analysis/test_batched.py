@@ -1,4 +1,4 @@
-"""Analysis of runs larger than memory (issue 17 point 5): every summary of ``sim.analysis``
+"""Analysis of runs larger than memory: every summary of ``sim.analysis``
 read batch by batch from the run directory (:func:`sim.analysis.open_run`) gives exactly the
 figures it gives on the run loaded whole, with the batches forced small (many batches, wins of
 one hand never split), and reads no table whole."""

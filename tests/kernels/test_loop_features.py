@@ -1,4 +1,4 @@
-"""What the generic loop offers variants beyond what Anhua uses (issue 13 point 4), played
+"""What the generic loop offers variants beyond what Anhua uses, played
 through a minimal test variant (``tests/toy_variant``: 136 tiles, pong and kongs, no wilds):
 
 * a kong whose hook returns ``KONG_REPLACEMENT``: the konger draws the last tile of the wall

@@ -1,4 +1,4 @@
-"""Anhua's invariant grid (issue 3): every hand of the Anhua engine checked by the tile ledger and
+"""Anhua's invariant grid: every hand of the Anhua engine checked by the tile ledger and
 Anhua's rule checks, every win re-scored by the slow reference, over every cell of the option
 grid.
 
@@ -100,7 +100,7 @@ def test_invariant_grid_mixed_agents():
 
 @pytest.mark.slow
 def test_invariant_grid_10000_games_per_cell():
-    """Issue 3's full grid (000_256f49c87fe6e891.txt: 七王/四王, 四人玩/三人玩, 抓鸟 1/2/4,
+    """The full grid (000_256f49c87fe6e891.txt: 七王/四王, 四人玩/三人玩, 抓鸟 1/2/4,
     一炮多响, 可抢杠胡, 王代硬): 96 cells x 10,000 hands = 960,000 hands, in sessions of 8
     hands with the dealer carried over (庄家: the winner deals; after 一炮多响 the discarder).
 

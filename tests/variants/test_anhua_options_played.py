@@ -618,8 +618,7 @@ def test_a_dealt_four_kings_hand_that_is_complete_takes_the_better_win():
     against 四王平胡 (四王平胡 ... 大胡): seat 0 is dealt all four 1s kings with 234m 567p 78s 9m
     and draws 9m. Both wins are legal (rules-spec A3.6: the instant win is a declaration the
     player may make); the complete hand is 四王平胡, P = 8, the instant win only 小胡, P = 2, so the
-    player takes 四王平胡. Before the variant listed both, the engine took the instant win
-    (a bug of issue 13, point 9)."""
+    player takes 四王平胡: the variant lists both wins and the agent chooses."""
     wall = _built_wall("1s 1s 1s 1s 234m 567p 78s 9m", discard="9p", then="9m 2m 3p")
     record, events = _play_built(wall)
     assert _moves(events, 3)[2] == (S.EVENT_WIN, 0, kind_id("9m"))
@@ -840,9 +839,7 @@ def test_discarded_king_claimable_in_play():
     in seats 1 and 3. Same walls and agent seed. Off: no win is ever made on another player's
     king. On: some discarded kings are won on, with or without 王代硬, each by a 硬 hand: the
     claimed king is a natural tile of its face for the claimer (rules-spec A2.3.5,
-    docs/rules-anhua.md #6), so a winner holding no other king stays hard. (Until 2026-12-02
-    the claimed king stayed a king, made the winner 单王 without 王代硬, and the option alone
-    won nothing.)"""
+    docs/rules-anhua.md #6), so a winner holding no other king stays hard."""
     agents = (AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_RANDOM)
     won_on_kings = {}
     for claimable, as_itself in ((False, True), (True, True), (True, False)):
@@ -887,8 +884,8 @@ def test_discarded_king_claimable_on_a_built_state(options, delta):
     discards a 1s king; the engine's discard claim and settlement run under each setting (the
     efficiency agent never discards a king, so no built wall can lead a played hand here). With
     the option on, the claimed king is a natural 1s for seat 0 (rules-spec A2.3.5), with or
-    without 王代硬; before 2026-12-02 it stayed a king and, without 王代硬, made seat 0 单王, who
-    may not win on a discard."""
+    without 王代硬 (as a king it would make seat 0 单王 without 王代硬, and 单王 may not win on a
+    discard)."""
     hands = {0: "2s 3s 456m 789p 345m 55s", 3: "1s", **BYSTANDERS}
     state = _state_with(hands, "2p 3m")
     S.take_tile(state, 3, Y)

@@ -1,4 +1,4 @@
-"""Anqing's invariant grid (issue 15): every hand of the Anqing engine checked by the tile
+"""Anqing's invariant grid: every hand of the Anqing engine checked by the tile
 ledger and Anqing's rule checks (``sim.variants.anqing.checks``), at 10,000 hands a cell of its
 option grid (both 见字胡 readings x both 跑风 definitions x two settings of 直叫, the 杠牌
 discard and 累加), the default agent in every seat and random agents in two.

@@ -1,4 +1,4 @@
-"""Weng'an's invariant grid (issue 14): every hand of the Weng'an engine checked by the tile
+"""Weng'an's invariant grid: every hand of the Weng'an engine checked by the tile
 ledger and Weng'an's rule checks (``sim.variants.wengan.checks``), over every cell of its option
 grid (players 2/3/4 x 冲锋鸡 mode x 乌骨鸡 x 包杠 / 前后翻鸡), and the checks seen to fail on
 tampered logs.
@@ -83,11 +83,11 @@ def test_every_cell_passes_the_checks_with_mixed_agents():
 
 @pytest.mark.slow
 def test_every_cell_passes_the_checks_at_10000_hands():
-    """Issue 14's must-hold: 10,000 hands a cell of the 24-cell grid (players x every 通行证
+    """10,000 hands a cell of the 24-cell grid (players x every 通行证
     kind x two settings of the chicken and 包 rules: 240,000 hands) with the default agents,
     every hand passing the checks (tiles conserved, hands legal, every settlement zero-sum,
     every win legal: 通行证 or an exception, chickens paid only where the rules say); about two
-    minutes of wall time in two processes on the 2-core development machine (2026-12-02)."""
+    minutes of wall time in two processes on a 2-core machine."""
     n_games = 10_000
     reports = Parallel(n_jobs=N_JOBS)(
         delayed(_run_cell)(cell, n_games, 140_000 + i, EFFICIENT) for i, cell in enumerate(GRID)

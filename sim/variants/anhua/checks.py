@@ -191,7 +191,7 @@ INVARIANT_GRID = [
         (True, False),
     )
 ]
-"""Issue 3's invariant grid (七王/四王 x players x 抓鸟 x 一炮多响 x 可抢杠胡 x 王代硬, 96
+"""Anhua's invariant grid (七王/四王 x players x 抓鸟 x 一炮多响 x 可抢杠胡 x 王代硬, 96
 cells): the options the checks run over at 10,000 hands a cell (the slow tests)."""
 
 # Anhua's books beside the ledger's: one int64 array (one reference to count per call, as the

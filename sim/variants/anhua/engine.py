@@ -90,8 +90,8 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
     """The big cached kernels Anhua's loop calls, in the order its compile reaches them, for the
     helper process of a cold compile (``sim.compile_ahead``)."""
     # The agents' questions without the valued agents' searches are about 20 s of the helper's
-    # time, not 37 s (session 39): it now has room for the scorer and the kong check too,
-    # which this process reaches in turn (a cold compile about 60 s -> 51 s)
+    # time (37 s with them), which leaves it room for the scorer and the kong check too, which
+    # this process reaches in turn (a cold compile of about 51 s instead of 60 s)
     i = Samples.integer
     return (
         *dealing_kernels(),

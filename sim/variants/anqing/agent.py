@@ -53,7 +53,7 @@ TRIPLETS_WORTH = 2
 DANGER_MOUTHS = 2
 """口 of a seat's discards an opponent holds before the cautious agent plays safe."""
 CLAIMS_PAY = True
-"""Whether the value agent is told that claims pay (docs/strategies.md): on since session 28."""
+"""Whether the value agent is told that claims pay (docs/strategies.md): on by default."""
 TRIPLETS = False
 """Whether the value agent is told what all triplets are worth (docs/strategies.md)."""
 CONCEALED = True

@@ -125,7 +125,7 @@ INVARIANT_GRID = [
         (("ready", False, False), ("pao_feng_wait", True, True)),
     )
 ]
-"""Issue 15's invariant grid: both 见字胡 readings x both 跑风 definitions x two settings of
+"""Anqing's invariant grid: both 见字胡 readings x both 跑风 definitions x two settings of
 直叫, the 杠牌 discard and 累加: 8 cells, run at 10,000 hands a cell by the slow test. Each
 other option value is checked on its own by the variant contract test."""
 

@@ -162,7 +162,7 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
     # readings, which this process reaches after compiling the wait search (_standard_waits)
     # itself (docs/engine.md, "Compile time"). 直叫's question, zhi_jiao_allowed, is this
     # process's too: the helper, with it, made this process wait for the agents' questions (4 s
-    # more for their discard question than it saved, session 39). With those lighter (no valued
+    # more for their discard question than it saved). With those lighter (no valued
     # agent's search in a plain table's engine) it also compiles the state's first kernels.
     return (
         *dealing_kernels(),

@@ -178,7 +178,7 @@ INVARIANT_GRID = [
         (("plain", False, True, True, False), ("4321", True, False, False, True)),
     )
 ]
-"""Issue 14's invariant grid: players 2/3/4 x every 通行证 kind x two settings of the chicken
+"""Weng'an's invariant grid: players 2/3/4 x every 通行证 kind x two settings of the chicken
 and 包 rules (冲锋鸡 plain, no 乌骨鸡, 包杠 and 包鸡 on, one flip; or 冲锋鸡 4321, 乌骨鸡, 包杠 and
 包鸡 off, 前后翻鸡's two flips): 24 cells, run at 10,000 hands a cell by the slow tests. Each
 other option value is checked on its own by the variant contract test."""
