@@ -65,7 +65,7 @@ GAMES_COLUMNS = (
     ),
     Column(
         "tiles_left",
-        "tiles left in the wall when the hand ended",
+        "tiles left in the wall at the end, after any tiles a win turns up (a variant's flips)",
         "int64",
         shown_as="count",
         unit="tiles",

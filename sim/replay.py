@@ -15,9 +15,10 @@ the pieces here and its :class:`ReplayWords`.
 
 The JSON form (``mjsim replay RUN --game N --format json``) is one object per line, each with
 ``event``, ``seat`` and ``tile`` (README notation such as ``"5s"``, or null) first: a ``hand``
-header, the events, every seat's ``final_hand`` (with its ``status``), the ``hand_status`` (the
-hand row's), the variant's lines (its winners' patterns and the settlement items, say) and a
-``result`` (docs/engine.md, "Replay").
+header (``schema`` :data:`SCHEMA`, the whole wall as dealt), the events, every seat's
+``final_hand`` (with its ``status``), the ``hand_status`` (the hand row's), the variant's lines
+(its winners' patterns and readings, the settlement items with what each pays for, say) and a
+``result`` (docs/engine.md, "Replay"; every object's fields: ``docs/replay.schema.json``).
 
 Playing a hand of a run or a config again, and the header it is printed under, are
 :mod:`sim.run_replay`'s: it needs the runner and the configs, which need the variants, which
@@ -37,6 +38,10 @@ from .kernels import record as R
 from .kernels import state as S
 from .kernels.status import StatusColumn, laid_out
 from .tiles import format_hand, format_tiles, kind_name
+
+SCHEMA = "mjsim-replay/2"
+"""The ``schema`` of the JSON form's ``hand`` header: the fields of every object are those of
+``docs/replay.schema.json`` for this version."""
 
 EVENT_NAMES = {
     S.EVENT_DEAL: "deal",
@@ -89,6 +94,11 @@ class ReplayWords:
     hand_status: tuple[StatusColumn, ...] = ()
     declarations: Mapping[int, str] = field(default_factory=dict)
     """A declaration's code (``EVENT_DECLARE``'s detail) -> its name (报听, say)."""
+    after_play_draws: frozenset[int] = frozenset()
+    """The variant's events that take a tile from the wall once play has ended (a settlement's
+    draws, such as tiles turned up to multiply the payments);
+    with the flips (``EVENT_INDICATOR`` after a win) they separate the tiles left when play
+    ended from those left after the settlement's draws (``result_object``)."""
 
     def status_columns(self, row: str) -> list[tuple[int, StatusColumn]]:
         """(slot, column) of every status column of ``row`` (``seat`` or ``hand``): the
@@ -231,6 +241,10 @@ def _engine_fields(event: int, seat: int, tile: int, detail: int, moves: _Moves,
         sequence = format_tiles([tile, tile + 1, tile + 2])
         fields = {"from_seat": source, "sequence": sequence}
         return moves.last_discard[1], fields | _stand_in_fields(tile, code)
+    if event == S.EVENT_DRAW:
+        return tile, {"source": "replacement" if detail == S.DRAW_REPLACEMENT else "wall"}
+    if event == S.EVENT_INDICATOR:
+        return tile, {"flip": "tail" if detail == moves_module.FLIP_TAIL else "head"}
     if event == S.EVENT_PONG:
         return tile, {"from_seat": detail}
     if event == S.EVENT_KONG:
@@ -256,9 +270,11 @@ def event_objects(
 ) -> list[dict[str, Any]]:
     """The events as JSON-ready objects: ``event``, ``seat`` and ``tile`` (README notation, None
     when the event has none), then the event's own fields and the variant's
-    (``words.event_fields``). A deal lists the seat's tiles; a claim and a kong name the seat
-    they took from; a robbed kong is first declared (``kong_declared``); a payment names payer,
-    payee and amount."""
+    (``words.event_fields``). A deal lists the seat's tiles; a draw says where it came from
+    (``source``: ``wall``, the head, or ``replacement``, a kong's from the tail), a flip which
+    end of the wall (``flip``: ``head`` or ``tail``); a claim and a kong name the seat they took
+    from; a robbed kong is first declared (``kong_declared``); a payment names payer, payee and
+    amount."""
     dealt = dealt_tiles(events, wall)
     objects = []
     moves = _Moves()
@@ -421,13 +437,19 @@ def _meld_object(meld_type: int, first: int, from_seat: int, code: int) -> dict[
 
 
 def final_objects(
-    final: S.FinalPosition, wilds: list[int], words: ReplayWords
+    final: S.FinalPosition,
+    wilds: list[int],
+    words: ReplayWords,
+    extra_melds: Mapping[int, list[dict[str, Any]]] | None = None,
+    seat_fields: Mapping[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Every seat's ``final_hand``: its concealed tiles in hand notation, the copies of a wild
     kind marked ``*`` (a winner's hand holds the winning tile; winners on one discard each hold
     it), its melds (``meld``: chi, pong or kong; ``tiles``; ``from_seat``; a kong's
-    ``kong_type``) and its ``status`` (every shown column, ``status_object``); then the
-    ``hand_status`` line: the hand row's shown columns."""
+    ``kong_type``), then the seat's ``extra_melds`` (melds the engine keeps no meld row for, such
+    as single-tile kongs), its ``status`` (every shown column, ``status_object``) and the
+    variant's ``seat_fields`` (readiness and waits, say); then the ``hand_status`` line:
+    the hand row's shown columns."""
     objects = []
     seat_columns = words.status_columns("seat")
     for seat in range(final.hands.shape[0]):
@@ -440,8 +462,10 @@ def final_objects(
             _meld_object(meld_type, first, from_seat, code)
             for meld_type, first, from_seat, code in _melds(final, seat)
         ]
+        melds += list((extra_melds or {}).get(seat, ()))
         status = status_object(final.status[seat], seat_columns)
         fields = {"concealed": concealed, "melds": melds, "status": status}
+        fields |= (seat_fields or {}).get(seat, {})
         objects.append(json_object("final_hand", seat, -1, fields))
     hand_status = status_object(final.hand_status, words.status_columns("hand"))
     objects.append(json_object("hand_status", -1, -1, {"status": hand_status}))
@@ -460,15 +484,22 @@ def record_winners(record: np.ndarray):
 
 
 def winner_object(
-    record: np.ndarray, seat: int, words: ReplayWords, fields: dict[str, Any]
+    record: np.ndarray,
+    seat: int,
+    words: ReplayWords,
+    fields: dict[str, Any],
+    counted_tile: int | None = None,
 ) -> dict[str, Any]:
-    """A ``winner`` of the JSON form: the seat, the winning tile, the win kind, the payer (None:
-    every other seat pays), then the variant's ``fields`` (its pattern, points, ...)."""
+    """A ``winner`` of the JSON form: the seat, the winning tile (``counted_tile`` when given:
+    the tile the variant counts a win on the dealt tiles on, a 天胡), the win kind, the payer
+    (None: every other seat pays), then the variant's ``fields`` (its pattern, points,
+    reading, ...)."""
     payer = int(record[R.R_PAYER])
+    tile = int(record[R.R_WINNING_TILE]) if counted_tile is None else counted_tile
     return {
         "event": "winner",
         "seat": seat,
-        "tile": tile_or_none(int(record[R.R_WINNING_TILE])),
+        "tile": tile_or_none(tile),
         "win_kind": words.win_kinds[int(record[R.R_WIN_KIND])],
         "payer": payer if payer >= 0 else None,
         **fields,
@@ -480,22 +511,59 @@ def result_line(record: np.ndarray, n_players: int) -> str:
     return f"result: {deltas}"
 
 
-def result_object(record: np.ndarray, n_players: int, words: ReplayWords) -> dict[str, Any]:
+def tiles_drawn_after_play(events: np.ndarray, words: ReplayWords) -> int:
+    """The wall's tiles taken once play ended: the flips after a win (``EVENT_INDICATOR``) and
+    the variant's ``after_play_draws``."""
+    taken = 0
+    ended = False
+    for event, _, _, _ in _rows(events):
+        if event in (S.EVENT_WIN, S.EVENT_EXHAUSTED):
+            ended = True
+        elif ended and (event == S.EVENT_INDICATOR or event in words.after_play_draws):
+            taken += 1
+    return taken
+
+
+def result_object(
+    record: np.ndarray,
+    n_players: int,
+    words: ReplayWords,
+    events: np.ndarray | None = None,
+    counted_tile: int | None = None,
+    fields: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The hand's ``result``: outcome, win kind, winners, payer (None: every other seat pays, or
-    nobody), winning tile, tiles left in the wall, turns, next dealer and every seat's score
-    change."""
+    nobody), winning tile (``counted_tile`` when given, as ``winner_object``), the tiles left
+    in the wall when play ended and after the settlement's own draws (flips after a win; the games
+    table's ``tiles_left``), turns, next dealer, every seat's score change, then the variant's
+    ``fields`` (the next 连庄 count)."""
     won = int(record[R.R_OUTCOME]) == R.OUTCOME_WIN
     n_winners = int(record[R.R_N_WINNERS])
     payer = int(record[R.R_PAYER]) if won else -1
+    tile = int(record[R.R_WINNING_TILE]) if counted_tile is None else counted_tile
+    after_flips = int(record[R.R_TILES_LEFT])
+    taken = 0 if events is None else tiles_drawn_after_play(events, words)
     fields = {
         "outcome": "win" if won else "draw",
         "win_kind": words.win_kinds[int(record[R.R_WIN_KIND])] if won else None,
         "winners": [int(record[R.R_WINNER + w]) for w in range(n_winners)],
         "payer": payer if payer >= 0 else None,
-        "winning_tile": tile_or_none(int(record[R.R_WINNING_TILE])) if won else None,
-        "tiles_left": int(record[R.R_TILES_LEFT]),
+        "winning_tile": tile_or_none(tile) if won else None,
+        "tiles_left_at_end_of_play": after_flips + taken,
+        "tiles_left_after_flips": after_flips,
         "turns": int(record[R.R_TURNS]),
         "next_dealer": int(record[R.R_NEXT_DEALER]),
         "score_changes": [int(record[R.R_DELTA + s]) for s in range(n_players)],
-    }
+    } | (fields or {})
     return json_object("result", -1, -1, fields)
+
+
+def header_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """The variant's fields of the ``hand`` header (its 连庄 count, say), as the first object of
+    its ``describe_json``: ``sim.run_replay`` merges them into the header it makes."""
+    return json_object("hand", -1, -1, fields)
+
+
+def wall_names(wall: np.ndarray) -> list[str]:
+    """The wall as dealt, head first, one tile a name in README notation."""
+    return [kind_name(int(kind)) for kind in wall]

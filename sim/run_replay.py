@@ -24,7 +24,7 @@ from .agents import agent_ids
 from .config import RunConfig
 from .kernels import record as R
 from .kernels import state as S
-from .replay import json_object
+from .replay import SCHEMA, json_object, wall_names
 from .runner import GAMES, chunk_inputs, chunk_of, config_of_run
 
 FORMATS = ("text", "json")
@@ -96,10 +96,13 @@ def text_lines(hand: ReplayedHand) -> list[str]:
     return [header, *described]
 
 
-def header_object(hand: ReplayedHand) -> dict[str, Any]:
-    """The ``hand`` line: what the hand was played with, enough to play it again."""
+def header_object(hand: ReplayedHand, variant_fields: dict[str, Any] | None = None) -> dict:
+    """The ``hand`` line: the schema of the JSON form (``sim.replay.SCHEMA``), what the hand was
+    played with, enough to play it again, the variant's ``variant_fields`` (its 连庄 count) and
+    the whole wall as dealt, head first."""
     config, game = hand.config, hand.game
     fields = {
+        "schema": SCHEMA,
         "variant": config.variant,
         "label": config.label,
         "config_hash": config.hash(),
@@ -112,16 +115,26 @@ def header_object(hand: ReplayedHand) -> dict[str, Any]:
         "agents": list(config.agents),
         "options": config.resolved()["options"],
     }
+    fields |= variant_fields or {}
+    fields["wall"] = wall_names(hand.wall)
     return json_object("hand", -1, -1, fields)
 
 
 def json_lines(hand: ReplayedHand) -> list[str]:
-    """The hand as JSON Lines: the header, then the variant's ``describe_json``."""
+    """The hand as JSON Lines: the header, then the variant's ``describe_json`` (whose leading
+    ``hand`` object, ``sim.replay.header_fields``, holds the variant's header fields)."""
     config = hand.config
-    objects = [header_object(hand)]
-    objects += config.spec.describe_json(
+    described = config.spec.describe_json(
         config.options, hand.wall, hand.record, hand.events, hand.final
     )
+    variant_fields = {}
+    if described and described[0]["event"] == "hand":
+        variant_fields = {
+            key: value
+            for key, value in described.pop(0).items()
+            if key not in ("event", "seat", "tile")
+        }
+    objects = [header_object(hand, variant_fields), *described]
     return [json.dumps(obj, ensure_ascii=False) for obj in objects]
 
 

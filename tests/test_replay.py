@@ -16,7 +16,7 @@ from sim.config import load_config
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.tables import load_tables
-from sim.tiles import parse_hand
+from sim.tiles import kind_name, parse_hand
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import replay as anhua_replay
@@ -71,7 +71,7 @@ def test_replay_names_the_game_range():
 
 
 def test_replay_shows_passed_wins_robbed_kongs_and_final_hands():
-    """漏胡 and 抢杠胡 (000_256f49c87fe6e891.txt: 可抢杠胡) in the replay text: a passed win is a
+    """漏胡 and 抢杠胡 (docs/rules/anhua.md: 可抢杠胡) in the replay text: a passed win is a
     line of its own, a robbed kong shows the kong declared before the rob, and every seat's
     final tiles and melds follow the events. Random agents pass wins; hands of one each."""
     from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM
@@ -271,7 +271,7 @@ def test_json_lines_rescore_every_hand_from_the_settlement_items(json_run):
         assert [w["seat"] for w in winners] == objects[-1]["winners"]
         assert len(winners) == row["n_winners"]
     options = config.options
-    assert kinds_of_item["base"] > 0 and kinds_of_item["birds"] > 0
+    assert kinds_of_item["base"] > 0 and kinds_of_item["bird"] > 0
     assert (kinds_of_item["dealer_bonus"] > 0) == options.dealer_bonus
 
 
@@ -288,7 +288,8 @@ def test_json_lines_account_for_every_tile(json_run):
             in_melds = sum((_kinds(meld["tiles"]) for meld in obj["melds"]), Counter())
             assert melded[seat] == in_melds, (game, seat)
         result = objects[-1]
-        assert sum(taken.values()) + result["tiles_left"] == len(hand.wall)
+        assert sum(taken.values()) + result["tiles_left_after_flips"] == len(hand.wall)
+        assert objects[0]["wall"] == [kind_name(int(kind)) for kind in hand.wall]
         n_dealt = 13 * config.n_players + 1
         dealt = sum((_kinds(obj["tiles"]) for obj in objects if obj["event"] == "deal"), Counter())
         assert dealt == Counter(int(k) for k in hand.wall[:n_dealt])
@@ -427,7 +428,7 @@ def test_a_replay_that_differs_from_the_stored_row_is_refused(tmp_path):
 
 
 def test_wengan_json_lines_give_every_score_change_from_the_settlement_items(wengan_run):
-    """总分 (002_065383326e4e38d7.txt): summing the ``settlement`` items (payer minus, payee
+    """总分 (docs/rules/wengan.md): summing the ``settlement`` items (payer minus, payee
     plus) gives every seat's delta; each chicken is named with its kinds and each kong with its
     dou; the flips follow a win only; the games table's net points of each source
     (``record_slots.POINT_SOURCES``: 牌型分, 连庄, 热炮, 杀听, chickens, ...) are its items'."""
@@ -473,7 +474,7 @@ PAYING_ITEMS = {"chicken": ("chicken", "payee"), "bao_ji": ("chicken", "payer"),
 
 
 def test_wengan_text_says_not_paid_where_no_item_pays_the_owner(wengan_run):
-    """抢杠烧鸡, 热炮烧鸡, 荒庄烧鸡烧豆, 荒庄不包鸡包豆 (002_065383326e4e38d7.txt): a seat's
+    """抢杠烧鸡, 热炮烧鸡, 荒庄烧鸡烧豆, 荒庄不包鸡包豆 (docs/rules/wengan.md): a seat's
     chicken and dou lines end "not paid" exactly when the hand's JSON items pay it none of
     them, no 鸡分 (豆分) to it and no 包鸡 (包杠) from it; both kinds of line occur."""
     config, _, hands = wengan_run
@@ -499,8 +500,8 @@ def test_wengan_text_says_not_paid_where_no_item_pays_the_owner(wengan_run):
 
 
 def test_a_replacement_draw_is_named_as_one():
-    """A kong's replacement comes from the tail of the wall (002_065383326e4e38d7.txt 杠牌摸一张牌;
-    rules-spec B3.1): the replay says so, and an ordinary draw says nothing more."""
+    """A kong's replacement comes from the tail of the wall (docs/rules/wengan.md 杠牌摸一张牌;
+    §wengan-claims): the replay says so, and an ordinary draw says nothing more."""
     from sim.replay import ReplayWords, event_lines
 
     words = ReplayWords(

@@ -2,12 +2,15 @@
 
 The generic replay (``sim.replay``) words the engine's events; this module words those Anhua's
 hooks log (the flipped indicator, the kings 王 X and Y, the tiles an open kong 开杠 reveals, the
-birds 抓鸟) and names its win kinds, its kongs (暗杠, 明杠, 直杠) and its patterns. For the JSON
-form it adds each ``winner`` (pattern, tier, points) and every ``settlement`` item.
+birds 抓鸟) and names its win kinds, its kongs (暗杠, 明杠, 直杠: ``kong_kind`` on each ``kong``
+and ``kong_declared`` and on each kong meld) and its patterns. For the JSON form it adds each
+``winner`` (pattern, tier, points) and every ``settlement`` item, each bird's doubling an item
+of its own with the bird's tile. Anhua keeps no 连庄 count: the header's ``streak`` and the
+result's ``next_streak`` are null.
 
 The log's payment rows (``EVENT_PAY``: payer, payee, amount) give each payment whole. Its parts
 (the base points P, the doubling by birds, the dealer bonus 庄闲分) are derived here from the record
-(winners, points, payer, birds, dealer) with the rule of ``scoring.settle`` (rules-spec A5.4);
+(winners, points, payer, birds, dealer) with the rule of ``scoring.settle``;
 ``tests/test_replay.py`` checks that the parts add up to each logged payment.
 """
 
@@ -20,18 +23,21 @@ import numpy as np
 from ...kernels import record as R
 from ...kernels import state as S
 from ...replay import (
+    KONG_TYPES,
     ReplayWords,
     event_lines,
     event_objects,
     final_lines,
     final_objects,
+    header_fields,
     record_winners,
     result_line,
     result_object,
+    tile_or_none,
     wild_kinds,
     winner_object,
 )
-from ...tiles import format_tiles, kind_name
+from ...tiles import kind_name
 from . import (
     HOW,
     AnhuaOptions,
@@ -52,6 +58,13 @@ KONG_NAMES = {
     S.MELD_ADDED_KONG: "明杠 added kong",
     S.MELD_DISCARD_KONG: "直杠 kong on a discard",
 }
+KONG_KINDS = {
+    S.MELD_CONCEALED_KONG: "an_gang",
+    S.MELD_ADDED_KONG: "ming_gang",
+    S.MELD_DISCARD_KONG: "zhi_gang",
+}
+"""A kong's ``kong_kind`` by its meld type: 暗杠, 明杠 (onto one's pong), 直杠 (on a discard)."""
+KIND_OF_TYPE = {KONG_TYPES[meld_type]: kind for meld_type, kind in KONG_KINDS.items()}
 
 
 def _event_text(event: int, seat: int, tile: int, detail: int) -> str | None:
@@ -75,7 +88,7 @@ def _event_fields(event: int, seat: int, tile: int, detail: int, record) -> dict
     if event == EVENT_BIRD:
         return {"rank": tile % 9 + 1, "lands_on_first_winner_seat": seat}
     if event == S.EVENT_KONG:
-        return {"kong_name": KONG_NAMES[detail].split()[0]}
+        return {"kong_name": KONG_NAMES[detail].split()[0], "kong_kind": KONG_KINDS[detail]}
     return {}
 
 
@@ -87,6 +100,7 @@ WORDS = ReplayWords(
     event_fields=_event_fields,
     seat_status=SEAT_STATUS,
     hand_status=HAND_STATUS,
+    after_play_draws=frozenset({EVENT_BIRD}),
 )
 
 
@@ -136,8 +150,9 @@ def describe(
 
 
 def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
-    """Each ``winner``: win tile and kind, pattern (rules-spec A5.3), tier, features, the
-    pattern's base points and the points paid on (twice them for a double kong bloom)."""
+    """Each ``winner``: win tile and kind, pattern, tier, features, the pattern's base points,
+    the points paid on (twice them for a double kong bloom) and ``on_dealt_tiles`` (起手 or the
+    dealer's win on his dealt 14: no tile drawn, and Anhua counts none, ``tile`` null)."""
     objects = []
     for seat, features, paid_points in record_winners(record):
         pattern_points = points(features)
@@ -148,18 +163,20 @@ def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
             "pattern_points": pattern_points,
             "factor": paid_points // pattern_points,
             "points": paid_points,
+            "on_dealt_tiles": int(record[R.R_WINNING_TILE]) < 0,
         }
         objects.append(winner_object(record, seat, WORDS, fields))
     return objects
 
 
 def settlement_items(options: AnhuaOptions, record: np.ndarray) -> list[dict[str, Any]]:
-    """Every payment of the hand in its parts (rules-spec A5.4, as ``scoring.settle`` pays):
-    ``base`` (the winner's points P), ``dealer_bonus`` (庄闲分: 1 when the dealer pays or is
-    paid) and ``birds`` (what the h birds on the winner and on this payer add: P x (2^h - 1), or
-    (P + 1) x (2^h - 1) when the bonus comes before the birds and is doubled with P).
-    ``payment`` numbers the payments in the order of the log's ``pay`` events; a payment's items
-    add up to its amount."""
+    """Every payment of the hand in its parts (as ``scoring.settle`` pays): ``base`` (the
+    winner's points P), ``dealer_bonus`` (庄闲分: 1 when the dealer pays or is paid) and one
+    ``bird`` item per bird that lands on the winner or on this payer (``tile``: the bird;
+    ``lands_on``: ``winner`` or ``payer``): the k-th such bird doubles what the payment is so
+    far, adding P x 2^(k-1), or (P + 1) x 2^(k-1) when the bonus comes before the birds and is
+    doubled with P. ``payment`` numbers the payments in the order of the log's ``pay`` events;
+    a payment's items add up to its amount."""
     n_players = options.player_count
     dealer = int(record[R.R_DEALER])
     payer = int(record[R.R_PAYER])
@@ -173,26 +190,28 @@ def settlement_items(options: AnhuaOptions, record: np.ndarray) -> list[dict[str
             if seat == winner or (payer >= 0 and seat != payer):
                 continue
             charged = payer if payer >= 0 else seat
-            hits = [bird for bird, at in zip(birds, landed, strict=True) if at in (winner, charged)]
-            doublings = len(hits)
+            hits = [
+                (bird, "winner" if at == winner else "payer")
+                for bird, at in zip(birds, landed, strict=True)
+                if at in (winner, charged)
+            ]
             bonus = options.dealer_bonus and dealer in (seat, winner)
             # in the order the kernel adds them: the bonus before or after the doubling
-            bonus_part = ("dealer_bonus", 1, {"timing": options.dealer_bonus_timing})
-            parts = [("base", base, {})]
+            bonus_part = ("dealer_bonus", -1, 1, {"timing": options.dealer_bonus_timing})
+            parts = [("base", -1, base, {})]
             if bonus and before_birds:
                 parts.append(bonus_part)
-            if doublings:
-                doubled = base + (1 if bonus and before_birds else 0)
-                bird_fields = {"birds": format_tiles(hits), "doublings": doublings}
-                parts.append(("birds", doubled * ((1 << doublings) - 1), bird_fields))
+            doubled = base + (1 if bonus and before_birds else 0)
+            for k, (bird, lands_on) in enumerate(hits):
+                parts.append(("bird", bird, doubled << k, {"lands_on": lands_on}))
             if bonus and not before_birds:
                 parts.append(bonus_part)
-            for item, amount, fields in parts:
+            for item, tile, amount, fields in parts:
                 items.append(
                     {
                         "event": "settlement",
                         "seat": seat,
-                        "tile": None,
+                        "tile": tile_or_none(tile),
                         "item": item,
                         "payment": payment,
                         "payer": seat,
@@ -212,16 +231,30 @@ def describe_json(
     events: np.ndarray,
     final: S.FinalPosition,
 ) -> list[dict[str, Any]]:
-    """The hand as JSON-ready objects: the events (``sim.replay.event_objects``), every seat's
-    ``final_hand`` (kings marked ``*``, its status), the ``hand_status`` (the kings X and Y),
-    each ``winner``, every ``settlement`` item and the ``result``."""
+    """The hand as JSON-ready objects: the header's 连庄 count (none: null), the events
+    (``sim.replay.event_objects``; each kong and robbed kong with its kind), every seat's
+    ``final_hand`` (kings marked ``*``, each kong with its kind, its status), the
+    ``hand_status`` (the kings X and Y), each ``winner``, every ``settlement`` item and the
+    ``result``."""
     n_players = options.player_count
     objects = event_objects(events, wall, record, WORDS)
-    objects += final_objects(final, wild_kinds(events), WORDS)
+    for obj in objects:
+        if obj["event"] == "kong_declared":
+            kind = KIND_OF_TYPE[obj["kong_type"]]
+            obj |= {"kong_name": KONG_NAMES[_TYPE_OF_KIND[kind]].split()[0], "kong_kind": kind}
+    hands = final_objects(final, wild_kinds(events), WORDS)
+    for obj in hands:
+        for meld in obj.get("melds", ()):
+            if meld["meld"] == "kong":
+                meld["kong_kind"] = KIND_OF_TYPE[meld["kong_type"]]
+    objects = [header_fields({"streak": None}), *objects, *hands]
     objects += winner_objects(record)
     objects += settlement_items(options, record)
-    objects.append(result_object(record, n_players, WORDS))
+    objects.append(result_object(record, n_players, WORDS, events, None, {"next_streak": None}))
     return objects
+
+
+_TYPE_OF_KIND = {kind: meld_type for meld_type, kind in KONG_KINDS.items()}
 
 
 __all__ = [

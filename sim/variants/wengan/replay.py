@@ -10,8 +10,13 @@ payer, payee and amount), in the order ``settle.settle`` made them; a seat's chi
 lines end "not paid" when no item pays them (burned on a 荒庄, 烧鸡 / 烧豆, or a seat that does
 not collect). Summing the items (payer minus, payee plus) gives every seat's score change;
 ``tests/test_replay.py`` checks it. For the JSON form it adds each ``winner`` (pattern, its
-points, the 名堂, T) and names each chicken's kinds (幺鸡, 乌骨鸡, 翻牌鸡, 本鸡, 摇摆鸡, 金鸡,
-冲锋鸡, 星期鸡) from the options and the flips.
+points, the 名堂, T, the reading of the hand scored) and names each chicken's kinds (幺鸡, 乌骨鸡,
+翻牌鸡, 本鸡, 摇摆鸡, 金鸡, 冲锋鸡, 星期鸡) from the options and the flips; it gives the 连庄 count
+in the header and the next one in the result, each kong's dou kind on the ``kong`` (and a robbed
+kong's ``kong_declared``) and on its meld, each seat's readiness 叫 and waits at the end (from
+the scoring kernels' ``waits``), and each settlement item what it pays for: the chicken (its
+tile and where it lies), the 责任鸡 tile, the kong, or the win. ``tests/test_replay_rescore.py``
+settles every logged hand again with the slow reference from the JSON alone.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from ...hand import decompositions
+from ...kernels import record as R
 from ...kernels import state as S
 from ...kernels.moves import FLIP_TAIL, HOW_DISCARD
 from ...replay import (
@@ -30,12 +37,15 @@ from ...replay import (
     event_objects,
     final_lines,
     final_objects,
+    header_fields,
     record_winners,
     result_line,
     result_object,
+    tile_or_none,
     winner_object,
 )
-from ...tiles import kind_name
+from ...tables import load_tables
+from ...tiles import format_tiles, kind_name
 from . import WenganOptions
 from .frames import FEATURE_PATTERN, MINGTANG, WIN_KINDS, mingtang_names
 from .hooks import (
@@ -46,9 +56,33 @@ from .hooks import (
     EVENT_ITEM,
     HAND_STATUS,
     SEAT_STATUS,
+    ST_QUE,
 )
-from .patterns import PATTERN_IDS, PATTERN_NAMES, PATTERN_POINTS
-from .settle import DOU_KINDS, ITEM_BAO_GANG, ITEM_BAO_JI, ITEM_CHICKEN, ITEM_DOU, ITEM_KINDS
+from .patterns import (
+    DA_DUI_ZI,
+    DAN_DIAO,
+    LONG_QI_DUI,
+    PATTERN_IDS,
+    PATTERN_NAMES,
+    PATTERN_NONE,
+    PATTERN_POINTS,
+    QI_DUI,
+    QING_DA_DUI,
+    QING_DAN_DIAO,
+    QING_LONG_BEI,
+    QING_QI_DUI,
+)
+from .record_slots import RW_NEXT_STREAK, RW_READY, RW_STREAK
+from .scoring import waits as scoring_waits
+from .settle import (
+    DOU_KINDS,
+    DOU_POINTS,
+    ITEM_BAO_GANG,
+    ITEM_BAO_JI,
+    ITEM_CHICKEN,
+    ITEM_DOU,
+    ITEM_KINDS,
+)
 
 KONG_NAMES = {
     S.MELD_CONCEALED_KONG: "暗杠 concealed kong (闷豆)",
@@ -90,11 +124,11 @@ def _event_text(
 
 
 def _unpaid(events: np.ndarray) -> frozenset:
-    """(``EVENT_CHICKEN`` or ``EVENT_DOU``, seat) for each seat the log shows chickens or dou
-    of that no settlement item pays: no 鸡分 to the seat and no 包鸡 from it, or no 豆分 to it
-    and no 包杠 from it (B5.7-B5.10: burned on a 荒庄 or by 烧鸡 / 烧豆, or owned by a seat
-    that does not collect, without 包). A seat some of whose chickens are paid is not named,
-    though 包鸡's scope may leave others of them unpaid."""
+    """(``EVENT_CHICKEN`` or ``EVENT_DOU``, seat) for each seat the log shows chickens or dou of
+    that no settlement item pays: no 鸡分 to the seat and no 包鸡 from it, or no 豆分 to it and no
+    包杠 from it (§wengan-chicken-collection: burned on a 荒庄 or by 烧鸡 / 烧豆, or owned by a seat
+    that does not collect, without 包). A seat some of whose chickens are paid is not named, though
+    包鸡's scope may leave others of them unpaid."""
     owners, settled = set(), set()
     for event, seat, payee, _ in (tuple(int(x) for x in row) for row in events):
         if event in (EVENT_CHICKEN, EVENT_DOU):
@@ -169,9 +203,64 @@ def describe(
     return lines
 
 
-def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
-    """Each ``winner``: win tile and kind, payer, pattern (Chinese and English, B5.1), its
-    points, the 名堂 and facts (Chinese), and T, the points each payer pays on (B5.3)."""
+SEVEN_PAIRS_PATTERNS = (QI_DUI, LONG_QI_DUI, QING_QI_DUI, QING_LONG_BEI)
+SINGLE_WAIT_PATTERNS = (DAN_DIAO, QING_DAN_DIAO)
+ALL_TRIPLETS_PATTERNS = (DA_DUI_ZI, QING_DA_DUI)
+
+
+def counted_tile(record: np.ndarray, hand: np.ndarray) -> int:
+    """The tile a win is counted on: the winning tile, or for a 天胡 (no tile drawn) the lowest
+    kind of the dealer's 14, as ``hooks.settle_win`` counts it (its chickens are the same
+    whichever tile it is: all 14 lie in the hand); -1 on a draw."""
+    tile = int(record[R.R_WINNING_TILE])
+    if tile >= 0 or int(record[R.R_OUTCOME]) != R.OUTCOME_WIN:
+        return tile
+    return int(np.flatnonzero(hand[:27])[0])
+
+
+def _group(shape: str, kinds: list[int]) -> dict[str, Any]:
+    return {"shape": shape, "tiles": format_tiles(kinds)}
+
+
+def reading(hand: np.ndarray, tile: int, code: int) -> dict[str, Any]:
+    """The reading of a winner's concealed 14 (``hand``: counts with the winning ``tile``) that
+    gives the scored pattern ``code`` (§wengan-pattern-score): seven pairs (a quad as two pairs), or
+    the decomposition into sets and a pair (``sim.hand.decompositions``) whose shape the pattern
+    needs (every set a triplet for 大对子, the winning tile in the pair for 单吊); ``win_group``:
+    the group the winning tile sits in. The melds are the ``final_hand``'s."""
+    counts = np.zeros(34, np.int64)
+    counts[:27] = hand[:27]
+    if code in SEVEN_PAIRS_PATTERNS:
+        groups = [
+            _group("pair", [kind, kind]) for kind in range(27) for _ in range(counts[kind] // 2)
+        ]
+        at = next(i for i, g in enumerate(groups) if g["tiles"] == format_tiles([tile] * 2))
+        return {"form": "seven_pairs", "groups": groups, "win_group": at}
+    found = decompositions(counts, 0)
+
+    def fits(decomposition) -> bool:
+        if code in ALL_TRIPLETS_PATTERNS:
+            return all(group.kind in ("triplet", "pair") for group in decomposition.groups)
+        if code in SINGLE_WAIT_PATTERNS:
+            return decomposition.pair.tiles[0] == tile
+        return True
+
+    chosen = next((d for d in found if fits(d)), found[0] if found else None)
+    if chosen is None:
+        return {"form": "standard", "groups": [], "win_group": None}
+    short = {"sequence": "seq", "triplet": "tri", "pair": "pair"}
+    groups = [_group(short[group.kind], list(group.tiles)) for group in chosen.groups]
+    holding = [i for i, group in enumerate(chosen.groups) if tile in group.tiles]
+    pair_first = [i for i in holding if chosen.groups[i].kind == "pair"]
+    at = (pair_first if code in SINGLE_WAIT_PATTERNS else holding or pair_first)[0]
+    return {"form": "standard", "groups": groups, "win_group": at}
+
+
+def winner_objects(record: np.ndarray, final: S.FinalPosition | None = None) -> list[dict]:
+    """Each ``winner``: win tile (a 天胡's counted tile, ``counted_tile``) and kind, payer, pattern
+    (Chinese and English, §wengan-pattern-score), its points, the 名堂 and facts (Chinese), T (the
+    points each payer pays on, §wengan-hand-payments), ``on_dealt_tiles`` (a 天胡: no tile drawn),
+    and with ``final`` the ``reading`` of the concealed 14 the pattern was scored on."""
     objects = []
     for seat, features, total in record_winners(record):
         code = features & FEATURE_PATTERN
@@ -181,13 +270,20 @@ def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
             "pattern_points": PATTERN_POINTS[code],
             "mingtang": [chinese for bit, _, chinese in MINGTANG if features & bit],
             "points": total,
+            "on_dealt_tiles": int(record[R.R_WINNING_TILE]) < 0,
         }
-        objects.append(winner_object(record, seat, WORDS, fields))
+        tile = None
+        if final is not None:
+            hand = final.hands[seat].astype(np.int64)
+            tile = counted_tile(record, hand)
+            fields["reading"] = reading(hand, tile, code)
+        objects.append(winner_object(record, seat, WORDS, fields, tile))
     return objects
 
 
 def _designated(kind: int, flips: list[int], options: WenganOptions) -> list[str]:
-    """The flip chickens a kind is (B5.5): 翻牌鸡 (rank + 1), 本鸡 (the flip), 摇摆鸡 (rank - 1)."""
+    """The flip chickens a kind is (§wengan-chicken-flip): 翻牌鸡 (rank + 1), 本鸡 (the flip),
+    摇摆鸡 (rank - 1)."""
     names = []
     if not options.fan_pai_ji:
         return names
@@ -204,7 +300,7 @@ def _designated(kind: int, flips: list[int], options: WenganOptions) -> list[str
 def chicken_names(
     kind: int, flips: list[int], options: WenganOptions, charging: bool = False
 ) -> list[str]:
-    """Every chicken kind a scoring tile is (B5.4-B5.6), in Chinese; ``charging``: it is a
+    """Every chicken kind a scoring tile is (§wengan-chickens), in Chinese; ``charging``: it is a
     冲锋鸡 (``charging_discards``)."""
     fixed = kind == ONE_S or (kind == EIGHT_P and options.wu_gu_ji)
     names = ["幺鸡" if kind == ONE_S else "乌骨鸡"] if fixed else []
@@ -233,9 +329,9 @@ def _claims_last(event: int, seat: int, tile: int, detail: int, last: list) -> b
 
 
 def charging_discards(events: np.ndarray, options: WenganOptions) -> Counter:
-    """(seat, kind) -> how many of the seat's unclaimed discards are 冲锋鸡 (B5.6): the hand's
-    first 1s (first 8p too with 乌骨鸡) when unclaimed, in the plain mode; every unclaimed 1s in
-    the 4321 / 3211 modes (valued by its order)."""
+    """(seat, kind) -> how many of the seat's unclaimed discards are 冲锋鸡 (§wengan-chicken-value):
+    the hand's first 1s (first 8p too with 乌骨鸡) when unclaimed, in the plain mode; every
+    unclaimed 1s in the 4321 / 3211 modes (valued by its order)."""
     discards = []  # [seat, kind, claimed]
     for event, seat, tile, detail in (tuple(int(x) for x in row) for row in events):
         if event == S.EVENT_DISCARD:
@@ -269,6 +365,156 @@ def _settlement_object(payer: int, payee: int, amount: int, kind: int) -> dict[s
     }
 
 
+def kong_kinds(events: np.ndarray) -> dict[tuple[int, int], str]:
+    """(konger, kind) -> the kong's dou kind (``settle.DOU_KINDS``), from the ``EVENT_DOU`` rows
+    the settlement logs for every kong (a seat konges a kind once)."""
+    return {
+        (int(seat), int(tile)): DOU_KINDS[int(detail)]
+        for event, seat, tile, detail in events
+        if event == EVENT_DOU
+    }
+
+
+def seat_readiness(
+    options: WenganOptions, record: np.ndarray, final: S.FinalPosition
+) -> dict[int, dict[str, Any]]:
+    """Each seat's fields at the end (§wengan-chicken-collection, §wengan-exhaustive-draw):
+    ``collects`` (a winner, or ready: it takes its chickens and dou; the record's bit), and for a
+    seat that did not win ``ready`` (叫) and ``waits`` (tile -> the pattern it would win with, 定缺
+    kept: the scoring kernels' ``waits``, whose best pattern is 荒庄查叫's amount); null for a
+    winner."""
+    params, tables = options.params(), load_tables()
+    winners = [seat for seat, _, _ in record_winners(record)]
+    collecting = int(record[RW_READY])
+    fields = {}
+    for seat in range(final.hands.shape[0]):
+        entry: dict[str, Any] = {"collects": bool(collecting >> seat & 1)}
+        if seat in winners:
+            entry |= {"ready": None, "waits": None}
+        else:
+            counts = final.hands[seat, :27].astype(np.int64)
+            patterns = np.empty(27, np.int64)
+            que = np.int64(final.status[seat, ST_QUE] - 1)
+            n_melds = np.int64(final.n_melds[seat])
+            mask = scoring_waits(counts, final.melds[seat], n_melds, que, params, tables, patterns)
+            waits = {
+                kind_name(kind): PATTERN_NAMES[int(patterns[kind])]
+                for kind in range(27)
+                if mask >> kind & 1 and patterns[kind] != PATTERN_NONE
+            }
+            entry |= {"ready": bool(mask), "waits": waits}
+        fields[seat] = entry
+    return fields
+
+
+def _in_bao_scope(kind: int, where: str, options: WenganOptions) -> bool:
+    """包鸡 scope (§wengan-chicken-collection, ``bao_ji_scope``), as ``settle.in_bao_scope``."""
+    if options.bao_ji_scope == "all":
+        return True
+    fixed = kind == ONE_S or (kind == EIGHT_P and options.wu_gu_ji)
+    return fixed and (options.bao_ji_scope == "all_fixed" or where != "hand")
+
+
+RESPONSIBLE_TILES = {1: "1s", 2: "8p"}
+"""责任鸡's value (§wengan-chicken-collection) -> the tile claimed: the first 1s is worth 1, the
+first 8p (乌骨鸡) 2."""
+
+
+class _Causes:
+    """What each settlement item pays for, in the order ``settle.settle`` makes the items: a
+    collector's chickens each from every other seat in turn, then its 责任鸡; a 包鸡 payer's
+    chickens in scope each to every seat 包 reaches, then the 责任鸡 it returns; a kong's dou
+    from each payer (a 点豆 from its discarder); a 包杠 payer's back to each payer reached.
+    ``chickens`` and ``dous``: the ``chicken`` and ``dou`` objects in log order (each seat's
+    in the order of its items); ``sources``: (konger, tile) -> the discarder of a 点豆. Each
+    item's amount is checked against the value of what it pays for."""
+
+    def __init__(self, options, record, chickens, dous, sources, n_players):
+        self.options = options
+        self.stake = options.base_stake
+        collecting = int(record[RW_READY])
+        self.slots: dict[tuple[str, int], list[dict]] = {}
+        for seat in range(n_players):
+            others = [other for other in range(n_players) if other != seat]
+            reached = [
+                other
+                for other in others
+                if not options.bao_requires_ready or collecting >> other & 1
+            ]
+            owned = [c for c in chickens if c["owner"] == seat]
+            scoped = [c for c in owned if _in_bao_scope(_kind(c["tile"]), c["where"], options)]
+            konged = [d for d in dous if d["seat"] == seat and _dou_points(d["dou"])]
+            self.slots["chicken", seat] = [c for c in owned for _ in others]
+            self.slots["bao_ji", seat] = [c for c in scoped for _ in reached]
+            self.slots["dou", seat] = [
+                d for d in konged for _ in (others if d["dou"] != "dian_dou" else [0])
+            ]
+            self.slots["bao_gang", seat] = [
+                d
+                for d in konged
+                for payer in (others if d["dou"] != "dian_dou" else [sources[seat, d["tile"]]])
+                if payer in reached
+            ]
+        self.taken: Counter = Counter()
+
+    def _next(self, queue: str, seat: int) -> dict | None:
+        """The next entry of ``seat``'s ``queue``, None when all have been paid."""
+        slots = self.slots[queue, seat]
+        at = self.taken[queue, seat]
+        self.taken[queue, seat] += 1
+        return slots[at] if at < len(slots) else None
+
+    def item(self, english: str, payer: int, payee: int, amount: int) -> dict[str, Any]:
+        """The fields naming what one chicken, 责任鸡, 包鸡, dou or 包杠 item pays for."""
+        owner = payer if english in ("bao_ji", "bao_gang") else payee
+        if english == "responsibility":
+            return self._responsibility(amount)
+        found = self._next(english, owner)
+        if found is None and english == "bao_ji":  # after the chickens, the 责任鸡 returned
+            return self._responsibility(amount)
+        if found is None:
+            raise ValueError(f"a {english} item of seat {owner} with nothing left to pay for")
+        if english in ("chicken", "bao_ji"):
+            self._check(found["value"], amount, english)
+            return {"tile": found["tile"], "where": found["where"], "chicken": found["index"]}
+        self._check(_dou_points(found["dou"]), amount, english)
+        return {"tile": found["tile"], "konger": owner, "kong_kind": found["dou"]}
+
+    def _responsibility(self, amount: int) -> dict[str, Any]:
+        return {"tile": RESPONSIBLE_TILES[amount // self.stake], "where": "claimed"}
+
+    def _check(self, value: int, amount: int, english: str) -> None:
+        if value * self.stake != amount:
+            raise ValueError(f"a {english} item of {amount} for something worth {value}")
+
+
+def _kind(name: str) -> int:
+    """The kind of one tile in README notation."""
+    return next(kind for kind in range(34) if kind_name(kind) == name)
+
+
+def _dou_points(dou: str) -> int:
+    return int(DOU_POINTS[DOU_KINDS.index(dou)])
+
+
+def _final_melds(final_hands, final: S.FinalPosition, kinds) -> dict[tuple[int, str], int]:
+    """Each kong meld of the ``final_hand`` objects gets its dou kind; returns (konger, tile)
+    -> the seat its tiles came from (a 点豆's discarder)."""
+    sources = {}
+    for obj in final_hands:
+        if obj["event"] != "final_hand":
+            continue
+        seat = obj["seat"]
+        for index, meld in enumerate(obj["melds"]):
+            meld_type, first, source, _ = (int(x) for x in final.melds[seat, index])
+            if meld_type == S.MELD_PONG:
+                continue
+            kind = kinds[(seat, first)]
+            meld |= {"kong_kind": kind, "dou_name": DOU_NAMES[kind]}
+            sources[(seat, kind_name(first))] = source
+    return sources
+
+
 def describe_json(
     options: WenganOptions,
     wall: np.ndarray,
@@ -276,12 +522,18 @@ def describe_json(
     events: np.ndarray,
     final: S.FinalPosition,
 ) -> list[dict[str, Any]]:
-    """The hand as JSON-ready objects: the events (``sim.replay.event_objects``; each chicken
-    with its kinds, each settlement item with payer, payee and amount), every seat's
-    ``final_hand`` (its status), the ``hand_status``, each ``winner`` and the ``result``."""
+    """The hand as JSON-ready objects: the header's 连庄 count (``sim.replay.header_fields``),
+    the events (``sim.replay.event_objects``; each kong and robbed kong with its dou kind,
+    each chicken with its kinds and number, each settlement item with payer, payee, amount and
+    what it pays for), every seat's ``final_hand`` (its status, its kongs' dou kinds, what it
+    collects, its readiness and waits), the ``hand_status``, each ``winner`` (with the reading
+    scored) and the ``result`` (with the next 连庄 count)."""
+    n_players = options.player_count
     objects = event_objects(events, wall, record, WORDS)
     flips = [int(t) for e, _, t, _ in events if e == S.EVENT_INDICATOR]
     charging = charging_discards(events, options)
+    kinds = kong_kinds(events)
+    chickens, dous = [], []
     # one object per event, besides the ``kong_declared`` line before a robbed kong's robbers
     logged = (obj for obj in objects if obj["event"] != "kong_declared")
     for row, obj in zip(events, logged, strict=True):
@@ -294,9 +546,39 @@ def describe_json(
             if is_charging:
                 charging[(seat, tile)] -= 1
             obj["chicken"] = chicken_names(tile, flips, options, is_charging)
-    objects += final_objects(final, [], WORDS)
-    objects += winner_objects(record)
-    objects.append(result_object(record, options.player_count, WORDS))
+            obj["index"] = len(chickens)
+            chickens.append(obj)
+        elif event == EVENT_DOU:
+            dous.append(obj)
+        elif event == S.EVENT_KONG:
+            kind = kinds[(seat, tile)]
+            obj |= {"kong_kind": kind, "dou_name": DOU_NAMES[kind]}
+    for obj in objects:
+        if obj["event"] == "kong_declared":  # only a 爬坡豆 may be robbed (hooks.robbable)
+            obj["kong_name"] = KONG_NAMES[S.MELD_ADDED_KONG].split()[0]
+            obj |= {"kong_kind": "pa_po_dou", "dou_name": DOU_NAMES["pa_po_dou"]}
+    readiness = seat_readiness(options, record, final)
+    final_hands = final_objects(final, [], WORDS, seat_fields=readiness)
+    sources = _final_melds(final_hands, final, kinds)
+    causes = _Causes(options, record, chickens, dous, sources, n_players)
+    winners = winner_objects(record, final)
+    won = [seat for seat, _, _ in record_winners(record)]
+    tile = counted_tile(record, final.hands[won[0]].astype(np.int64)) if won else -1
+    for obj in objects:
+        if obj["event"] != "settlement":
+            continue
+        if obj["item"] in ("chicken", "responsibility", "bao_ji", "dou", "bao_gang"):
+            fields = causes.item(obj["item"], obj["payer"], obj["payee"], obj["amount"])
+        elif obj["item"] in ("pattern", "dealer_bonus", "hot_cannon", "sha_ting"):
+            fields = {"tile": tile_or_none(tile)}  # the win it is paid on (none on a 荒庄)
+        else:
+            fields = {}
+        obj["tile"] = fields.pop("tile", None)
+        obj.update(fields)
+    objects = [header_fields({"streak": int(record[RW_STREAK])}), *objects, *final_hands]
+    objects += winners
+    streak = {"next_streak": int(record[RW_NEXT_STREAK])}
+    objects.append(result_object(record, n_players, WORDS, events, tile, streak))
     return objects
 
 
