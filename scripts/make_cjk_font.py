@@ -2,7 +2,7 @@
 
 Machines without CJK fonts draw Chinese pattern names as empty boxes, so :mod:`sim.plots` ships
 this subset and registers it with matplotlib. The subset holds every CJK character used by the
-project (``sim/**/*.py``, ``configs/``, ``docs/rules-*.md``, ``../shared/rules-spec.md``), the
+project (``sim/**/*.py``, ``configs/``, the rules reference ``docs/rules/*.md``), the
 GB2312 level-1 hanzi (3,755 common characters, so a new label rarely needs a rebuild), the
 GB2312 punctuation and full-width rows, and printable ASCII / Latin-1.
 
@@ -57,10 +57,7 @@ def project_texts(root: Path) -> list[Path]:
     """The files whose CJK characters the plots may have to draw."""
     files = sorted((root / "sim").rglob("*.py"))
     files += sorted(p for p in (root / "configs").rglob("*") if p.is_file())
-    files += sorted((root / "docs").glob("rules-*.md"))
-    spec = root.parent / "shared" / "rules-spec.md"
-    if spec.exists():
-        files.append(spec)
+    files += sorted((root / "docs" / "rules").glob("*.md"))
     return files
 
 

@@ -4,10 +4,10 @@
 
 For every config file ``configs/*.toml``, the ``[options]`` section is written again from its
 variant's declarations (``sim/variants/<name>/options.py``), keeping the file's values: each
-option's comment (Chinese rule name, meaning, rules-spec section) and what is allowed. For every
-variant, the options table of ``docs/rules-<name>.md`` (between its marker comments) is written
-again. ``--check`` changes nothing and exits 1 listing the files that differ (the tests check the
-same).
+option's comment (Chinese rule name, meaning, the rules it changes) and what is allowed. For every
+variant, the options table of its rules reference ``docs/rules/<name>.md`` (between its marker
+comments) is written again. ``--check`` changes nothing and exits 1 listing the files that
+differ (the tests check the same).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def generated_texts(root: Path = ROOT) -> dict[Path, str]:
         declarations = get_variant(document["variant"]).options_class.DECLARATIONS
         texts[path] = replace_options_section(text, declarations, document.get("options", {}))
     for name in VARIANT_NAMES:
-        path = root / "docs" / f"rules-{name}.md"
+        path = root / "docs" / "rules" / f"{name}.md"
         declarations = get_variant(name).options_class.DECLARATIONS
         texts[path] = replace_doc_table(path.read_text(encoding="utf-8"), declarations)
     return texts

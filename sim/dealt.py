@@ -289,7 +289,7 @@ def _wengan_hits(hands: DealtHands, settings: dict[str, str], wanted: _Wanted) -
         complete = is_complete_batch(hands.dealer, 0, forms=Forms())
         two_suits = _suits_held(hands.dealer) <= 2
         for players in player_counts:
-            # 定缺 with 2 or 3 players: at most two suits to win (rules-spec B3.9)
+            # 定缺 with 2 or 3 players: at most two suits to win (§wengan-ding-que)
             hit = complete if players == 4 else complete & two_suits
             hits[f"wengan/dealer/tian_hu/p{players}"] = (hit, None)
     for players, seats in (hands.tables or {}).items():
@@ -317,7 +317,7 @@ def _anqing_hits(hands: DealtHands, settings: dict[str, str], wanted: _Wanted) -
     thirteen_forms = Forms(standard=False, seven_pairs=False, thirteen=True)
     class_one_complete = thirteen = None
     if wanted.block("anqing/dealer/class1") or wanted.block("anqing/dealer/complete"):
-        # Class 1 (rules-spec C2.3): 红中 are naturals of the 钻's face unless the 钻 is a
+        # Class 1 (§anqing-red-dragon): 红中 are naturals of the 钻's face unless the 钻 is a
         # dragon; the dragons that are neither the 钻 nor (then) 红中 are 杠牌, and holding one
         # blocks the win.
         zuan_is_dragon = zuan >= _RED

@@ -3,12 +3,12 @@
 Every probability here is a ratio of hand counts in which the four copies of a kind are told
 apart: a hand of ``n`` tiles is an ``n``-subset of the physical tiles, all equally likely. "The
 dealer's 14 tiles" are the first 14 tiles of a uniformly shuffled wall and "a non-dealer's 13" any
-other 13 dealt positions, so each is a uniform subset of the tile set (rules-spec 0.5; the deal
+other 13 dealt positions, so each is a uniform subset of the tile set (§anqing-wall; the deal
 order of :func:`sim.wall.deal` does not matter). Where a variant flips an indicator tile after the
 deal (Anhua kings 王, Anqing 钻), the indicator is one more uniform tile, disjoint from the hand:
 given its kind the hand is a uniform subset of the other 107 (135) tiles, and the figure "averaged"
 over the indicator weighs each kind by its 4 copies. The precise definition of every event, and
-each decision beyond the rules spec, are in docs/exact.md; the docstrings below repeat them.
+each decision beyond the rules reference, are in docs/exact.md; the docstrings below repeat them.
 
 No hand is enumerated. A hand is a count vector over kinds; it is counted with weight
 ``prod C(available_k, c_k)`` (the ways to pick its copies), and the count vectors are summed
@@ -297,11 +297,11 @@ def count_complete(
 ) -> int:
     """Hands of ``n_tiles`` that are complete in one of ``forms`` (docs/evaluator.md).
 
-    The hand is drawn from ``available[k]`` natural copies of each kind (27 or 34 values, 0-4)
-    plus ``wild_copies`` wild tiles (0-8); copies are told apart. ``one_suit``: also all natural
-    tiles in one suit (m, p or s; honours are no suit). ``flush_any_pair`` (Anhua 乱将, rules-spec
-    A4.2): a hand whose naturals lie in one suit may also use any pair when ``forms.pair`` is
-    ``"258"``. 十三烂 (``forms.thirteen``) is counted by :func:`count_thirteen`, alone.
+    The hand is drawn from ``available[k]`` natural copies of each kind (27 or 34 values, 0-4) plus
+    ``wild_copies`` wild tiles (0-8); copies are told apart. ``one_suit``: also all natural tiles in
+    one suit (m, p or s; honours are no suit). ``flush_any_pair`` (Anhua 乱将, §anhua-pair-rule): a
+    hand whose naturals lie in one suit may also use any pair when ``forms.pair`` is ``"258"``.
+    十三烂 (``forms.thirteen``) is counted by :func:`count_thirteen`, alone.
 
     >>> count_complete([4] * 34, forms=Forms(standard=False, quads=False))  # 7 distinct pairs
     1505948184576
@@ -371,10 +371,9 @@ def _suit_size_state(groups) -> np.ndarray:
 
 
 def count_thirteen(available: Sequence[int], wild_copies: int = 0) -> int:
-    """14-tile hands that are 十三烂 (rules-spec C4.3, docs/evaluator.md): within each suit any two
-    natural tiles differ in rank by at least 3, no honour kind is held twice, and the wilds fill
-    any slot (each suit holds at most 3 slots, the honours at most 7: 14 slots in all).
-    """
+    """14-tile hands that are 十三烂 (§anqing-shisanlan, docs/evaluator.md): within each suit any
+    two natural tiles differ in rank by at least 3, no honour kind is held twice, and the wilds fill
+    any slot (each suit holds at most 3 slots, the honours at most 7: 14 slots in all)."""
     values = _check_available(available)
     wild_copies = _check_wilds(wild_copies)
     groups = _groups(values)
@@ -398,9 +397,9 @@ def count_thirteen(available: Sequence[int], wild_copies: int = 0) -> int:
 
 
 def count_seven_stars(available: Sequence[int], wild_copies: int = 0, wild_face: int = -1) -> int:
-    """14-tile hands that are 七星归位 (rules-spec C4.3, C5.1 #15): a 十三烂 whose seven honour
-    slots E S W N RD GD WD each hold a tile of that face, none a wild standing in for another
-    face (``004``: "东南西北中发白没有顶替其他牌的钻").
+    """14-tile hands that are 七星归位 (§anqing-shisanlan, §anqing-seven-stars): a 十三烂 whose
+    seven honour slots E S W N RD GD WD each hold a tile of that face, none a wild standing in for
+    another face (``004``: "东南西北中发白没有顶替其他牌的钻").
 
     ``wild_face`` is the kind printed on the wild tiles (-1: none). When it is an honour, the wild
     tiles are that face's only copies, and one of them standing for its own face fills its slot.
@@ -434,7 +433,7 @@ def count_seven_stars(available: Sequence[int], wild_copies: int = 0, wild_face:
 
 
 def anhua_availability(indicator: int, king_mode: str) -> tuple[list[int], int]:
-    """(natural copies per kind, king tiles) given the flipped indicator (rules-spec A2.3).
+    """(natural copies per kind, king tiles) given the flipped indicator (§anhua-kings).
 
     The indicator is out of play, so its kind has 3 copies left. ``seven_kings``: those 3 and the
     4 copies of Y are kings; ``four_kings``: the 4 of Y, X's 3 are naturals. ``"face"``: no
@@ -454,7 +453,7 @@ def anhua_availability(indicator: int, king_mode: str) -> tuple[list[int], int]:
 
 
 def anqing_zuan_of(indicator: int) -> int:
-    """The 钻 kind for a flipped indicator (rules-spec C2.2, ``004`` "钻牌的出现"): the next rank of
+    """The 钻 kind for a flipped indicator (§anqing-zuan, ``004`` "钻牌的出现"): the next rank of
     a suit (9 to 1), the next wind (E S W N E), the next dragon (RD GD WD RD).
 
     >>> from sim.tiles import kind_id, kind_name
@@ -471,12 +470,12 @@ def anqing_zuan_of(indicator: int) -> int:
 def anqing_readings(indicator: int) -> tuple[int, list[int], list[int]]:
     """(钻 kind, literal copies, class-1 copies) for a flipped indicator; 4 钻 tiles are wild.
 
-    Literal (十三烂, where 红中 is 中 and 发/白 are held as honours, rules-spec C4.3): every tile
-    at its face, the 钻 kind's tiles being the wilds. Class 1 (rules-spec C2.3, C4.2): when the
-    钻 is a suited tile or a wind, the four 红中 are naturals of the 钻's face and 发/白 are 杠牌;
-    when the 钻 is a dragon the other two dragons are 杠牌. A class-1 hand holding an un-konged
-    杠牌 cannot win (C3.3), so for "complete at the deal" a 杠牌 has no copies to draw.
-    """
+    Literal (十三烂, where 红中 is 中 and 发/白 are held as honours, §anqing-shisanlan): every tile
+    at its face, the 钻 kind's tiles being the wilds. Class 1 (§anqing-red-dragon,
+    §anqing-class-one): when the 钻 is a suited tile or a wind, the four 红中 are naturals of the
+    钻's face and 发/白 are 杠牌; when the 钻 is a dragon the other two dragons are 杠牌. A class-1
+    hand holding an un-konged 杠牌 cannot win (§anqing-gang-tile-kong), so for "complete at the
+    deal" a 杠牌 has no copies to draw."""
     zuan = anqing_zuan_of(indicator)
     literal = [N_COPIES] * N_KINDS
     literal[indicator] -= 1
@@ -529,7 +528,7 @@ SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
 SETTING_NOTES = {
     "tiles": "the tile sets shown (108 suited tiles, 136 with the honours)",
     "kings": "Anhua king mode: 7 七王 (3 X + 4 Y), 4 四王 (4 Y), or both",
-    "tiers": "Anhua king tiers (rules-spec A4.4) deciding the instant 4/7-king win",
+    "tiers": "Anhua king tiers (§anhua-king-tiers) deciding the instant 4/7-king win",
     "quads": "seven pairs may count four of a kind as two pairs",
     "players": "the Weng'an player counts shown (with 2 or 3, 定缺 applies to 天胡)",
 }
@@ -601,13 +600,13 @@ def _hypergeometric(successes: int, population: int, drawn: int, hits: int) -> F
 
 
 def _anhua_events(king_modes: Sequence[str], tier_mode: str, quads: bool) -> list[Event]:
-    """Anhua 安化七王 (``000_256f49c87fe6e891.txt``, rules-spec Part A), 108 tiles less the
-    indicator. Kings 王 held by the dealer (14) and the non-dealer (13): exactly k, all four Y,
-    all seven. The dealer's instant win 起手四王/七王 (A3.6): all four Y (identical_sets) or 4+
-    kings (count). The dealer's 14 complete with the kings wild (any kind, a fifth copy
-    included): standard with a 2-5-8 pair; a legal Anhua hand (2-5-8 pair, or any pair when the
-    naturals are one suit 清一色 乱将, or 小七对); and legal at face value (no wilds). Per
-    indicator rank and averaged over the indicator (each rank 1/9)."""
+    """Anhua 安化七王 (docs/rules/anhua.md, §anhua-rules), 108 tiles less the indicator. Kings 王
+    held by the dealer (14) and the non-dealer (13): exactly k, all four Y, all seven. The dealer's
+    instant win 起手四王/七王 (§anhua-instant-king-win): all four Y (identical_sets) or 4+ kings
+    (count). The dealer's 14 complete with the kings wild (any kind, a fifth copy included):
+    standard with a 2-5-8 pair; a legal Anhua hand (2-5-8 pair, or any pair when the naturals are
+    one suit 清一色 乱将, or 小七对); and legal at face value (no wilds). Per indicator rank and
+    averaged over the indicator (each rank 1/9)."""
     events = []
     remaining = 107  # 108 tiles less the indicator
     anhua_forms = Forms(pair="258", quads=quads)
@@ -756,7 +755,7 @@ def _lacking_suit_hand(n_tiles: int) -> Fraction:
 
 
 def _at_most_two_suits(available: list[int], n_tiles: int, forms: Forms) -> int:
-    """Complete hands with naturals in at most two suits (定缺 composition, rules-spec B3.9)."""
+    """Complete hands with naturals in at most two suits (定缺 composition, §wengan-ding-que)."""
 
     def restricted(suits):
         values = [c if k // 9 in suits else 0 for k, c in enumerate(available)]
@@ -768,11 +767,11 @@ def _at_most_two_suits(available: list[int], n_tiles: int, forms: Forms) -> int:
 
 
 def _wengan_events(player_counts: Sequence[int]) -> list[Event]:
-    """Weng'an 瓮安 (``002_065383326e4e38d7.txt``, rules-spec Part B), 108 tiles for every
-    player count, no wilds. 天胡: the dealer's 14 are standard (any pair) or seven pairs with
-    four of a kind as two pairs (龙七对), and with 2 or 3 players hold at most two suits (定缺,
-    B3.9). 原缺: a dealt hand (the dealer's 14, a non-dealer's 13) lacks a suit; at the table: at
-    least one of the dealt hands lacks a suit."""
+    """Weng'an 瓮安 (docs/rules/wengan.md, §wengan-rules), 108 tiles for every player count, no
+    wilds. 天胡: the dealer's 14 are standard (any pair) or seven pairs with four of a kind as two
+    pairs (龙七对), and with 2 or 3 players hold at most two suits (定缺, §wengan-ding-que). 原缺: a
+    dealt hand (the dealer's 14, a non-dealer's 13) lacks a suit; at the table: at least one of the
+    dealt hands lacks a suit."""
     available = [N_COPIES] * N_SUITED
     forms = Forms()  # 平胡/大对子 any pair, 七对 with 龙七对 (four of a kind as two pairs)
     total = count_hands(available, DEALER_TILES)
@@ -820,7 +819,7 @@ def _wengan_events(player_counts: Sequence[int]) -> list[Event]:
 
 
 def _anqing_events(quads: bool) -> list[Event]:
-    """Anqing 安庆 (``004_4a131f7ccc7583f8.txt``, rules-spec Part C), 136 tiles less the
+    """Anqing 安庆 (docs/rules/anqing.md, §anqing-rules), 136 tiles less the
     indicator, averaged over the 34 indicator kinds. 钻 held (dealer 14, non-dealer 13). The
     dealer's 14: class 1 complete (standard any pair or 七小对, the 钻 wild, 红中 the 钻's face,
     no 杠牌 held, see :func:`anqing_readings`), the same holding no 钻, 十三烂, 七星归位 (see

@@ -1,7 +1,8 @@
 """Options declared once, as data: one :class:`Option` per option of a variant.
 
 A variant lists its options as a tuple of declarations (``sim/variants/<name>/options.py``): name,
-kind, what is allowed, default, Chinese rule name, meaning and rules-spec section. Everything else
+kind, what is allowed, default, Chinese rule name, meaning and the rules it changes (their ids in
+the rules reference ``docs/rules/<name>.md``). Everything else
 comes from that tuple:
 
 * the frozen options class: ``class XOptions(Options, declarations=X_OPTIONS)`` has one field per
@@ -39,6 +40,10 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+RULE_CITATION = re.compile(r"§([a-z][a-z0-9-]*[a-z0-9])")
+"""A citation of the rules reference: ``§`` and a heading's anchor id."""
+RULES_FIELD = re.compile(r"§[a-z][a-z0-9-]*[a-z0-9](, §[a-z][a-z0-9-]*[a-z0-9])*")
+
 Kind = Literal["flag", "integer", "choice", "int_list"]
 KINDS: tuple[str, ...] = typing.get_args(Kind)
 
@@ -54,8 +59,9 @@ class Option:
     """The rule's Chinese name (``人数``, ``抓鸟``); empty where the source gives none."""
     meaning: str
     """What the option does, in English (``birds flipped after a win: 1, 2 or 4``)."""
-    spec: str
-    """Where rules-spec defines it (``A5.4, A6 #7``)."""
+    rules: str
+    """The rules it changes, by their ids in the rules reference (``§anhua-birds, §anhua-payers``:
+    each ``§`` and a heading id of ``docs/rules/<variant>.md``, joined by ", ")."""
     allowed: tuple = ()
     """The literals of a ``choice``."""
     minimum: int | None = None
@@ -81,6 +87,11 @@ class Option:
             raise ValueError(f"option {self.name}: an int_list needs a length of 1 or more")
         if self.kind == "int_list" and isinstance(self.default, list):
             object.__setattr__(self, "default", tuple(self.default))
+        if not RULES_FIELD.fullmatch(self.rules):
+            raise ValueError(
+                f"option {self.name}: rules {self.rules!r}; allowed: rule ids (each § and a "
+                "heading id of docs/rules/<variant>.md), joined by ', '"
+            )
         self.check(self.default)  # a declaration whose default it rejects is a typo
 
     @property
@@ -186,14 +197,14 @@ class Option:
 # ------------------------------------------------------------------------------ declarations
 
 
-def flag(name: str, default: bool, chinese: str, meaning: str, spec: str) -> Option:
-    return Option(name, "flag", default, chinese, meaning, spec)
+def flag(name: str, default: bool, chinese: str, meaning: str, rules: str) -> Option:
+    return Option(name, "flag", default, chinese, meaning, rules)
 
 
 def choice(
-    name: str, allowed: tuple, default: Any, chinese: str, meaning: str, spec: str
+    name: str, allowed: tuple, default: Any, chinese: str, meaning: str, rules: str
 ) -> Option:
-    return Option(name, "choice", default, chinese, meaning, spec, allowed=tuple(allowed))
+    return Option(name, "choice", default, chinese, meaning, rules, allowed=tuple(allowed))
 
 
 def integer(
@@ -201,7 +212,7 @@ def integer(
     default: int,
     chinese: str,
     meaning: str,
-    spec: str,
+    rules: str,
     *,
     minimum: int | None = None,
     maximum: int | None = None,
@@ -213,7 +224,7 @@ def integer(
         default,
         chinese,
         meaning,
-        spec,
+        rules,
         minimum=minimum,
         maximum=maximum,
         allowed_text=allowed_text,
@@ -225,7 +236,7 @@ def int_list(
     default: Sequence[int],
     chinese: str,
     meaning: str,
-    spec: str,
+    rules: str,
     *,
     length: int,
     minimum: int | None = None,
@@ -237,7 +248,7 @@ def int_list(
         tuple(default),
         chinese,
         meaning,
-        spec,
+        rules,
         minimum=minimum,
         maximum=maximum,
         length=length,
@@ -386,14 +397,14 @@ def toml_value(value: Any) -> str:
 
 def options_toml(declarations: Sequence[Option], values: Mapping[str, Any] | None = None) -> str:
     """The ``[options]`` section of a config file: per option a comment line (Chinese rule name,
-    meaning, rules-spec section) and ``name = value  # allowed: ...``, noting values that differ
+    meaning, the rules it changes) and ``name = value  # allowed: ...``, noting values that differ
     from the default. ``values`` (option -> value) defaults to every default."""
     values = values or {}
     lines = ["[options]"]
     for option in declarations:
         value = values.get(option.name, option.default)
         changed = _plain(value) != _plain(option.default)
-        lines.append(f"# {option.title} [rules-spec {option.spec}]")
+        lines.append(f"# {option.title} [{option.rules}]")
         lines.append(
             f"{option.name} = {toml_value(value)}  # allowed: {option.allowed_toml()}"
             + ("  # changed from the default" if changed else "")
@@ -426,7 +437,7 @@ def options_markdown(declarations: Sequence[Option]) -> str:
         return f"`{value}`" if isinstance(value, str) else f"`{toml_value(value)}`"
 
     rows = [
-        "| Option | Rule 规则 | Allowed | Default | rules-spec |",
+        "| Option | Rule 规则 | Allowed | Default | Rules |",
         "|---|---|---|---|---|",
     ]
     for option in declarations:
@@ -438,9 +449,14 @@ def options_markdown(declarations: Sequence[Option]) -> str:
             allowed = option.allowed_text or option.describe()
         rows.append(
             f"| `{option.name}` | {option.title} | {allowed} | {literal(option.default)} "
-            f"| {option.spec} |"
+            f"| {_rule_links(option.rules)} |"
         )
     return "\n".join(rows) + "\n"
+
+
+def _rule_links(rules: str) -> str:
+    """``§<id>`` citations as links to their headings on the same page."""
+    return RULE_CITATION.sub(lambda m: f"[§{m.group(1)}](#{m.group(1)})", rules)
 
 
 DOC_TABLE_BEGIN = "<!-- options table: generated by scripts/regenerate_options.py; do not edit -->"

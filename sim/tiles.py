@@ -1,6 +1,6 @@
 """Tile ids, hand notation (``"123m 456p 55s E E 5s*"``) and a glossary.
 
-Tile kinds are the integers 0-33 (rules-spec section 0.1, docs/evaluator.md)::
+Tile kinds are the integers 0-33 , docs/evaluator.md)::
 
     0-8    1m-9m   万 wan   characters
     9-17   1p-9p   筒 tong  dots

@@ -1,7 +1,7 @@
 """Shuffled walls and the initial deal, in batches.
 
 A wall is one row of an ``int8 (n_walls, n_tiles)`` array of tile kinds (ids of :mod:`sim.tiles`);
-position 0 is the head, drawn first (rules-spec 0.5). The tile set is 108 tiles (4 copies of the
+position 0 is the head, drawn first (§anhua-wall). The tile set is 108 tiles (4 copies of the
 27 suited kinds: Anhua, Weng'an) or 136 (all 34 kinds: Anqing).
 
 Randomness is derived, never global: callers pass an int or a ``SeedSequence``, and a run of many
@@ -153,7 +153,7 @@ def deal(
 ) -> np.ndarray:
     """Concealed counts after the deal, ``uint8 (n_walls, n_players, 34)``.
 
-    Order (one fixed choice; any order is uniform for a uniform wall, rules-spec A2.2): seat ``i``
+    Order (one fixed choice; any order is uniform for a uniform wall, §anhua-deal): seat ``i``
     gets ``wall[hand_size*i : hand_size*(i+1)]``, then the dealer additionally gets the next
     ``dealer_extra`` tiles, ``wall[hand_size*n_players : deal_size(...)]``. Play continues from
     ``wall[deal_size(n_players, hand_size, dealer_extra)]``. Tiles used for other purposes (king

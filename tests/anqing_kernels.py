@@ -85,7 +85,7 @@ def all_melds(melds_by_seat: dict[int, tuple[Meld, ...]]) -> tuple[np.ndarray, n
 
 
 def kernel_payments(total, winner, dealer, streak, melds_by_seat, options=None):
-    """payer -> amount of the kernels' payments (C5.2-C5.4)."""
+    """payer -> amount of the kernels' payments (§anqing-payments)."""
     options = options or AnqingOptions()
     melds, counts = all_melds(melds_by_seat)
     amounts = np.zeros(4, np.int64)

@@ -1,7 +1,7 @@
 """The value and cautious agents: legal play with every agent at every seat, their
 decisions on exact hands, and, on duplicate deals, the ordering they must keep.
 
-Rules: ``000_256f49c87fe6e891.txt`` (安化七王麻将): 清一色 and 小七对 are 大胡 (double a 平胡),
+Rules: docs/rules/anhua.md (安化七王麻将): 清一色 and 小七对 are 大胡 (double a 平胡),
 王不能碰杠吃 (kings are never melded), 手中无王可接炮 (who may win on a discard)."""
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def test_agents_are_registered():
 
 
 def test_every_agent_at_every_seat_plays_legally():
-    """000_256f49c87fe6e891.txt, Anhua's rule checks (``checks.check_hand``: the ledger,
+    """docs/rules/anhua.md, Anhua's rule checks (``checks.check_hand``: the ledger,
     王不能碰杠吃, 开杠, 漏胡, 一炮多响, payments) over every option cell, with value, cautious,
     efficiency and random at every seat (four rotations), and every win re-scored by the slow
     reference."""

@@ -453,7 +453,7 @@ def test_points_sources_split_birds_from_pattern_points(played):
     assert frame.loc["pattern", "points"] == pattern_points
     assert frame.loc["birds", "points"] == pytest.approx(sum(scores) - pattern_points)
     assert frame["share"].sum() == pytest.approx(1)
-    # rules-spec A5.4: one payer, h hits -> the payer pays P * 2^h, so birds add P * (2^h - 1)
+    # §anhua-payments: one payer, h hits -> the payer pays P * 2^h, so birds add P * (2^h - 1)
     single = wins[(wins["payer"] >= 0) & wins["gain"].notna()]
     assert (single["gain"] == single["points"] * 2 ** single["bird_hits"]).all()
 
@@ -584,7 +584,7 @@ def test_sweep_table(sweep_dir):
         assert row["pattern_平胡"] == plain / 500
         birds = analysis.points_sources(run).set_index("source").loc["birds", "per_hand"]
         assert row["points_birds"] == pytest.approx(birds)
-    # more birds, more bird points (rules-spec A5.4: each hit doubles)
+    # more birds, more bird points (§anhua-payments: each hit doubles)
     by_birds = table.groupby("bird_count")["points_birds"].mean()
     assert by_birds[4] > 2 * by_birds[1]
 

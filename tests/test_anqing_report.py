@@ -1,10 +1,10 @@
-"""``mjsim report`` on an Anqing run: the score items (C5.1 items 1-22) and the 包 factors
-(顺包 / 反包 / 互为顺包, C5.4) get sections of their own, declared by the variant
-(``sim/variants/anqing/presentation.py``: ``ReportText.sections``), each a table and a figure;
-the numbers are recomputed here from the run's frames with plain pandas. A run of another
-variant has no such section.
+"""``mjsim report`` on an Anqing run: the score items (§anqing-score-table items 1-22) and the 包
+factors (顺包 / 反包 / 互为顺包, §anqing-bao) get sections of their own, declared by the variant
+(``sim/variants/anqing/presentation.py``: ``ReportText.sections``), each a table and a figure; the
+numbers are recomputed here from the run's frames with plain pandas. A run of another variant has no
+such section.
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将), 胡牌和算分 items 1-22 and 碰牌和吃牌 (包).
+Rules: docs/rules/anqing.md (安庆麻将), 胡牌和算分 items 1-22 and 碰牌和吃牌 (包).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ def anqing(tmp_path_factory):
 
 
 def test_the_items_section_counts_each_item_among_the_winners(anqing):
-    """Each C5.1 item: winners whose win scored it (屁胡, worth 0, by its bit), its share of
-    the winners and its mean points where it scored; a figure beside the table."""
+    """Each §anqing-score-table item: winners whose win scored it (屁胡, worth 0, by its bit), its
+    share of the winners and its mean points where it scored; a figure beside the table."""
     directory, games, wins, page = anqing
     rows = page.rows("anqing-items")
     labels = [f"{c} {e}" for c, e in zip(ITEM_NAMES, ITEM_ENGLISH, strict=True)]

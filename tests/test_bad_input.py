@@ -97,7 +97,7 @@ def test_wengan_rejects_four_agents_for_two_players(folder, capsys):
 
 @pytest.mark.skipif("anqing" not in VARIANT_NAMES, reason="Anqing is not registered yet")
 def test_anqing_with_three_players_is_refused(folder, capsys):
-    """Anqing is a four-player game (rules-spec C1.2): any other player_count is refused, and
+    """Anqing is a four-player game (§anqing-players): any other player_count is refused, and
     ``mjsim run`` says so in one line, exit 2, nothing written."""
     with pytest.raises(ValueError, match=r"options\.player_count: 3 is"):
         build_config({"variant": "anqing", "options": {"player_count": 3}})

@@ -152,7 +152,7 @@ def test_cli_prints_and_writes_the_frame(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_the_agents_rank_in_the_expected_order(tmp_path):
-    """The agents' required ordering on 4,000 Anhua walls (000_256f49c87fe6e891.txt, the default
+    """The agents' required ordering on 4,000 Anhua walls (docs/rules/anhua.md, the default
     options), each played in four rotations: efficiency beats random and value beats
     efficiency in mean score per hand with 95% intervals (clustered by wall) excluding zero;
     cautious deals in less often than value."""

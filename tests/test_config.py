@@ -42,9 +42,9 @@ def test_every_option_is_present_and_commented(path):
     lines = text.splitlines()
     for name in fields:
         index = next(i for i, line in enumerate(lines) if re.match(rf"{name}\s*=", line))
-        # the line before names the rule (Chinese name + meaning, rules-spec section), the line
+        # the line before names the rule (Chinese name + meaning, its rules' ids), the line
         # itself what is allowed (exactly as declared: tests/test_options.py)
-        assert lines[index - 1].startswith(f"# {variant.option_titles[name]} [rules-spec ")
+        assert lines[index - 1].startswith(f"# {variant.option_titles[name]} [§")
         assert "# allowed:" in lines[index]
     config = load_config(path)
     assert config.label == path.stem
@@ -127,7 +127,7 @@ def test_bad_files(tmp_path):
 
 
 def test_the_largest_kong_min_wall_still_allows_a_kong():
-    """A kong needs kong_min_wall tiles left (rules-spec A3.3 K2, 000 "余牌数"): the bound is the
+    """A kong needs kong_min_wall tiles left (§anhua-kongs K2, 000 "余牌数"): the bound is the
     wall right after the deal (108 - 13 x players - 1), where the dealer may kong first."""
     assert AnhuaOptions(kong_min_wall=55).wall_after_deal == 108 - 13 * 4 - 1
     assert AnhuaOptions(player_count=3, kong_min_wall=68).wall_after_deal == 108 - 13 * 3 - 1

@@ -1,7 +1,7 @@
 """Deal events in played games: recorded by the engine at the deal, and in agreement
 with the exact probabilities of ``sim.exact``.
 
-Seed rules: ``000_256f49c87fe6e891.txt`` — 王 (the kings from the flipped tile), 起手四王/七王
+Rules: docs/rules/anhua.md — 王 (the kings from the flipped tile), 起手四王/七王
 (the instant win), and a dealt hand that is already a win (the dealer's 14 tiles).
 """
 

@@ -122,7 +122,7 @@ def _hit(hits, key):
 
 
 def test_anhua_pair_rule_and_flush():
-    """``000_256f49c87fe6e891.txt`` 二五八将 and 清一色 乱将 (rules-spec AH-2 a and b); the
+    """docs/rules/anhua.md 二五八将 and 清一色 乱将 (§anhua-example-2 a and b); the
     flipped 9p makes 1p the kings, held by neither hand."""
     hands = _hands("123m 456p 678s 234s 99m", "123456789m 234m 99m", indicator="9p")
     hits = event_hits("anhua", hands)
@@ -134,7 +134,7 @@ def test_anhua_pair_rule_and_flush():
 
 
 def test_anhua_king_stands_in():
-    """``000_256f49c87fe6e891.txt`` 王可以代替任何一张牌 (rules-spec AH-1): the 1s king of a
+    """docs/rules/anhua.md 王可以代替任何一张牌 (§anhua-example-1): the 1s king of a
     flipped 9s is the missing 8m; at face value the hand is not complete."""
     hands = _hands("234m 567p 345s 67m 1s 55m", indicator="9s")
     hits = event_hits("anhua", hands)
@@ -145,7 +145,8 @@ def test_anhua_king_stands_in():
 
 
 def test_anhua_instant_win_needs_the_four_y_kings():
-    """``000_256f49c87fe6e891.txt`` 起手四王/七王 (rules-spec A3.6, AH-7): flipped 9s, Y = 1s."""
+    """docs/rules/anhua.md 起手四王/七王 (§anhua-instant-king-win, §anhua-example-7): flipped 9s, Y
+    = 1s."""
     hands = _hands("1111s 234m 5678p 345s", "111s 999s 234m 56789p", indicator="9s")
     hits = event_hits("anhua", hands)
     assert _hit(hits, "anhua/k7/dealer/instant") == [True, False]
@@ -157,7 +158,7 @@ def test_anhua_instant_win_needs_the_four_y_kings():
 
 
 def test_wengan_tian_hu_and_ding_que():
-    """``002_065383326e4e38d7.txt`` 天胡, 定缺 (二、三人的玩法中，需要定缺才能叫胡牌), 原缺."""
+    """docs/rules/wengan.md 天胡, 定缺 (二、三人的玩法中，需要定缺才能叫胡牌), 原缺."""
     hands = _hands("11m 22m 33m 44p 55p 66p 77p", "11m 22m 33m 44p 55p 66s 77s")
     hits = event_hits("wengan", hands)
     assert _hit(hits, "wengan/dealer/tian_hu/p4") == [True, True]
@@ -167,7 +168,7 @@ def test_wengan_tian_hu_and_ding_que():
 
 
 def test_anqing_thirteen_unrelated_with_seven_stars():
-    """``004_4a131f7ccc7583f8.txt`` 十三烂, 七星归位 (rules-spec AQ-4); flipped 5p, 钻 6p."""
+    """docs/rules/anqing.md 十三烂, 七星归位 (§anqing-example-4); flipped 5p, 钻 6p."""
     hands = _hands("147m 39p 28s E S W N RD GD WD", tile_count=136, indicator="5p")
     hits = event_hits("anqing", hands)
     assert _hit(hits, "anqing/dealer/thirteen") == [True]
@@ -190,8 +191,8 @@ def test_anqing_seven_stars_and_a_wind_zuan():
 
 
 def test_anqing_class_one_reading():
-    """``004_4a131f7ccc7583f8.txt``: 红中代替钻牌本身的那张牌 (flipped 6m, 钻 7m: 红中 is a 7m),
-    发财/白板 are 杠牌 and block the win; a 钻 pairs a natural in 七小对 (rules-spec AQ-3)."""
+    """docs/rules/anqing.md: 红中代替钻牌本身的那张牌 (flipped 6m, 钻 7m: 红中 is a 7m),
+    发财/白板 are 杠牌 and block the win; a 钻 pairs a natural in 七小对 (§anqing-example-3)."""
     hands = _hands(
         "123m 456m 89m RD 234p 55s",  # 红中 is the 7m of 789m
         "11m 22m 33m 44p 55p 66s GD GD",  # a pair of 杠牌

@@ -173,7 +173,7 @@ def test_standard_counts_of_smaller_hands_match_enumeration(n_tiles, pair):
 
 @pytest.mark.parametrize("wild_copies", [0, 4])
 def test_one_suit_and_flush_any_pair_match_enumeration(wild_copies):
-    """Anhua 乱将 (``000_256f49c87fe6e891.txt``, 清一色 可乱将): one-suit hands take any pair."""
+    """Anhua 乱将 (docs/rules/anhua.md, 清一色 可乱将): one-suit hands take any pair."""
     available = _available(_SUITED)
     anhua = Forms(pair="258")
     for options in ({"one_suit": True}, {"flush_any_pair": True}):
@@ -198,7 +198,7 @@ _THIRTEEN = {
 
 @pytest.mark.parametrize("wild_copies", [3, 5, 8])
 def test_thirteen_unrelated_matches_enumeration(wild_copies):
-    """十三烂 (``004_4a131f7ccc7583f8.txt``, 胡牌牌型2类): ranks 3 apart, honours distinct."""
+    """十三烂 (docs/rules/anqing.md, 胡牌牌型2类): ranks 3 apart, honours distinct."""
     available = _available(_THIRTEEN)
     forms = Forms(standard=False, seven_pairs=False, thirteen=True)
     expected = _brute_force(available, 14, wild_copies, forms)
@@ -228,7 +228,7 @@ def _seven_stars_brute_force(available, wild_copies, wild_face):
 
 @pytest.mark.parametrize(("wild_face", "wild_copies"), [("E", 3), ("5m", 3), ("RD", 4)])
 def test_seven_stars_match_enumeration(wild_face, wild_copies):
-    """七星归位 (``004_4a131f7ccc7583f8.txt``: 东南西北中发白没有顶替其他牌的钻)."""
+    """七星归位 (docs/rules/anqing.md: 东南西北中发白没有顶替其他牌的钻)."""
     spec = {"1m": 2, "4m": 1, "7m": 1, "2p": 1, "8p": 2, "3s": 1, "6s": 1, "9s": 1}
     spec |= {name: 1 for name in ("E", "S", "W", "N", "RD", "GD", "WD")}
     spec["S"] = 2
@@ -245,7 +245,7 @@ def test_seven_stars_match_enumeration(wild_face, wild_copies):
 
 
 def test_anhua_kings_from_the_indicator():
-    """``000_256f49c87fe6e891.txt`` 七王/四王: a flipped 9s makes the other three 9s and the four
+    """docs/rules/anhua.md 七王/四王: a flipped 9s makes the other three 9s and the four
     1s kings (七王), or only the four 1s (四王); the flipped tile itself is out of play."""
     nine_s, one_s = kind_id("9s"), kind_id("1s")
     available, kings = anhua_availability(nine_s, "seven_kings")
@@ -261,13 +261,13 @@ def test_anhua_kings_from_the_indicator():
     [("2p", "3p"), ("9m", "1m"), ("E", "S"), ("N", "E"), ("RD", "GD"), ("GD", "WD"), ("WD", "RD")],
 )
 def test_anqing_zuan_is_the_successor_of_the_flip(flipped, zuan):
-    """``004_4a131f7ccc7583f8.txt`` 钻牌的出现: 筒2 -> 筒3, 9 -> 1, 北 -> 东, 红中 -> 发财,
+    """docs/rules/anqing.md 钻牌的出现: 筒2 -> 筒3, 9 -> 1, 北 -> 东, 红中 -> 发财,
     发财 -> 白板, 白板 -> 中."""
     assert anqing_zuan_of(kind_id(flipped)) == kind_id(zuan)
 
 
 def test_anqing_red_dragon_stands_for_the_zuan_face():
-    """``004_4a131f7ccc7583f8.txt`` 红中 代替钻牌本身的那张牌, 发财白板是杠牌: with 7m the 钻
+    """docs/rules/anqing.md 红中 代替钻牌本身的那张牌, 发财白板是杠牌: with 7m the 钻
     (flip 6m) the four 红中 are 7m naturals in class 1; in 十三烂 they are 中."""
     zuan, literal, class_one = anqing_readings(kind_id("6m"))
     assert zuan == kind_id("7m")
@@ -300,7 +300,7 @@ def test_king_count_distributions_sum_to_one():
 
 
 def test_instant_win_by_tier_mode():
-    """``000_256f49c87fe6e891.txt`` 四王七王直接胡牌: identical sets = all four Y; count = 4+."""
+    """docs/rules/anhua.md 四王七王直接胡牌: identical sets = all four Y; count = 4+."""
     identical = _by_key(exact_events("anhua", {"tiers": "identical_sets"}))
     counted = _by_key(exact_events("anhua", {"tiers": "count"}))
     assert identical["anhua/k7/dealer/instant"] == identical["anhua/k7/dealer/four_y_kings"]
@@ -334,7 +334,7 @@ def test_anhua_kings_make_complete_hands_far_more_likely():
 
 
 def test_wengan_tian_hu_by_player_count():
-    """``002_065383326e4e38d7.txt`` 天胡, 定缺 (二、三人的玩法中, 需要定缺才能叫胡牌)."""
+    """docs/rules/wengan.md 天胡, 定缺 (二、三人的玩法中, 需要定缺才能叫胡牌)."""
     events = _by_key(exact_events("wengan"))
     generic = _by_key(exact_events("generic", {"tiles": "108"}))
     assert events["wengan/dealer/tian_hu/p4"] == generic["t108/dealer/complete"]
@@ -344,7 +344,7 @@ def test_wengan_tian_hu_by_player_count():
 
 
 def test_yuan_que_at_a_two_player_table_by_enumeration():
-    """``002_065383326e4e38d7.txt`` 原缺: enumerate the suit counts of both dealt hands."""
+    """docs/rules/wengan.md 原缺: enumerate the suit counts of both dealt hands."""
     favourable = 0
     for dealer in itertools.product(range(15), repeat=2):
         dealer = (*dealer, 14 - sum(dealer))
@@ -553,7 +553,7 @@ def test_anhua_complete_at_face_value_matches_monte_carlo():
 
 @pytest.mark.slow
 def test_anhua_kings_held_match_monte_carlo():
-    """Kings 王 held at the deal (``000_256f49c87fe6e891.txt`` 七王/四王, 起手四王/七王)."""
+    """Kings 王 held at the deal (docs/rules/anhua.md 七王/四王, 起手四王/七王)."""
     seats = ("dealer", "non_dealer")
     only = tuple(
         f"anhua/{m}/{seat}/{held}"
@@ -578,7 +578,7 @@ def test_anhua_kings_held_match_monte_carlo():
 @pytest.mark.slow
 @pytest.mark.parametrize(("seat", "others"), [("dealer", 10), ("non_dealer", 9)])
 def test_anhua_seven_kings_match_monte_carlo_given_the_four_y(seat, others):
-    """七王 (``000_256f49c87fe6e891.txt``): given the four Y kings in the hand (Y = 2m for a
+    """七王 (docs/rules/anhua.md): given the four Y kings in the hand (Y = 2m for a
     flipped 1m), the other tiles come from the remaining 103, three of them the X kings."""
     events = _by_key(exact_events("anhua", {"kings": "7"}))
     rest = _without_one(tile_set(108), kind_id("1m"))
@@ -594,7 +594,7 @@ def test_anhua_seven_kings_match_monte_carlo_given_the_four_y(seat, others):
 
 @pytest.mark.slow
 def test_anqing_complete_at_the_deal_matches_monte_carlo():
-    """``004_4a131f7ccc7583f8.txt`` 胡牌牌型1类, 十三烂, 七星归位 at the deal, stratified by the
+    """docs/rules/anqing.md 胡牌牌型1类, 十三烂, 七星归位 at the deal, stratified by the
     flipped kind (equal hands per kind; pooled they estimate the average over the flip)."""
     only = ("anqing/dealer/class1", "anqing/dealer/thirteen", "anqing/dealer/seven_stars")
     only += ("anqing/dealer/complete",)
@@ -625,7 +625,7 @@ def test_anqing_zuan_held_match_monte_carlo():
 
 @pytest.mark.slow
 def test_wengan_tian_hu_matches_monte_carlo():
-    """``002_065383326e4e38d7.txt`` 天胡, with 定缺 for 2 and 3 players."""
+    """docs/rules/wengan.md 天胡, with 定缺 for 2 and 3 players."""
     tally = _Tally()
     for hands in _sampled(tile_set(108), 8_000_000, seed=13, drawn=14):
         tally.add(event_hits("wengan", hands, only=("wengan/dealer/tian_hu",)))

@@ -8,6 +8,7 @@ encoding written by hand before the declarations), the config comments and the d
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import sys
 import tomllib
@@ -22,6 +23,9 @@ from hypothesis import strategies as st
 from sim import config as config_module
 from sim.config import load_config
 from sim.options import (
+    DOC_TABLE_BEGIN,
+    DOC_TABLE_END,
+    RULE_CITATION,
     Option,
     Options,
     choice,
@@ -37,6 +41,7 @@ from sim.options import (
     replace_doc_table,
     replace_options_section,
 )
+from sim.variants import VARIANT_NAMES, get_variant
 from sim.variants.anhua import options as anhua_declared
 from sim.variants.anhua import scoring
 from sim.variants.anhua.options import ANHUA_OPTIONS, AnhuaOptions
@@ -45,17 +50,33 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # A made-up variant's options, one of each kind, with a per-连庄-streak list like Anqing's
 DEMO_OPTIONS = (
-    choice("player_count", (2, 3, 4), 4, "人数", "players", "C1"),
-    flag("multi_ron", True, "一炮多响", "several winners on one discard", "C3"),
-    choice("first_dealer", ("random", "seat0"), "random", "起庄", "first dealer", "C6 #1"),
-    integer("dealer_extra", 3, "庄家额外", "the dealer's extra", "C6 #3", minimum=0),
-    integer("weekday", 3, "星期几", "day of the week", "B6 #15", minimum=1, maximum=7),
+    choice("player_count", (2, 3, 4), 4, "人数", "players", "§anqing-setup"),
+    flag("multi_ron", True, "一炮多响", "several winners on one discard", "§anqing-play"),
+    choice(
+        "first_dealer",
+        ("random", "seat0"),
+        "random",
+        "起庄",
+        "first dealer",
+        "§anqing-option-first-dealer",
+    ),
+    integer(
+        "dealer_extra",
+        3,
+        "庄家额外",
+        "the dealer's extra",
+        "§anqing-option-dealer-extra",
+        minimum=0,
+    ),
+    integer(
+        "weekday", 3, "星期几", "day of the week", "§wengan-chicken-weekday", minimum=1, maximum=7
+    ),
     int_list(
         "lian_zhuang_table",
         (3, 6, 12, 15),
         "连庄",
         "points of a dealer streak of 1, 2, 3, 4 or more",
-        "C6 #5",
+        "§anqing-option-lian-zhuang-table",
         length=4,
         minimum=0,
     ),
@@ -195,11 +216,13 @@ def test_the_class_has_a_field_per_declaration_with_its_default():
 
 def test_bad_declarations_fail_when_declared():
     with pytest.raises(ValueError, match="bird_count: 3 is not allowed"):
-        choice("bird_count", (1, 2, 4), 3, "抓鸟", "birds", "A6 #7")
+        choice("bird_count", (1, 2, 4), 3, "抓鸟", "birds", "§anhua-birds")
     with pytest.raises(ValueError, match="a choice needs two or more str or int values"):
-        choice("mixed", (1, "two"), 1, "", "mixed", "-")
+        choice("mixed", (1, "two"), 1, "", "mixed", "§anhua-birds")
     with pytest.raises(ValueError, match="expected a list of 4 integers"):
-        int_list("table", (1, 2, 3), "", "a table", "-", length=4)
+        int_list("table", (1, 2, 3), "", "a table", "§anhua-birds", length=4)
+    with pytest.raises(ValueError, match=r"^option weekday: rules 'B6 #15'; allowed: rule ids"):
+        integer("weekday", 3, "星期几", "day of the week", "B6 #15")
     with pytest.raises(ValueError, match="declared twice"):
 
         class Twice(Options, declarations=DEMO_OPTIONS[:2] + DEMO_OPTIONS[:1]):
@@ -337,7 +360,7 @@ def test_the_toml_section_reads_back_and_notes_changes():
     assert DemoOptions(**document) == DemoOptions(player_count=3, lian_zhuang_table=(1, 2, 4, 8))
     lines = text.splitlines()
     for option in DEMO_OPTIONS:
-        index = lines.index(f"# {option.title} [rules-spec {option.spec}]")
+        index = lines.index(f"# {option.title} [{option.rules}]")
         assert lines[index + 1].startswith(f"{option.name} = ")
         assert "# allowed: " in lines[index + 1]
         assert lines[index + 1].endswith("# changed from the default") == (option.name in values)
@@ -369,7 +392,7 @@ def test_each_config_has_exactly_the_declared_comments(path):
 
 
 def test_the_docs_table_is_the_declared_one():
-    text = (ROOT / "docs" / "rules-anhua.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "rules/anhua.md").read_text(encoding="utf-8")
     assert replace_doc_table(text, ANHUA_OPTIONS) == text
     assert options_markdown(ANHUA_OPTIONS) in text
     for option in ANHUA_OPTIONS:
@@ -419,3 +442,27 @@ def test_set_takes_a_list_value(demo_variant, tmp_path):
         with pytest.raises(ValueError) as error:
             load_config(path, [override])
         assert message in str(error.value) and "\n" not in str(error.value)
+
+
+# ------------------------------------------------------------------------------ the rules reference
+
+RULES = ROOT / "docs" / "rules"
+
+
+def _described(variant: str) -> tuple[str, set[str]]:
+    """A variant's rules reference without its generated options table, and its anchors."""
+    text = (RULES / f"{variant}.md").read_text(encoding="utf-8")
+    begin, end = text.index(DOC_TABLE_BEGIN), text.index(DOC_TABLE_END)
+    return text[:begin] + text[end:], set(re.findall(r"\{#([a-z0-9-]+)\}", text))
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_every_option_is_described_by_its_rules_reference(variant):
+    """Beside the generated table, the reference's prose names each option (its values and
+    meaning in the rule it changes), and each option cites rules of its own variant's page."""
+    prose, anchors = _described(variant)
+    for option in get_variant(variant).options_class.DECLARATIONS:
+        named = re.search(rf"`{option.name}( = [^`]+)?`", prose)
+        assert named, f"{variant}: {option.name} is not described"
+        cited = set(RULE_CITATION.findall(option.rules))
+        assert cited and cited <= anchors, f"{option.name}: {sorted(cited - anchors)}"

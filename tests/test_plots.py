@@ -98,7 +98,7 @@ def test_the_font_is_registered_as_the_fallback_family():
 
 
 def test_every_pattern_name_and_label_renders_without_missing_glyphs():
-    # The chart with the text's named patterns (A5.3) and the tiers...
+    # The chart with the text's named patterns (§anhua-named-patterns) and the tiers...
     names = sorted({*anhua.NAMED_PATTERNS.values(), anhua.pattern_name(1 << 30)})
     frame = pd.DataFrame(
         {

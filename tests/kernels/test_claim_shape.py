@@ -1,7 +1,7 @@
 """The engine's pre-check before it asks a variant for claims on a discard
 (``sim.kernels.moves.claim_shape_held``): it may say yes where nothing can be claimed, never no
 where the variant lists a claim. Checked against Anhua's listing (``claim_actions``: wins,
-直杠, pongs and chis, 000_256f49c87fe6e891.txt 碰牌 / 吃牌 / 杠牌 / 点炮胡) on random positions:
+直杠, pongs and chis, docs/rules/anhua.md 碰牌 / 吃牌 / 杠牌 / 点炮胡) on random positions:
 hands of 1 to 13 tiles with kings in play, every discard kind, every offerer."""
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def _lone_hand_state(next_hand_kinds: list[int]):
 
 
 def test_a_chi_shape_is_seen_at_every_rank_and_a_lone_neighbour_is_not():
-    """吃牌 (000_256f49c87fe6e891.txt): the next player claims with the two other tiles of a
+    """吃牌 (docs/rules/anhua.md): the next player claims with the two other tiles of a
     sequence. The pre-check sees each of the three shapes at every rank where it exists, and
     a single neighbour (which makes no sequence) does not make the engine ask."""
     for suit in range(3):
@@ -122,7 +122,7 @@ def test_a_chi_shape_is_seen_at_every_rank_and_a_lone_neighbour_is_not():
 
 
 def test_wengan_lists_no_chi_and_its_precheck_skips_the_chi_shape_only():
-    """Weng'an has no chi (002_065383326e4e38d7.txt, rules-spec B3.1: 不可以吃), so its
+    """Weng'an has no chi (docs/rules/wengan.md, §wengan-claims: 不可以吃), so its
     ``lists_chi`` hook is False and the pre-check skips the chi shape; it still sees every win,
     直杠 (点豆) and pong Weng'an lists, on dealt positions of every size."""
     from sim.variants.anhua.engine import ANHUA

@@ -148,7 +148,7 @@ def test_same_wall_same_game():
 
 @pytest.mark.slow
 def test_exhaustive_draws_pay_nothing_and_pass_the_deal():
-    """荒庄 (000: 荒庄, 海底牌): no payments; the player who drew the last tile deals next.
+    """荒庄 (source: 荒庄, 海底牌): no payments; the player who drew the last tile deals next.
     Draws are rare with wild kings (about 1 in 4,000 four-kings hands), so hands are played
     until several have occurred."""
     options = AnhuaOptions(king_mode="four_kings")
@@ -225,7 +225,7 @@ def test_property_random_seeds_and_options(
 
 
 def test_missed_win_blocks_that_kind_until_the_next_draw():
-    """漏胡 (000: 漏胡, 在玩家摸牌前不能胡同一张牌): after passing a win on kind T offered by
+    """漏胡 (source: 漏胡, 在玩家摸牌前不能胡同一张牌): after passing a win on kind T offered by
     another player, a seat wins on no T offered by others until it draws from the wall. Seats 0
     and 2 hold out for self-draws (passing every other win), seats 1 and 3 play efficiently and
     random agents are not needed; the event log shows every pass and every win."""
@@ -289,7 +289,7 @@ def test_claim_winners_honours_a_limit_of_none():
 
 def test_robbing_passes_over_the_discarder_of_a_direct_kong():
     """Seat 0 waits on 5s; seat 3 makes a 直杠 of 5s: seat 0 may rob it, unless the 直杠 took
-    seat 0's own discard (nobody wins on his own discard, rules-spec A3.4 step 1)."""
+    seat 0's own discard (nobody wins on his own discard, §anhua-open-kong step 1)."""
     state, five_s, konger, _, params, tables = _seat_0_waits_on_5s()
     rob = (state, five_s, konger, M.HOW_ROB_KONG, params, tables)
     assert steps.claim_winners(*rob, kong_type=S.MELD_DISCARD_KONG, kong_from=0)[0] == 0

@@ -78,7 +78,7 @@ def test_count_kinds():
 
 
 def test_anhua_legal_batch_agrees_with_the_scorer():
-    """The batch check is ``score`` (rules-spec A4) with a self-draw, hand by hand; dealt hands
+    """The batch check is ``score`` (§anhua-winning) with a self-draw, hand by hand; dealt hands
     are rarely complete, so near-complete hands are made by swapping in tiles of a won hand."""
     rng = np.random.default_rng(8)
     n_hands = samples(3000, 600)

@@ -315,7 +315,7 @@ def test_the_text_edit_keeps_counts_of_values_used_otherwise():
             "B0:",
             "  tail call void @NRT_incref(ptr %arg.a.0)",
             "  tail call void @NRT_incref(ptr %arg.b.0)",
-            "  %x = phi ptr [ %arg.a.0, %B0 ], [ null, %B1 ]",
+            "  %x = phi ptr [ %arg.a.0, %B0 ], [ null, %§wengan-setup ]",
             "  %.5 = call i32 @_ZN3sim1gB(ptr %retptr, ptr %excinfo, ptr %arg.a.0)",
             "  store ptr %arg.b.0, ptr %retptr, align 8",
             "  tail call void @NRT_decref(ptr %x)",

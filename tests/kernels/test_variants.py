@@ -5,7 +5,7 @@ variant's hooks, checked on Anhua's.
   option, passes ``moves.plausible_win`` with the variant's ``win_forms``. The engine asks the
   hook only about hands that pass, so a hand the pre-check rejected would be a missed win that
   no other test sees (the invariant grid re-scores the wins that happen, not the ones that do
-  not). Random near-complete hands with kings (seed 安化七王麻将 ``000_256f49c87fe6e891.txt``,
+  not). Random near-complete hands with kings (seed 安化七王麻将 docs/rules/anhua.md,
   王的确定: every copy of X and Y is a king), and a hypothesis property test.
 * The engine plays through the hooks only: it names no variant, and a variant's marker is
   made only with every hook of the interface.
@@ -84,7 +84,7 @@ def _accepted_wins_pass_the_pre_check(state, tables, forms):
 
 
 def test_every_win_the_hook_accepts_passes_the_pre_check():
-    """王 (000_256f49c87fe6e891.txt, 王的确定; 王代硬; 小七对; 二五八将) over random near-complete
+    """王 (docs/rules/anhua.md, 王的确定; 王代硬; 小七对; 二五八将) over random near-complete
     hands: no legal Anhua win is rejected by the four-lookup pre-check."""
     tables = load_tables()
     forms = H.WIN_FORMS

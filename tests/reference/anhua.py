@@ -1,21 +1,23 @@
 """Slow, plainly written reference of Anhua Seven Kings scoring and settlement.
 
-Follows ``/work/shared/rules-spec.md`` Part A (安化七王麻将, source ``000_256f49c87fe6e891.txt``)
-literally, clarity first. Nothing is imported from ``sim``: this is the independent oracle for the
+Follows the rules reference of 安化七王麻将, docs/rules/anhua.md (§anhua-rules), literally,
+clarity first. Nothing is imported from ``sim``: this is the independent oracle for the
 fast code. Hand decompositions come from the reference evaluator (``evaluator.decompositions``).
 
 Tile ids: 0-8 ``1m-9m``, 9-17 ``1p-9p``, 18-26 ``1s-9s`` (Anhua has no honours).
 
 Public API
 
-* ``kings_of(indicator, king_mode)`` -> (X kind or None, Y kind)               (A2.3)
+* ``kings_of(indicator, king_mode)`` -> (X kind or None, Y kind)               (§anhua-kings)
 * ``AnhuaHand``: a winning hand (naturals, kings by face, melds, win kind, winning tile)
-* ``score(hand, options)`` -> ``Score`` or None                                (A4, A5.1-A5.3)
-* ``bird_seat(tile, winner, n_players)`` -> seat hit by a bird tile             (A5.4)
-* ``settle(n_players, dealer, winners, win_kind, payer, birds, options)`` -> deltas (A5.4)
-* ``DEFAULT_OPTIONS`` (A6), ``tiles("234m 55p")`` (a 34-count from text, for tests)
+* ``score(hand, options)`` -> ``Score`` or None (§anhua-winning, §anhua-features)
+* ``bird_seat(tile, winner, n_players)`` -> seat hit by a bird tile             (§anhua-payments)
+* ``settle(n_players, dealer, winners, win_kind, payer, birds, options)`` -> deltas
+  (§anhua-payments)
+* ``DEFAULT_OPTIONS`` (§anhua-options), ``tiles("234m 55p")`` (a 34-count from text, for tests)
 
-How ``score`` works (A4.5 "tries every legal decomposition and every role of every king"):
+How ``score`` works (§anhua-king-as-itself "tries every legal decomposition and every role of every
+king"):
 
 1. every *completion* of the concealed hand is listed: a standard decomposition (F1) or seven
    pairs (F2) together with what the kings stand for. Free groups made only of kings get every
@@ -24,10 +26,9 @@ How ``score`` works (A4.5 "tries every legal decomposition and every role of eve
    2/5/8;
 2. for each completion, every way to hand the physical kings to the stood-for tiles is tried
    (王代硬: a king handed its own face counts as a natural tile);
-3. each (completion, king assignment) gives the features, B and the king class; the ones that
-   are legal (2-5-8 pair unless flush) and eligible for the win kind (A4.3) compete, the highest
-   B wins.
-"""
+3. each (completion, king assignment) gives the features, B and the king class; the ones that are
+   legal (2-5-8 pair unless flush) and eligible for the win kind (§anhua-who-may-win) compete, the
+   highest B wins."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ N_KINDS = 34
 N_SUITED = 27
 
 # --------------------------------------------------------------------------------------------
-# Options (A6)
+# Options (§anhua-options)
 # --------------------------------------------------------------------------------------------
 
 DEFAULT_OPTIONS: dict[str, object] = {
@@ -123,7 +124,9 @@ def resolve_options(options: Mapping[str, object] | None = None) -> dict[str, ob
     for key, allowed in _ALLOWED_VALUES.items():
         if out[key] not in allowed:
             raise ValueError(f"option {key} must be one of {allowed}, got {out[key]!r}")
-    minimum = int(out["kong_reveal_count"]) + 1  # A6 #13: kong_min_wall >= kong_reveal_count + 1
+    minimum = (
+        int(out["kong_reveal_count"]) + 1
+    )  # §anhua-kong-min-wall: kong_min_wall >= kong_reveal_count + 1
     if not isinstance(out["kong_min_wall"], int) or out["kong_min_wall"] < minimum:
         raise ValueError(f"option kong_min_wall must be an int >= {minimum}")
     return out
@@ -173,12 +176,12 @@ def tiles(text: str) -> tuple[int, ...]:
 
 
 def next_in_suit(tile: int) -> int:
-    """Rank r+1 of the same suit, 9 wrapping to 1 (A2.3.1)."""
+    """Rank r+1 of the same suit, 9 wrapping to 1 (§anhua-king-flip)."""
     return 9 * suit_of(tile) + rank_of(tile) % 9
 
 
 def kings_of(indicator: int, king_mode: str) -> tuple[int | None, int]:
-    """(X, Y) for an indicator tile (A2.3.1-A2.3.2).
+    """(X, Y) for an indicator tile (§anhua-king-flip).
 
     X = the indicator's own kind (its 3 other copies are kings in ``seven_kings`` mode; ``None``
     in ``four_kings`` mode, where X tiles are ordinary), Y = the next rank of the same suit, 9
@@ -197,8 +200,8 @@ def kings_of(indicator: int, king_mode: str) -> tuple[int | None, int]:
 # --------------------------------------------------------------------------------------------
 
 WIN_KINDS = ("self_draw", "discard", "rob_kong", "kong_bloom", "kong_cannon", "instant")
-SELF_DRAWN = ("self_draw", "kong_bloom", "instant")  # every other player pays (A5.4)
-CLAIMED = ("discard", "rob_kong", "kong_cannon")  # one payer: discarder / konger (A5.4)
+SELF_DRAWN = ("self_draw", "kong_bloom", "instant")  # every other player pays (§anhua-payments)
+CLAIMED = ("discard", "rob_kong", "kong_cannon")  # one payer: discarder / konger (§anhua-payments)
 MELD_KINDS = ("chi", "pong", "kong")
 
 
@@ -224,21 +227,21 @@ def _as_counts(values: Sequence[int], name: str) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class AnhuaHand:
-    """A winning hand (A4).
+    """A winning hand (§anhua-winning).
 
     * ``naturals``: 34-count of the non-king tiles of the concealed hand, winning tile included;
     * ``kings``: 34-count of the king tiles by face (concealed; the winning tile included if it
       is a king);
     * ``melds``: ``(kind, tile)`` with kind ``"chi"`` (tile = first of the sequence), ``"pong"``
-      or ``"kong"``; melds never contain kings (A2.3.4);
+      or ``"kong"``; melds never contain kings (§anhua-king-power);
     * ``win_kind``: one of ``WIN_KINDS``;
-    * ``winning_tile``: its kind, or None for ``"instant"`` (A3.6);
-    * ``claimed_king``: the winning tile is a king claimed from another player (a discard, or a
-      tile revealed by another's kong; only with ``discarded_king_claimable_for_win``). It is a
-      natural tile of its face for the claimer (A2.3.5): pass that copy in ``naturals``.
+    * ``winning_tile``: its kind, or None for ``"instant"`` (§anhua-instant-king-win);
+    * ``claimed_king``: the winning tile is a king claimed from another player (a discard, or a tile
+      revealed by another's kong; only with ``discarded_king_claimable_for_win``). It is a natural
+      tile of its face for the claimer (§anhua-discarded-kings): pass that copy in ``naturals``.
 
     A ``"kong_bloom"`` hand must hold a kong meld (the open kong it was won from), so 杠上花 never
-    combines with seven pairs and B stays <= 5 (A5.1).
+    combines with seven pairs and B stays <= 5 (§anhua-features).
 
     The concealed part holds ``14 - 3 * len(melds)`` tiles.
     """
@@ -271,7 +274,7 @@ class AnhuaHand:
             if not 0 <= tile < N_SUITED or (kind == "chi" and rank_of(tile) > 7):
                 raise ValueError(f"bad meld {kind} {tile}")
             if any(self.kings[t] for t in meld_tiles(kind, tile)):
-                raise ValueError("melds never contain kings (A2.3.4)")
+                raise ValueError("melds never contain kings (§anhua-king-power)")
 
     def _check_kings(self) -> None:
         faces = self.king_faces()
@@ -288,9 +291,9 @@ class AnhuaHand:
             a, b = faces
             x = a if next_in_suit(a) == b else b if next_in_suit(b) == a else None
             if x is None:
-                raise ValueError("two king faces must be X and Y = X + 1 (A2.3.1)")
+                raise ValueError("two king faces must be X and Y = X + 1 (§anhua-king-flip)")
             if self.kings[x] > 3:
-                raise ValueError("only 3 X kings exist (A2.3.2)")
+                raise ValueError("only 3 X kings exist (§anhua-king-mode)")
 
     def _check_sizes(self) -> None:
         total = Counter()
@@ -312,7 +315,7 @@ class AnhuaHand:
                 raise ValueError("the instant win has no winning tile")
             return
         if self.win_kind == "kong_bloom" and not any(k == "kong" for k, _t in self.melds):
-            raise ValueError("杠上花 needs the winner's kong among the melds (A3.4)")
+            raise ValueError("杠上花 needs the winner's kong among the melds (§anhua-open-kong)")
         if self.winning_tile is None:
             raise ValueError("winning_tile is needed (except for the instant win)")
         t = self.winning_tile
@@ -336,7 +339,7 @@ class AnhuaHand:
 
 
 # --------------------------------------------------------------------------------------------
-# King tiers and classes (A4.3, A4.4)
+# King tiers and classes (§anhua-who-may-win, §anhua-king-tiers)
 # --------------------------------------------------------------------------------------------
 
 TIERS = ("hard", "loose", "three_kings", "four_kings", "six_kings", "seven_kings")
@@ -351,7 +354,7 @@ TIER_WEIGHT = {
 
 
 def tier_of(kings_by_face: Iterable[int], mode: str) -> str:
-    """King tier (A4.4) from the number of (effective) kings of each face held.
+    """King tier (§anhua-king-tiers) from the number of (effective) kings of each face held.
 
     ``identical_sets``: 三王 = three identical kings (x = 3 or y = 3), 四王 = y = 4 (and x < 3),
     六王 = x = 3 and y = 3, 七王 = x = 3 and y = 4, 单王 otherwise. Only X has 3 copies at most
@@ -382,13 +385,14 @@ def tier_of(kings_by_face: Iterable[int], mode: str) -> str:
 
 
 def class_of(tier: str) -> str:
-    """A4.3: ``hard`` (no kings), ``loose`` (单王: kings, no tier), ``heavy`` (三/四/六/七王)."""
+    """§anhua-who-may-win: ``hard`` (no kings), ``loose`` (单王: kings, no tier), ``heavy``
+    (三/四/六/七王)."""
     if tier == "hard":
         return "hard"
     return "heavy" if TIER_WEIGHT[tier] >= 1 else "loose"
 
 
-# A4.3 table: which king classes may win each way
+# §anhua-who-may-win table: which king classes may win each way
 _ELIGIBLE = {
     "self_draw": ("hard", "loose", "heavy"),
     "kong_bloom": ("hard", "loose", "heavy"),
@@ -400,12 +404,13 @@ _ELIGIBLE = {
 
 
 def eligible(king_class: str, win_kind: str) -> bool:
-    """May a hand of this king class win this way? (A4.3 table, ``000:L15-17``)."""
+    """May a hand of this king class win this way? (§anhua-who-may-win table,
+    ``§anhua-who-may-win``)."""
     return king_class in _ELIGIBLE[win_kind]
 
 
 # --------------------------------------------------------------------------------------------
-# Features, points and pattern names (A5.1-A5.3)
+# Features, points and pattern names (§anhua-features)
 # --------------------------------------------------------------------------------------------
 
 FEATURES = (
@@ -455,7 +460,8 @@ def _named(*rows: tuple[str, tuple[str, ...]]) -> dict[frozenset[str], str]:
     return {frozenset(features): name for name, features in rows}
 
 
-# Every row of the A5.3 table (the instant win is named separately), keyed by feature set.
+# Every row of the §anhua-named-patterns table (the instant win is named separately), keyed by
+# feature set.
 NAMED_PATTERNS: dict[frozenset[str], str] = _named(
     # 小胡 (2)
     ("平胡", ()),
@@ -509,9 +515,10 @@ _TIER_FEATURES = ("three_kings", "four_kings", "six_kings", "seven_kings")
 
 
 def pattern_name(features: Iterable[str]) -> str:
-    """The A5.3 name of a feature set; unnamed sets (A5.3 "scored by the same formula") are named
-    by joining the Chinese feature names in ``FEATURES`` order, with 平胡 appended when the only
-    feature is a king tier (as the text does for 四王平胡 / 六王平胡: e.g. 七王平胡)."""
+    """The §anhua-named-patterns name of a feature set; unnamed sets (§anhua-named-patterns "scored
+    by the same formula") are named by joining the Chinese feature names in ``FEATURES`` order, with
+    平胡 appended when the only feature is a king tier (as the text does for 四王平胡 / 六王平胡:
+    e.g. 七王平胡)."""
     key = frozenset(features)
     if key in NAMED_PATTERNS:
         return NAMED_PATTERNS[key]
@@ -523,14 +530,15 @@ def pattern_name(features: Iterable[str]) -> str:
 
 
 def points_of(bigs: int) -> int:
-    """A5.2: P = 2^(B+1) (小胡 2, 大胡 4, 双大胡 8, 豪华胡 16, 大豪华胡 32, 双大豪华胡 64)."""
+    """§anhua-base-points: P = 2^(B+1) (小胡 2, 大胡 4, 双大胡 8, 豪华胡 16, 大豪华胡 32, 双大豪华胡
+    64)."""
     return 2 ** (bigs + 1)
 
 
 @dataclass(frozen=True)
 class Score:
     """The scored win: B (bigs), P = 2^(B+1), features (``FEATURES`` order), the pattern name, and
-    the king class (A4.3) used for the eligibility check."""
+    the king class (§anhua-who-may-win) used for the eligibility check."""
 
     bigs: int
     points: int
@@ -546,7 +554,7 @@ def _make_score(features: Iterable[str], king_class: str) -> Score:
 
 
 # --------------------------------------------------------------------------------------------
-# Completions: a hand form plus what the kings stand for (A4.1, A4.2)
+# Completions: a hand form plus what the kings stand for (§anhua-hand-forms, §anhua-pair-rule)
 # --------------------------------------------------------------------------------------------
 
 
@@ -616,8 +624,9 @@ def _merge(*parts: tuple[tuple, tuple]) -> tuple[tuple, tuple]:
 
 
 def standard_completions(hand: AnhuaHand) -> set[Completion]:
-    """Every F1 completion (A4.1): each standard decomposition of the concealed naturals with the
-    kings as wilds (``evaluator.decompositions``, any pair), each identity of its free groups."""
+    """Every F1 completion (§anhua-hand-forms): each standard decomposition of the concealed
+    naturals with the kings as wilds (``evaluator.decompositions``, any pair), each identity of its
+    free groups."""
     faces = hand.king_faces()
     n_kings = sum(hand.kings)
     # 1. skeletons: concrete stood-for tiles, pair info, number of free sets / free pair
@@ -646,8 +655,8 @@ def standard_completions(hand: AnhuaHand) -> set[Completion]:
 
 
 def seven_pairs_completions(hand: AnhuaHand, allow_quad: bool) -> set[Completion]:
-    """Every F2 completion (A4.1): no melds, 14 tiles in 7 pairs. A natural kind held an odd
-    number of times takes one king as partner; the other kings pair each other, as any kind.
+    """Every F2 completion (§anhua-hand-forms): no melds, 14 tiles in 7 pairs. A natural kind held
+    an odd number of times takes one king as partner; the other kings pair each other, as any kind.
     A kind counts as at most two pairs (four tiles) with ``allow_quad``, else as one pair."""
     if hand.melds:
         return set()
@@ -678,7 +687,7 @@ def seven_pairs_completions(hand: AnhuaHand, allow_quad: bool) -> set[Completion
 
 
 # --------------------------------------------------------------------------------------------
-# Effective kings (王代硬, A4.5)
+# Effective kings (王代硬, §anhua-king-as-itself)
 # --------------------------------------------------------------------------------------------
 
 
@@ -705,9 +714,9 @@ def effective_king_counts(
     """Possible effective-king counts per face (a 34-tuple) for this completion.
 
     王代硬 off: every king is effective. On: a king handed its own face *may* count as a natural
-    tile (A4.5 read as the player's choice, docs/rules-anhua.md: the option never lowers a score);
-    every assignment of the physical kings to the stood-for tiles, and every choice of which
-    own-face kings count as natural, is tried."""
+    tile (§anhua-king-as-itself read as the player's choice, docs/rules/anhua.md: the option never
+    lowers a score); every assignment of the physical kings to the stood-for tiles, and every choice
+    of which own-face kings count as natural, is tried."""
     if not as_itself_is_hard:
         return {hand.kings}
     n_other = len(completion.slot_suits) - len(completion.slot_faces)
@@ -724,7 +733,7 @@ def effective_king_counts(
 
 
 # --------------------------------------------------------------------------------------------
-# Scoring (A4.6, A5.1)
+# Scoring (§anhua-win-checks, §anhua-features)
 # --------------------------------------------------------------------------------------------
 
 
@@ -736,8 +745,8 @@ def _suits_of_fixed_tiles(hand: AnhuaHand) -> set[int]:
 
 
 def _class_for_eligibility(hand: AnhuaHand, effective: tuple[int, ...], opts: Mapping) -> str:
-    """A4.3 class from effective kings, or from the physical kings when
-    ``king_as_itself_affects_eligibility`` is off (A4.5)."""
+    """§anhua-who-may-win class from effective kings, or from the physical kings when
+    ``king_as_itself_affects_eligibility`` is off (§anhua-king-as-itself)."""
     counts = effective if opts["king_as_itself_affects_eligibility"] else hand.kings
     return class_of(tier_of(counts, opts["king_tier_mode"]))
 
@@ -749,7 +758,7 @@ def _candidate(
     suits = _suits_of_fixed_tiles(hand) | set(completion.slot_suits)
     flush = len(suits) == 1
     if completion.form == "standard" and not (completion.pair_258 or flush):
-        return None  # A4.2 二五八将: 乱将 only for a flush or seven pairs
+        return None  # §anhua-pair-rule 二五八将: 乱将 only for a flush or seven pairs
     features = []
     tier = tier_of(effective, opts["king_tier_mode"])
     if tier != "loose":
@@ -774,11 +783,11 @@ def _effective_class(features: tuple[str, ...]) -> str:
 
 
 def _best(candidates: Iterable[Score]) -> Score | None:
-    """Highest B (A4.5, A5.1). Ties (same points, so the same payments) go to the reading whose
-    effective kings give the weakest king class (硬 before 单王 before heavy: kings counted as
-    their own face first), then to a text-named pattern, then by features. The effective class,
-    not ``king_class`` (the physical one when 王代硬 does not affect eligibility), so the choice
-    is the same in both eligibility modes (docs/rules-anhua.md)."""
+    """Highest B (§anhua-king-as-itself, §anhua-features). Ties (same points, so the same payments)
+    go to the reading whose effective kings give the weakest king class (硬 before 单王 before
+    heavy: kings counted as their own face first), then to a text-named pattern, then by features.
+    The effective class, not ``king_class`` (the physical one when 王代硬 does not affect
+    eligibility), so the choice is the same in both eligibility modes (docs/rules/anhua.md)."""
 
     def key(s: Score):
         named = frozenset(s.features) in NAMED_PATTERNS
@@ -788,8 +797,9 @@ def _best(candidates: Iterable[Score]) -> Score | None:
 
 
 def _instant_score(hand: AnhuaHand, opts: Mapping) -> Score | None:
-    """A3.6 起手四王/七王: no melds, the concealed hand holds 四王 or 七王 (A4.4; ``count``: any
-    4+ kings, 7 = 七王); no hand-form check; always 小胡 B = 0, P = 2."""
+    """§anhua-instant-king-win 起手四王/七王: no melds, the concealed hand holds 四王 or 七王
+    (§anhua-king-tiers; ``count``: any 4+ kings, 7 = 七王); no hand-form check; always 小胡 B = 0, P
+    = 2."""
     if hand.melds:
         return None
     k = sum(hand.kings)
@@ -805,8 +815,8 @@ def _instant_score(hand: AnhuaHand, opts: Mapping) -> Score | None:
 
 
 def _claim_allowed(hand: AnhuaHand, opts: Mapping) -> bool:
-    """Option gates outside the hand: rob-kong allowed (A6 #4); a discarded or revealed king
-    cannot be won on (A2.3.5, A6 #17)."""
+    """Option gates outside the hand: rob-kong allowed (§anhua-robbing-a-kong); a discarded or
+    revealed king cannot be won on (§anhua-discarded-kings)."""
     if hand.win_kind == "rob_kong" and not opts["allow_rob_kong"]:
         return False
     return not (
@@ -835,13 +845,14 @@ def candidates(hand: AnhuaHand, options: Mapping[str, object] | None = None) -> 
 
 
 def score(hand: AnhuaHand, options: Mapping[str, object] | None = None) -> Score | None:
-    """Score a winning hand (A4.6, A5.1-A5.3), or None if it is not a legal win this way.
+    """Score a winning hand (§anhua-win-checks, §anhua-features), or None if it is not a legal win
+    this way.
 
-    Legal: F1 with a 2/5/8 pair or a flush, or F2 (A4.1, A4.2); king class eligible for the win
-    kind (A4.3); the option gates of ``_claim_allowed``. Among all legal, eligible assignments
-    the highest B is taken. The instant win (A3.6) is scored without a hand-form check.
-    漏胡 (A3.7), kong conditions and ``kong_multi_tile_win = double`` are the engine's business.
-    """
+    Legal: F1 with a 2/5/8 pair or a flush, or F2 (§anhua-hand-forms, §anhua-pair-rule); king class
+    eligible for the win kind (§anhua-who-may-win); the option gates of ``_claim_allowed``. Among
+    all legal, eligible assignments the highest B is taken. The instant win
+    (§anhua-instant-king-win) is scored without a hand-form check. 漏胡 (§anhua-missed-win), kong
+    conditions and ``kong_multi_tile_win = double`` are the engine's business."""
     opts = resolve_options(options)
     if hand.win_kind == "instant":
         return _instant_score(hand, opts)
@@ -851,14 +862,14 @@ def score(hand: AnhuaHand, options: Mapping[str, object] | None = None) -> Score
 
 
 # --------------------------------------------------------------------------------------------
-# Settlement (A5.4)
+# Settlement (§anhua-payments)
 # --------------------------------------------------------------------------------------------
 
 
 def bird_seat(tile: int, winner: int, n_players: int) -> int:
     """Seat hit by a bird tile: offset (rank - 1) mod N counter-clockwise (in turn order) from the
-    winner (A5.4, ``000:L78``; a king counts by its face rank). 4 players: 1/5/9 winner, 2/6 下家,
-    3/7 对家, 4/8 上家; 3 players: 1/4/7 winner, 2/5/8 下家, 3/6/9 上家."""
+    winner (§anhua-payments, ``§anhua-birds``; a king counts by its face rank). 4 players: 1/5/9
+    winner, 2/6 下家, 3/7 对家, 4/8 上家; 3 players: 1/4/7 winner, 2/5/8 下家, 3/6/9 上家."""
     if n_players not in (3, 4):
         raise ValueError(f"Anhua is played by 3 or 4 players, got {n_players}")
     if not 0 <= tile < N_SUITED:
@@ -907,7 +918,7 @@ def settle(
     birds: Sequence[int],
     options: Mapping[str, object] | None = None,
 ) -> list[int]:
-    """Score change per seat (zero-sum) for one finished hand (A5.4).
+    """Score change per seat (zero-sum) for one finished hand (§anhua-payments).
 
     ``winners``: (seat, P) per winner; ``payer``: the discarder (discard) or the konger (抢杠胡,
     杠上炮), None for a self-drawn win (self_draw, kong_bloom, instant); ``birds``: the bird tile

@@ -1,31 +1,32 @@
 """Slow, plainly written reference of Anqing 安庆麻将: win legality, score items and payments.
 
-Follows ``/work/shared/rules-spec.md`` Part C (source ``004_4a131f7ccc7583f8.txt``, items 1-22
-and the introduction) and the project's further decisions in ``docs/rules-anqing.md``, clarity
+Follows the rules reference docs/rules/anqing.md (§anqing-rules), readings included, clarity
 first: the oracle a fast engine will be checked against. Standard shapes come from the reference
 evaluator (``evaluator.decompositions``); tiles are written as ``sim.tiles`` writes them, a 钻
 with a star (``"123m 456s 789m 234p 5p* 8s"`` when the 钻 is ``5p``).
 
 Public API
 
-* ``zuan_of(indicator)``, ``gang_tiles(zuan)``: the 钻 kind and the kong-only 杠牌 (C2.2, C2.3)
+* ``zuan_of(indicator)``, ``gang_tiles(zuan)``: the 钻 kind and the kong-only 杠牌 (§anqing-zuan,
+  §anqing-red-dragon)
 * ``Meld``, ``AnqingWin``: a winner's melds and final hand, with the events scoring needs
-* ``readings(win, options)``: every reading of the hand (form, groups with the identity each
-  tile stands for, where the winning tile sits), class 1 (C4.2) and class 2 十三烂 (C4.3)
-* ``legal(reading, win, options)``: the 钻 conditions of C4.4 for that reading
-* ``items(reading, win, options)``: the score items of C5.1 (Chinese name, points)
+* ``readings(win, options)``: every reading of the hand (form, groups with the identity each tile
+  stands for, where the winning tile sits), class 1 (§anqing-class-one) and class 2 十三烂
+  (§anqing-shisanlan)
+* ``legal(reading, win, options)``: the 钻 conditions of §anqing-zuan-conditions for that reading
+* ``items(reading, win, options)``: the score items of §anqing-score-table (Chinese name, points)
 * ``score(win, options)`` -> ``Score`` of the best legal reading, or None (no legal win)
-* ``payments(total, winner, dealer, streak, feeds, options)``: C5.2-C5.4, payer -> amount
+* ``payments(total, winner, dealer, streak, feeds, options)``: §anqing-payments, payer -> amount
 * ``HandEnd`` / ``settle(end, options)``: one hand's score, payments and deltas
 * ``HandResult`` / ``session(results, first_dealer, options)``: a run of hands, the dealer's
-  streak and the 累加 carry of ``lian_zhuang_cumulative`` (C5.3)
+  streak and the 累加 carry of ``lian_zhuang_cumulative`` (§anqing-lian-zhuang)
 
-How ``score`` works: every reading is listed (each standard decomposition with every identity of
-its 钻-only group, every pairing into seven pairs, every 十三烂 target), and for each the winning
-tile is placed on every tile of its kind (a drawn 钻 on any 钻: C7 #31). A reading's flags
-(跑风, 见字胡, the hard 碰碰胡 of 跑风 case 4) are its own; the legal readings compete and the
-highest total wins (C5.1, "the one that satisfies C4.4 and gives the highest S").
-"""
+How ``score`` works: every reading is listed (each standard decomposition with every identity of its
+钻-only group, every pairing into seven pairs, every 十三烂 target), and for each the winning tile
+is placed on every tile of its kind (a drawn 钻 on any 钻: §anqing-reading-scorer-details). A
+reading's flags (跑风, 见字胡, the hard 碰碰胡 of 跑风 case 4) are its own; the legal readings
+compete and the highest total wins (§anqing-score-table, "the one that satisfies
+§anqing-zuan-conditions and gives the highest S")."""
 
 from __future__ import annotations
 
@@ -44,14 +45,17 @@ HONOURS = tuple(range(27, 34))
 WINDS = (27, 28, 29, 30)  # E S W N
 RED, GREEN, WHITE = 31, 32, 33  # 红中 发财 白板
 MELD_KINDS = ("chi", "pong", "ming_gang", "jia_gang", "an_gang", "single")
-"""吃, 碰, 明杠 on a discard, 加杠 (counted as 明杠, C3.4), 暗杠, single-tile 杠牌/钻 kong."""
+"""吃, 碰, 明杠 on a discard, 加杠 (counted as 明杠, §anqing-kongs), 暗杠, single-tile 杠牌/钻
+kong."""
 SET_MELDS = ("chi", "pong", "ming_gang", "jia_gang", "an_gang")
 FED_MELDS = ("chi", "pong", "ming_gang", "jia_gang")
-"""Melds made from another player's discard: one 口 each (a pong turned kong stays one, C5.4)."""
-OPEN_MELDS = FED_MELDS  # they break 门清 (C5.1 item 2)
+"""Melds made from another player's discard: one 口 each (a pong turned kong stays one,
+§anqing-bao)."""
+OPEN_MELDS = FED_MELDS  # they break 门清 (§anqing-score-table item 2)
 
 
-# ------------------------------------------------------------------------------ tiles (C2)
+# ------------------------------------------------------------------------------ tiles
+# (§anqing-setup)
 
 
 def suited(kind: int) -> bool:
@@ -63,7 +67,7 @@ def rank(kind: int) -> int:
 
 
 def zuan_of(indicator: int) -> int:
-    """钻牌的出现 (C2.2): the successor of the flipped tile: rank + 1 in its suit (9 -> 1),
+    """钻牌的出现 (§anqing-zuan): the successor of the flipped tile: rank + 1 in its suit (9 -> 1),
     E -> S -> W -> N -> E, RD -> GD -> WD -> RD."""
     if suited(indicator):
         return indicator - indicator % 9 + (indicator % 9 + 1) % 9
@@ -73,7 +77,7 @@ def zuan_of(indicator: int) -> int:
 
 
 def gang_tiles(zuan: int) -> frozenset[int]:
-    """杠牌 (C2.3): 发财 and 白板, or with a dragon 钻 the two other dragons."""
+    """杠牌 (§anqing-red-dragon): 发财 and 白板, or with a dragon 钻 the two other dragons."""
     if zuan < RED:
         return frozenset({GREEN, WHITE})
     return frozenset({RED, GREEN, WHITE} - {zuan})
@@ -81,13 +85,13 @@ def gang_tiles(zuan: int) -> frozenset[int]:
 
 def class_one_kind(kind: int, zuan: int) -> int:
     """The identity a natural tile has in a class-1 hand: 红中 stands for the 钻's face when the
-    钻 is not a dragon ("红中就代替钻牌本来的牌", C2.3)."""
+    钻 is not a dragon ("红中就代替钻牌本来的牌", §anqing-red-dragon)."""
     return zuan if kind == RED and zuan < RED else kind
 
 
 def class_one_identities(zuan: int) -> tuple[int, ...]:
     """What a 钻 may stand for in a class-1 hand: any kind but a 杠牌, and not 中 when 红中 is
-    the 钻's face (there is no 中 then, C2.3)."""
+    the 钻's face (there is no 中 then, §anqing-red-dragon)."""
     barred = gang_tiles(zuan) | ({RED} if zuan < RED else set())
     return tuple(kind for kind in range(N_KINDS) if kind not in barred)
 
@@ -140,11 +144,11 @@ class Meld:
 @dataclass(frozen=True)
 class AnqingWin:
     """A winner's final hand. ``concealed``: the concealed tiles at the win, the winning tile
-    included, 钻 written with a star; ``winning_tile``: the tile drawn last (``W``, C4.1);
-    ``indicator``: the flipped tile (the 钻 is its successor); ``discarded_zuan``: D, the winner
-    discarded a 钻 earlier in the hand; ``kong_chain``: kongs made in a row this turn before
-    ``W`` was drawn as their replacement (0: not 杠开); ``heavenly``: 天胡 or 地胡, the caller
-    stating that the window of C5.1 item 7 held."""
+    included, 钻 written with a star; ``winning_tile``: the tile drawn last (``W``,
+    §anqing-self-draw-only); ``indicator``: the flipped tile (the 钻 is its successor);
+    ``discarded_zuan``: D, the winner discarded a 钻 earlier in the hand; ``kong_chain``: kongs made
+    in a row this turn before ``W`` was drawn as their replacement (0: not 杠开); ``heavenly``: 天胡
+    or 地胡, the caller stating that the window of §anqing-score-table item 7 held."""
 
     concealed: str
     winning_tile: str
@@ -190,11 +194,16 @@ class AnqingWin:
         for meld in self.melds:
             kind, is_zuan = meld.physical
             if is_zuan != (kind == zuan) or (is_zuan and meld.kind != "single"):
-                raise ValueError(f"{meld}: a 钻 is konged singly and never melded (C3.2)")
+                raise ValueError(
+                    f"{meld}: a 钻 is konged singly and never melded "
+                    "(§anqing-zuan-kong-needs-zhi-jiao)"
+                )
             if meld.kind == "single" and not is_zuan and kind not in gang_tiles(zuan):
-                raise ValueError(f"{meld}: only a 杠牌 or a 钻 is konged singly (C3.3)")
+                raise ValueError(
+                    f"{meld}: only a 杠牌 or a 钻 is konged singly (§anqing-gang-tile-kong)"
+                )
             if meld.kind != "single" and kind in gang_tiles(zuan):
-                raise ValueError(f"{meld}: a 杠牌 is only konged singly (C3.3)")
+                raise ValueError(f"{meld}: a 杠牌 is only konged singly (§anqing-gang-tile-kong)")
             physical.update(meld.physical_kinds())
         if max(physical.values()) > 4:
             raise ValueError(f"{self}: more than four copies of a kind")
@@ -261,7 +270,7 @@ def _group(shape: str, kinds: Sequence[int], naturals: Sequence[Tile], zuan: int
 
 
 def _free_groups(shape: str, zuan: int) -> list[Group]:
-    """Every identity of a group made of 钻 only (C4.2: any kind but a 杠牌)."""
+    """Every identity of a group made of 钻 only (§anqing-class-one: any kind but a 杠牌)."""
     out = []
     for kind in class_one_identities(zuan):
         if shape == "free_pair":
@@ -335,8 +344,8 @@ def _unrelated_rank_sets() -> list[frozenset[int]]:
 
 
 def _shisanlan_groups(win: AnqingWin, options: AnqingOptions) -> Iterator[tuple[Group, ...]]:
-    """Every 十三烂 target the 14 concealed tiles fit (C4.3): per suit ranks 3 apart, distinct
-    honours; the 钻 fill the target's empty slots. With ``shisanlan_honours_literal`` every
+    """Every 十三烂 target the 14 concealed tiles fit (§anqing-shisanlan): per suit ranks 3 apart,
+    distinct honours; the 钻 fill the target's empty slots. With ``shisanlan_honours_literal`` every
     natural is at its face (红中 = 中, 杠牌 as honours) and a 钻 may be any kind; without it the
     tiles read as in class 1 and a 杠牌 held rules the form out."""
     zuan = win.zuan
@@ -387,7 +396,7 @@ def _shisanlan_groups(win: AnqingWin, options: AnqingOptions) -> Iterator[tuple[
 
 def _placed(form: str, groups: tuple[Group, ...], win: AnqingWin) -> Iterator[Reading]:
     """The readings of ``groups`` with the winning tile on each tile that can be it: a natural
-    of its physical kind, or any 钻 when a 钻 was drawn (C7 #31)."""
+    of its physical kind, or any 钻 when a 钻 was drawn (§anqing-reading-scorer-details)."""
     kind, is_zuan = win.win
     for g, group in enumerate(groups):
         seen = set()
@@ -399,7 +408,8 @@ def _placed(form: str, groups: tuple[Group, ...], win: AnqingWin) -> Iterator[Re
 
 
 def readings(win: AnqingWin, options: AnqingOptions) -> Iterator[Reading]:
-    """Every reading of the final hand: class 1 (no 杠牌 held, C3.3) and 十三烂 (C4.3)."""
+    """Every reading of the final hand: class 1 (no 杠牌 held, §anqing-gang-tile-kong) and 十三烂
+    (§anqing-shisanlan)."""
     win.check()
     zuan = win.zuan
     tiles = win.tiles
@@ -418,7 +428,8 @@ def readings(win: AnqingWin, options: AnqingOptions) -> Iterator[Reading]:
             yield from _placed("shisanlan", groups, win)
 
 
-# ------------------------------------------------------------------------------ C4.4 conditions
+# ------------------------------------------------------------------------------
+# §anqing-zuan-conditions conditions
 
 
 def at_own_face(tile: Tile, zuan: int) -> bool:
@@ -467,7 +478,7 @@ def pong_pong(reading: Reading, win: AnqingWin) -> bool:
 
 def waits_before(win: AnqingWin, options: AnqingOptions) -> list[int]:
     """Kinds that complete the 13 tiles before W as a class-1 shape (for a hand without 钻;
-    ``unique_wait``): not a kind the player already holds four of (rules-spec 0.3)."""
+    ``unique_wait``): not a kind the player already holds four of (§anqing-vocabulary)."""
     zuan = win.zuan
     kinds = [class_one_kind(kind, zuan) for kind, _ in win.tiles]
     kinds.remove(class_one_kind(win.win[0], zuan))
@@ -489,8 +500,8 @@ def waits_before(win: AnqingWin, options: AnqingOptions) -> list[int]:
 
 
 def pao_feng(reading: Reading, win: AnqingWin, options: AnqingOptions) -> bool:
-    """跑风 (C4.4) of this reading: case 4, or W at its own face as pair, middle or edge; with
-    ``unique_wait`` a hand holding no 钻 also needs a single winning kind before W."""
+    """跑风 (§anqing-zuan-conditions) of this reading: case 4, or W at its own face as pair, middle
+    or edge; with ``unique_wait`` a hand holding no 钻 also needs a single winning kind before W."""
     if reading.form == "shisanlan":
         return False
     if reading.form == "standard" and hard_pong_pong(reading, win):
@@ -503,9 +514,9 @@ def pao_feng(reading: Reading, win: AnqingWin, options: AnqingOptions) -> bool:
 
 
 def jian_zi_hu(reading: Reading, win: AnqingWin, options: AnqingOptions) -> bool:
-    """见字胡 ("只能胡万，筒，条", C4.4): W at its own face and suited (a 红中 for a suited face
-    only with ``jian_zi_hu_red_counts``); with ``zuan_diao`` W also pairs a 钻 standing for its
-    face."""
+    """见字胡 ("只能胡万，筒，条", §anqing-zuan-conditions): W at its own face and suited (a 红中
+    for a suited face only with ``jian_zi_hu_red_counts``); with ``zuan_diao`` W also pairs a 钻
+    standing for its face."""
     w = reading.win_tile
     if not (at_own_face(w, win.zuan) and suited(w.kind)):
         return False
@@ -520,7 +531,8 @@ def jian_zi_hu(reading: Reading, win: AnqingWin, options: AnqingOptions) -> bool
 
 
 def legal(reading: Reading, win: AnqingWin, options: AnqingOptions) -> bool:
-    """The table of C4.4 for class-1 readings (十三烂 is free of it: "13烂不受以下限制")."""
+    """The table of §anqing-zuan-conditions for class-1 readings (十三烂 is free of it:
+    "13烂不受以下限制")."""
     if reading.form == "shisanlan":
         return True
     if reading.form == "standard" and hard_pong_pong(reading, win):
@@ -535,7 +547,8 @@ def legal(reading: Reading, win: AnqingWin, options: AnqingOptions) -> bool:
     return seen if not discarded else run and seen
 
 
-# ------------------------------------------------------------------------------ C5.1 items
+# ------------------------------------------------------------------------------ §anqing-score-table
+# items
 
 
 def kong_points(win: AnqingWin, options: AnqingOptions) -> int:
@@ -578,7 +591,7 @@ def gang_kai_points(win: AnqingWin, options: AnqingOptions) -> int:
 
 
 def items(reading: Reading, win: AnqingWin, options: AnqingOptions) -> list[tuple[str, int]]:
-    """Every item of C5.1 that applies to this reading: (Chinese name, points)."""
+    """Every item of §anqing-score-table that applies to this reading: (Chinese name, points)."""
     zuan = win.zuan
     zuan_tiles = reading.zuan_tiles()
     all_zuan = len(zuan_tiles) + win.konged_zuan() == 4
@@ -654,7 +667,8 @@ class Score:
 
 
 def score(win: AnqingWin, options: AnqingOptions | None = None) -> Score | None:
-    """The highest-scoring legal reading (C5.1), or None when the hand is no legal win."""
+    """The highest-scoring legal reading (§anqing-score-table), or None when the hand is no legal
+    win."""
     options = options or AnqingOptions()
     best = None
     for reading in readings(win, options):
@@ -669,7 +683,7 @@ def score(win: AnqingWin, options: AnqingOptions | None = None) -> Score | None:
 
 
 def bao_factor_one_way(kinds: Sequence[str], options: AnqingOptions) -> int:
-    """f(A -> B) of C5.4 for the 口 B took from A: 0 below three; 3, x2 for four, x2 when all
+    """f(A -> B) of §anqing-bao for the 口 B took from A: 0 below three; 3, x2 for four, x2 when all
     are pongs or kongs (four all-pong: ``bao_all_pong_4_factor``)."""
     if len(kinds) < 3:
         return 0
@@ -709,7 +723,7 @@ def payments(
     feeds: Mapping[tuple[int, int], Sequence[str]],
     options: AnqingOptions,
 ) -> dict[int, int]:
-    """C5.2: every other seat pays (S + dealer extra + 连庄) x 包 factor."""
+    """§anqing-payments: every other seat pays (S + dealer extra + 连庄) x 包 factor."""
     out = {}
     for payer in range(4):
         if payer == winner:
@@ -744,7 +758,7 @@ class Settlement:
 
 
 def settle(end: HandEnd, options: AnqingOptions | None = None) -> Settlement | None:
-    """Score the win and settle it (C5.1-C5.4); None when the hand is no legal win."""
+    """Score the win and settle it (§anqing-score-table); None when the hand is no legal win."""
     options = options or AnqingOptions()
     result = score(end.win, options)
     if result is None:
@@ -759,7 +773,8 @@ def deltas(winner: int, paid: Mapping[int, int]) -> tuple[int, ...]:
     return tuple(sum(paid.values()) if seat == winner else -paid.get(seat, 0) for seat in range(4))
 
 
-# ------------------------------------------------------------------------------ a session (C5.3)
+# ------------------------------------------------------------------------------ a session
+# (§anqing-lian-zhuang)
 
 
 @dataclass(frozen=True)
@@ -786,7 +801,7 @@ def session(
     """Play ``results`` in order: the dealer keeps the deal on his win or 荒庄 ("黄庄也算连庄",
     k + 1), else it passes (``next_dealer_rule``) with k = 0. With ``lian_zhuang_cumulative`` a
     dealer's win also collects, from each payer, what he paid in the dealer's earlier wins of
-    the same spell (C5.3, without their own carries)."""
+    the same spell (§anqing-lian-zhuang, without their own carries)."""
     options = options or AnqingOptions()
     dealer, streak, spell = first_dealer, 0, []
     out = []

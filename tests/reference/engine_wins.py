@@ -118,7 +118,7 @@ def winning_hand(
     tile: int | None = None if how == "instant" else int(winning_tile)
     if tile == -1:  # the dealer complete on his dealt tiles: no drawn tile; any held tile
         tile = next(k for k in range(34) if naturals[k] + kings[k])
-    # a king won on from another player is a natural tile of its face (A2.3.5)
+    # a king won on from another player is a natural tile of its face (§anhua-discarded-kings)
     claimed_king = how in R.CLAIMED and tile in (x_kind, y_kind)
     if claimed_king:
         kings[tile] -= 1

@@ -1,9 +1,10 @@
 """Tests of the slow Anhua Seven Kings reference (``tests/reference/anhua.py``).
 
-Seed text: ``000_256f49c87fe6e891.txt`` (安化七王麻将); spec: ``/work/shared/rules-spec.md`` Part A.
-Every worked example AH-1..AH-7 is checked exactly (pattern, B, P, eligibility per win kind, every
-seat's payment), then every named pattern of the A5.3 table, the king tiers in both modes, and
-properties (zero-sum settlement, B <= 5, P = 2^(B+1), agreement with the reference evaluator).
+Rules: docs/rules/anhua.md (安化七王麻将). Every
+worked example §anhua-example-1..§anhua-example-7 is checked exactly (pattern, B, P, eligibility per
+win kind, every seat's payment), then every named pattern of the §anhua-named-patterns table, the
+king tiers in both modes, and properties (zero-sum settlement, B <= 5, P = 2^(B+1), agreement with
+the reference evaluator).
 
 In all examples the indicator is ``9s``: kings are ``9s*`` (X, 3 copies) and ``1s*`` (Y, 4 copies).
 """
@@ -26,7 +27,7 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example],
 )
 
-SEED = "000_256f49c87fe6e891.txt"
+SEED = "docs/rules/anhua.md"
 X, Y = A.kings_of(A.tiles("9s").index(1), "seven_kings")
 
 
@@ -70,7 +71,7 @@ def assert_score(s: A.Score | None, pattern: str, bigs: int, points: int) -> Non
 
 
 def test_kings_of_indicator():
-    """000_256f49c87fe6e891.txt 王的确定 / 七王 / 四王: 翻九条 → 七王 = 另外三张九条 + 四张一条;
+    """docs/rules/anhua.md 王的确定 / 七王 / 四王: 翻九条 → 七王 = 另外三张九条 + 四张一条;
     四王 = 四张一条."""
     assert A.kings_of(t("9s"), "seven_kings") == (t("9s"), t("1s"))
     assert A.kings_of(t("9s"), "four_kings") == (None, t("1s"))
@@ -84,8 +85,8 @@ def test_kings_of_indicator():
 
 
 def test_default_options_are_spec_a6():
-    """000_256f49c87fe6e891.txt 基本玩法 (七王/四王, 王代硬, 可抢杠胡, 一炮多响, 庄闲分, 抓鸟): the
-    A6 table."""
+    """docs/rules/anhua.md 基本玩法 (七王/四王, 王代硬, 可抢杠胡, 一炮多响, 庄闲分, 抓鸟): the
+    §anhua-options table."""
     assert A.DEFAULT_OPTIONS == {
         "player_count": 4,
         "king_mode": "seven_kings",
@@ -114,7 +115,7 @@ def test_default_options_are_spec_a6():
 
 
 def test_bird_seat_maps_by_rank():
-    """000_256f49c87fe6e891.txt 抓鸟: 四人玩 159 胡牌玩家, 26 下家, 37 对家, 48 上家; 三人玩 147 /
+    """docs/rules/anhua.md 抓鸟: 四人玩 159 胡牌玩家, 26 下家, 37 对家, 48 上家; 三人玩 147 /
     258 下家 / 369 上家."""
     for winner in range(4):
         for rank, offset in {1: 0, 5: 0, 9: 0, 2: 1, 6: 1, 3: 2, 7: 2, 4: 3, 8: 3}.items():
@@ -126,14 +127,14 @@ def test_bird_seat_maps_by_rank():
 
 
 # --------------------------------------------------------------------------------------------
-# Worked examples AH-1 .. AH-7
+# Worked examples §anhua-example-1 .. §anhua-example-7
 # --------------------------------------------------------------------------------------------
 
 AH1 = hand("234m 567p 345s 67m 55m", kings="1s", tile="5m")
 
 
 def test_ah1_single_king_self_draw_birds():
-    """AH-1. 000_256f49c87fe6e891.txt 平胡 (有单王代替, 2、5、8牌作将) and 抓鸟
+    """§anhua-example-1. docs/rules/anhua.md 平胡 (有单王代替, 2、5、8牌作将) and 抓鸟
     ②自摸时鸟如果扎在胡牌方, 即所有玩家给双倍分数; 如果扎在别的玩家, 只此一玩家给双倍分数."""
     s = A.score(AH1)
     assert_score(s, "平胡", 0, 2)
@@ -144,7 +145,7 @@ def test_ah1_single_king_self_draw_birds():
 
 
 def test_ah1_single_king_cannot_win_on_discard():
-    """AH-1. 000_256f49c87fe6e891.txt 注意事项 1》手中有单王可抢杠胡、接杠上炮;
+    """§anhua-example-1. docs/rules/anhua.md 注意事项 1》手中有单王可抢杠胡、接杠上炮;
     除了抢杠胡和杠上炮之外其他任何情况都不能接炮."""
     assert A.score(with_win(AH1, "discard")) is None
     assert_score(A.score(with_win(AH1, "rob_kong")), "抢杠胡", 1, 4)
@@ -152,8 +153,8 @@ def test_ah1_single_king_cannot_win_on_discard():
 
 
 def test_ah1_dealer_bonus():
-    """AH-1. 000_256f49c87fe6e891.txt 庄闲分: 涉及到庄家的算输赢都+1分 (dealer seat 2, +1 after
-    birds)."""
+    """§anhua-example-1. docs/rules/anhua.md 庄闲分: 涉及到庄家的算输赢都+1分 (dealer seat 2, +1
+    after birds)."""
     deltas = A.settle(4, 2, [(0, 2)], "self_draw", None, birds("5p 3m"), {"dealer_bonus": True})
     assert deltas == [17, -4, -9, -4]
     before = {"dealer_bonus": True, "dealer_bonus_timing": "before_birds"}
@@ -161,8 +162,8 @@ def test_ah1_dealer_bonus():
 
 
 def test_ah2a_non_258_pair_is_not_a_win():
-    """AH-2(a). 000_256f49c87fe6e891.txt 二五八将: 安化麻将需要二、五、八做将; pair 9m, not flush,
-    not seven pairs."""
+    """§anhua-example-2. docs/rules/anhua.md 二五八将: 安化麻将需要二、五、八做将; pair 9m, not
+    flush, not seven pairs."""
     h = hand("123m 456p 678s 234s 99m", tile="9m")
     for win in ("self_draw", "discard", "rob_kong", "kong_cannon"):
         assert A.score(with_win(h, win)) is None
@@ -171,7 +172,7 @@ def test_ah2a_non_258_pair_is_not_a_win():
 
 
 def test_ah2b_flush_allows_any_pair():
-    """AH-2(b). 000_256f49c87fe6e891.txt 乱将 and 硬庄清一色: 手中无王, 清一色, 可乱将, 双大胡;
+    """§anhua-example-2. docs/rules/anhua.md 乱将 and 硬庄清一色: 手中无王, 清一色, 可乱将, 双大胡;
     无王可接炮."""
     h = hand("123456789m 234m 99m", win="discard", tile="9m")
     s = A.score(h)
@@ -182,8 +183,8 @@ def test_ah2b_flush_allows_any_pair():
 
 
 def test_ah3_seven_pairs_with_quad_on_discard():
-    """AH-3. 000_256f49c87fe6e891.txt 硬庄小七对 (手中无王, 全部牌成七对牌, 可乱将, 双大胡) and 抓鸟
-    ①点炮时鸟如果 扎在胡牌方或点炮方, 即为中鸟, 点炮人出双倍分数."""
+    """§anhua-example-3. docs/rules/anhua.md 硬庄小七对 (手中无王, 全部牌成七对牌, 可乱将, 双大胡)
+    and 抓鸟 ①点炮时鸟如果 扎在胡牌方或点炮方, 即为中鸟, 点炮人出双倍分数."""
     h = hand("3333m 55p 77p 22s 66s 88m", win="discard", tile="8m")
     assert not E.is_standard(h.naturals, 0, "any")
     s = A.score(h)
@@ -193,7 +194,7 @@ def test_ah3_seven_pairs_with_quad_on_discard():
 
 
 def test_ah3_quad_not_two_pairs_option():
-    """AH-3. 000_256f49c87fe6e891.txt 小七对 / 七小对 (全部牌成七对牌); option
+    """§anhua-example-3. docs/rules/anhua.md 小七对 / 七小对 (全部牌成七对牌); option
     seven_pairs_allow_quad = false."""
     h = hand("3333m 55p 77p 22s 66s 88m", win="discard", tile="8m")
     assert A.score(h, {"seven_pairs_allow_quad": False}) is None
@@ -204,8 +205,8 @@ AH4 = hand("23s 456m 789p 345m 55s", kings="1s", tile="5s")
 
 
 def test_ah4_king_as_itself_off():
-    """AH-4. 000_256f49c87fe6e891.txt 王代硬 off: the 1s* in 1s2s3s is a king → 平胡 小胡; 单王
-    不能接炮."""
+    """§anhua-example-4. docs/rules/anhua.md 王代硬 off: the 1s* in 1s2s3s is a king → 平胡 小胡;
+    单王 不能接炮."""
     s = A.score(AH4)
     assert_score(s, "平胡", 0, 2)
     assert [A.bird_seat(b, 0, 4) for b in birds("2p 3s")] == [1, 2]
@@ -214,8 +215,8 @@ def test_ah4_king_as_itself_off():
 
 
 def test_ah4_king_as_itself_on():
-    """AH-4. 000_256f49c87fe6e891.txt 王代硬: 例一万为王, 顺子一二三万中一万王仍然算硬张 → 硬庄
-    大胡, may 接炮."""
+    """§anhua-example-4. docs/rules/anhua.md 王代硬: 例一万为王, 顺子一二三万中一万王仍然算硬张 →
+    硬庄 大胡, may 接炮."""
     on = {"king_as_itself_is_hard": True}
     s = A.score(AH4, on)
     assert_score(s, "硬庄", 1, 4)
@@ -227,8 +228,8 @@ def test_ah4_king_as_itself_on():
 
 
 def test_ah4_king_as_itself_eligibility_option():
-    """AH-4. 000_256f49c87fe6e891.txt 王代硬 with king_as_itself_affects_eligibility = false: the
-    score is 硬庄 but who may 接炮 uses the physical king count (单王 → no)."""
+    """§anhua-example-4. docs/rules/anhua.md 王代硬 with king_as_itself_affects_eligibility = false:
+    the score is 硬庄 but who may 接炮 uses the physical king count (单王 → no)."""
     opts = {"king_as_itself_is_hard": True, "king_as_itself_affects_eligibility": False}
     assert_score(A.score(AH4, opts), "硬庄", 1, 4)
     assert A.score(with_win(AH4, "discard"), opts) is None
@@ -240,7 +241,7 @@ AH5B = hand("234m 567p 678s 22p", kings="9s 11s", tile="2p")
 
 
 def test_ah5a_three_identical_kings():
-    """AH-5(a). 000_256f49c87fe6e891.txt 三王 (手中有三王代替, 有2、5、8作将, 大胡) and 计分规则
+    """§anhua-example-5. docs/rules/anhua.md 三王 (手中有三王代替, 有2、5、8作将, 大胡) and 计分规则
     大胡 中2鸟16分."""
     s = A.score(AH5A)
     assert_score(s, "三王", 1, 4)
@@ -250,14 +251,14 @@ def test_ah5a_three_identical_kings():
 
 
 def test_ah5a_heavy_hand_eligibility():
-    """AH-5(a). 000_256f49c87fe6e891.txt 注意事项 2》手中有三王, 四王、六王、七王都不能接炮,
+    """§anhua-example-5. docs/rules/anhua.md 注意事项 2》手中有三王, 四王、六王、七王都不能接炮,
     不能杠上炮, 不能抢杠胡."""
     for win in ("discard", "rob_kong", "kong_cannon"):
         assert A.score(with_win(AH5A, win)) is None
 
 
 def test_ah5b_three_loose_kings():
-    """AH-5(b). 000_256f49c87fe6e891.txt 单王 vs 三王 (identical_sets reading) and 计分规则 小胡
+    """§anhua-example-5. docs/rules/anhua.md 单王 vs 三王 (identical_sets reading) and 计分规则 小胡
     中2鸟8分."""
     s = A.score(AH5B)
     assert_score(s, "平胡", 0, 2)
@@ -269,7 +270,7 @@ def test_ah5b_three_loose_kings():
 
 
 def test_ah5b_count_mode():
-    """AH-5(b). 000_256f49c87fe6e891.txt 三王 under king_tier_mode = count: 3 kings → 三王 大胡;
+    """§anhua-example-5. docs/rules/anhua.md 三王 under king_tier_mode = count: 3 kings → 三王 大胡;
     不能抢杠胡."""
     count = {"king_tier_mode": "count"}
     s = A.score(AH5B, count)
@@ -284,8 +285,8 @@ AH6_KONGER = ("23p 567m 789p 55s", [("kong", "4s")])
 
 @pytest.mark.parametrize("revealed", ["7m", "2p", "6s"])
 def test_ah6_konger_cannot_bloom(revealed):
-    """AH-6. 000_256f49c87fe6e891.txt 开杠 (从牌堆补三张牌展示在桌面上; 玩家补张牌胡, 算杠上开花;
-    如果没胡则必须打出补张的牌): the konger cannot win with any revealed tile."""
+    """§anhua-example-6. docs/rules/anhua.md 开杠 (从牌堆补三张牌展示在桌面上; 玩家补张牌胡,
+    算杠上开花; 如果没胡则必须打出补张的牌): the konger cannot win with any revealed tile."""
     concealed, melds = AH6_KONGER
     h = hand(f"{concealed} {revealed}", melds=melds, win="kong_bloom", tile=revealed)
     assert A.score(h) is None
@@ -293,7 +294,7 @@ def test_ah6_konger_cannot_bloom(revealed):
 
 @pytest.mark.parametrize("wait", ["1p", "4p"])
 def test_ah6_konger_is_ready_after_kong(wait):
-    """AH-6. 000_256f49c87fe6e891.txt 杠后必须听牌才可杠: after the kong he waits 1p / 4p
+    """§anhua-example-6. docs/rules/anhua.md 杠后必须听牌才可杠: after the kong he waits 1p / 4p
     (硬庄杠上花 if drawn)."""
     concealed, melds = AH6_KONGER
     h = hand(f"{concealed} {wait}", melds=melds, win="kong_bloom", tile=wait)
@@ -301,7 +302,7 @@ def test_ah6_konger_is_ready_after_kong(wait):
 
 
 def test_ah6_hard_kong_cannon():
-    """AH-6. 000_256f49c87fe6e891.txt 硬庄杠上炮: 补张牌不能胡, 而其他玩家无王, 258做将,
+    """§anhua-example-6. docs/rules/anhua.md 硬庄杠上炮: 补张牌不能胡, 而其他玩家无王, 258做将,
     满足胡牌矩阵, 胡了该张, 双大胡, 开杠者给胡牌者分, 按点炮抓鸟."""
     h = hand("22m 345p 678p 456m 78s 6s", win="kong_cannon", tile="6s")
     s = A.score(h)
@@ -312,8 +313,8 @@ def test_ah6_hard_kong_cannon():
 
 
 def test_ah6_kong_cannon_has_one_winner():
-    """AH-6. 000_256f49c87fe6e891.txt 杠上炮: 不能同时多人胡, 按照位置先后顺序依次胡牌 (settle
-    accepts one winner only)."""
+    """§anhua-example-6. docs/rules/anhua.md 杠上炮: 不能同时多人胡, 按照位置先后顺序依次胡牌
+    (settle accepts one winner only)."""
     with pytest.raises(ValueError):
         A.settle(4, 2, [(0, 8), (2, 4)], "kong_cannon", 1, birds("6p 8m"))
 
@@ -322,7 +323,7 @@ AH7 = hand("234567m 258p 3s", kings="1111s", win="instant")
 
 
 def test_ah7_instant_four_kings():
-    """AH-7. 000_256f49c87fe6e891.txt 小胡: 发完牌后, 玩家手牌有四王或七王,
+    """§anhua-example-7. docs/rules/anhua.md 小胡: 发完牌后, 玩家手牌有四王或七王,
     不进行碰杠吃轮到自己摸牌, 即可胡牌 (不需要满足胡牌矩阵), 为小胡自摸."""
     s = A.score(AH7)
     assert_score(s, "起手四王", 0, 2)
@@ -332,21 +333,21 @@ def test_ah7_instant_four_kings():
 
 
 def test_ah7_instant_with_dealer_bonus():
-    """AH-7. 000_256f49c87fe6e891.txt 庄闲分: 涉及到庄家的算输赢都+1分 (the dealer wins: every
-    payment +1)."""
+    """§anhua-example-7. docs/rules/anhua.md 庄闲分: 涉及到庄家的算输赢都+1分 (the dealer wins:
+    every payment +1)."""
     deltas = A.settle(4, 0, [(0, 2)], "instant", None, birds("1m 6s"), {"dealer_bonus": True})
     assert deltas == [19, -9, -5, -5]
 
 
 def test_ah7_declined_later_win_is_four_kings():
-    """AH-7. 000_256f49c87fe6e891.txt 如玩家选择过, 则不能再以“四王七王直接胡牌” ...
+    """§anhua-example-7. docs/rules/anhua.md 如玩家选择过, 则不能再以“四王七王直接胡牌” ...
     要满足胡牌矩阵才可胡牌, 为其它大胡 (四王平胡: 手中有四王代替, 有2、5、8作将, 双大胡)."""
     h = hand("234m 567p 67s 22p", kings="1111s", tile="2p")
     assert_score(A.score(h), "四王平胡", 2, 8)
 
 
 def test_instant_win_needs_four_or_seven_kings():
-    """000_256f49c87fe6e891.txt 小胡 起手四王/七王: 七王 = all seven; three or loose kings do not
+    """docs/rules/anhua.md 小胡 起手四王/七王: 七王 = all seven; three or loose kings do not
     qualify."""
     seven = hand("2345678m", kings="1111s 999s", win="instant")
     assert_score(A.score(seven), "起手七王", 0, 2)
@@ -360,7 +361,7 @@ def test_instant_win_needs_four_or_seven_kings():
 
 
 # --------------------------------------------------------------------------------------------
-# Every named pattern of the A5.3 table
+# Every named pattern of the §anhua-named-patterns table
 # --------------------------------------------------------------------------------------------
 
 K3 = [("kong", "3p")]  # a kong meld (for 杠上花 hands: the konger's own kong)
@@ -418,8 +419,8 @@ NAMED_CASES = [
 
 
 def test_named_cases_cover_the_table():
-    """000_256f49c87fe6e891.txt 小胡 / 大胡 / 双大胡 / 豪华胡 / 大豪华胡 / 双大豪华胡: one case per
-    A5.3 row."""
+    """docs/rules/anhua.md 小胡 / 大胡 / 双大胡 / 豪华胡 / 大豪华胡 / 双大豪华胡: one case per
+    §anhua-named-patterns row."""
     assert {case[0] for case in NAMED_CASES} == set(A.NAMED_PATTERNS.values())
     assert len(NAMED_CASES) == len(A.NAMED_PATTERNS)
 
@@ -430,7 +431,7 @@ def test_named_cases_cover_the_table():
     ids=[case[0] for case in NAMED_CASES],
 )
 def test_named_pattern(pattern, points, concealed, kings, melds, win, tile):
-    """000_256f49c87fe6e891.txt 胡牌规则 3》-8》 (every named pattern) and 计分规则 (P = 2, 4, 8,
+    """docs/rules/anhua.md 胡牌规则 3》-8》 (every named pattern) and 计分规则 (P = 2, 4, 8,
     16, 32, 64)."""
     s = A.score(hand(concealed, kings, melds, win, tile))
     assert s is not None
@@ -441,8 +442,8 @@ def test_named_pattern(pattern, points, concealed, kings, melds, win, tile):
 
 
 def test_unnamed_combinations_scored_by_features():
-    """000_256f49c87fe6e891.txt 胡牌规则: combinations the text does not name (七王平胡,
-    小七对抢杠胡, 七王清一色杠上花) are scored by the same bigs (spec A5.3 DECISION)."""
+    """docs/rules/anhua.md 胡牌规则: combinations the text does not name (七王平胡, 小七对抢杠胡,
+    七王清一色杠上花) are scored by the same bigs (spec §anhua-named-patterns DECISION)."""
     seven_plain = hand("567p 5m", "999s 1111s", [("chi", "2m")], "self_draw", "5m")
     assert_score(A.score(seven_plain), "七王平胡", 3, 16)
     pairs_rob = hand("11m 33m 55p 77p 22s 66s 8m", "1s", [], "rob_kong", "8m")
@@ -452,7 +453,7 @@ def test_unnamed_combinations_scored_by_features():
 
 
 def test_flush_needs_the_kings_in_the_suit():
-    """000_256f49c87fe6e891.txt 清一色 (胡牌牌型全为一个花色, 可乱将) and 二五八将: a king counts as
+    """docs/rules/anhua.md 清一色 (胡牌牌型全为一个花色, 可乱将) and 二五八将: a king counts as
     the suit it stands for; melds count; without the flush a 9m pair is not allowed."""
     one_king = hand("123m 456m 789m 234m 9m", "1s", [], "self_draw", "9m")  # the 1s king is a 9m
     assert_score(A.score(one_king), "清一色", 1, 4)
@@ -465,7 +466,7 @@ def test_flush_needs_the_kings_in_the_suit():
 
 
 # --------------------------------------------------------------------------------------------
-# King tiers, both modes, two and five kings (A4.4)
+# King tiers, both modes, two and five kings (§anhua-king-tiers)
 # --------------------------------------------------------------------------------------------
 
 TWO_LOOSE = hand("234m 567p 678s 2p 78m", "9s 1s", [], "self_draw", "2p")
@@ -477,7 +478,8 @@ FIVE_X3 = hand("234m 567p 22p 6s", "999s 11s", [], "self_draw", "2p")
 @pytest.mark.parametrize("mode", ["identical_sets", "count"])
 @pytest.mark.parametrize("h", [TWO_LOOSE, TWO_SAME], ids=["9s+1s", "1s+1s"])
 def test_two_kings_are_loose_in_both_modes(mode, h):
-    """000_256f49c87fe6e891.txt 单王 (two kings are never named; spec A4.4: 单王 in both modes)."""
+    """docs/rules/anhua.md 单王 (two kings are never named; spec §anhua-king-tiers: 单王 in both
+    modes)."""
     opts = {"king_tier_mode": mode}
     s = A.score(h, opts)
     assert_score(s, "平胡", 0, 2)
@@ -497,8 +499,8 @@ def test_two_kings_are_loose_in_both_modes(mode, h):
     ids=["y4-identical", "x3-identical", "y4-count", "x3-count"],
 )
 def test_five_kings(h, mode, pattern, bigs):
-    """000_256f49c87fe6e891.txt 三王 / 四王 (five kings are never named; spec A4.4 identical_sets vs
-    count)."""
+    """docs/rules/anhua.md 三王 / 四王 (five kings are never named; spec §anhua-king-tiers
+    identical_sets vs count)."""
     opts = {"king_tier_mode": mode}
     s = A.score(h, opts)
     assert_score(s, pattern, bigs, 2 ** (bigs + 1))
@@ -527,8 +529,8 @@ def test_five_kings(h, mode, pattern, bigs):
     ],
 )
 def test_tier_table(counts, identical, count):
-    """000_256f49c87fe6e891.txt 单王 / 三王 / 四王 / 六王 / 七王: spec A4.4 table, counts = (x,
-    y)."""
+    """docs/rules/anhua.md 单王 / 三王 / 四王 / 六王 / 七王: spec §anhua-king-tiers table, counts =
+    (x, y)."""
     by_face = [0] * 34
     by_face[X], by_face[Y] = counts
     assert A.tier_of(by_face, "identical_sets") == identical
@@ -536,7 +538,7 @@ def test_tier_table(counts, identical, count):
 
 
 def test_four_kings_mode_tiers():
-    """000_256f49c87fe6e891.txt 四王: 一局牌有四张王牌 — only Y exists; both tier modes agree."""
+    """docs/rules/anhua.md 四王: 一局牌有四张王牌 — only Y exists; both tier modes agree."""
     four = {"king_mode": "four_kings"}
     h = hand("234m 567p 678s 22p 9s", "11s", [], "self_draw", "2p")  # 9s is natural here
     for mode in ("identical_sets", "count"):
@@ -547,12 +549,12 @@ def test_four_kings_mode_tiers():
 
 
 # --------------------------------------------------------------------------------------------
-# 王代硬 details (A4.5)
+# 王代硬 details (§anhua-king-as-itself)
 # --------------------------------------------------------------------------------------------
 
 
 def test_king_as_itself_free_triplet():
-    """000_256f49c87fe6e891.txt 王代硬: three 9s kings used as a 9s triplet are hard (硬庄, may
+    """docs/rules/anhua.md 王代硬: three 9s kings used as a 9s triplet are hard (硬庄, may
     接炮); as wilds they are 三王 (same B): the discard win is allowed with the hard reading."""
     on = {"king_as_itself_is_hard": True}
     assert_score(A.score(AH5A, on), "硬庄", 1, 4)  # tie 硬庄 / 三王: weakest class reported
@@ -562,9 +564,10 @@ def test_king_as_itself_free_triplet():
 
 
 def test_king_as_itself_best_eligible_assignment():
-    """000_256f49c87fe6e891.txt 王代硬 + 四王: the highest-B assignment eligible for the win kind is
-    taken (spec A4.5 DECISION). 1s2s3s + a 1s1s1s triplet uses all four 1s kings as themselves
-    (硬庄, B 1); as wilds they are 四王 (B 2). Self-draw: 四王平胡; discard: only 硬庄 may win."""
+    """docs/rules/anhua.md 王代硬 + 四王: the highest-B assignment eligible for the win kind is
+    taken (spec §anhua-king-as-itself DECISION). 1s2s3s + a 1s1s1s triplet uses all four 1s kings as
+    themselves (硬庄, B 1); as wilds they are 四王 (B 2). Self-draw: 四王平胡; discard: only 硬庄
+    may win."""
     h = hand("23s 456m 789p 55m", "1111s", [], "self_draw", "5m")
     on = {"king_as_itself_is_hard": True}
     assert_score(A.score(h, on), "四王平胡", 2, 8)
@@ -575,8 +578,8 @@ def test_king_as_itself_best_eligible_assignment():
 
 
 def test_discarded_king_cannot_be_won_on():
-    """000_256f49c87fe6e891.txt 王可以代替任何一张牌, 但不能代替形成吃碰杠 (spec A2.3.5: a discarded
-    king cannot be won on; option discarded_king_claimable_for_win)."""
+    """docs/rules/anhua.md 王可以代替任何一张牌, 但不能代替形成吃碰杠 (spec §anhua-discarded-kings:
+    a discarded king cannot be won on; option discarded_king_claimable_for_win)."""
     h = hand("234m 567p 345s 678m 55m", "", [], "discard", "5m")
     assert A.score(h) is not None
     king_tile = hand("234m 567p 345s 678m 5m", "1s", [], "discard", "1s")
@@ -585,19 +588,19 @@ def test_discarded_king_cannot_be_won_on():
 
 
 def test_rob_kong_option_off():
-    """000_256f49c87fe6e891.txt 可抢杠胡: 勾选允许抢杠胡 (off → no robbing)."""
+    """docs/rules/anhua.md 可抢杠胡: 勾选允许抢杠胡 (off → no robbing)."""
     h = hand("234m 567p 345s 678m 55m", "", [], "rob_kong", "5m")
     assert_score(A.score(h), "硬庄抢杠胡", 2, 8)
     assert A.score(h, {"allow_rob_kong": False}) is None
 
 
 # --------------------------------------------------------------------------------------------
-# Settlement details (A5.4)
+# Settlement details (§anhua-payments)
 # --------------------------------------------------------------------------------------------
 
 
 def test_multi_ron_each_winner_counts_birds_from_own_seat():
-    """000_256f49c87fe6e891.txt 一炮多响 and 抓鸟 (以胡牌玩家为起点): seat 1 discards, seats 0 and 2
+    """docs/rules/anhua.md 一炮多响 and 抓鸟 (以胡牌玩家为起点): seat 1 discards, seats 0 and 2
     win; bird 3m → seat 2 from winner 0 (no hit), seat 0 from winner 2 (no hit); bird 2m → seat 1
     from winner 0 (the discarder: hit), seat 3 from winner 2 (no hit)."""
     deltas = A.settle(4, 3, [(0, 4), (2, 8)], "discard", 1, birds("3m 2m"))
@@ -607,7 +610,7 @@ def test_multi_ron_each_winner_counts_birds_from_own_seat():
 
 
 def test_rob_kong_payer_is_konger():
-    """000_256f49c87fe6e891.txt 抢杠胡: 开杠者给胡牌者分, 按点炮抓鸟 — birds on the winner and the
+    """docs/rules/anhua.md 抢杠胡: 开杠者给胡牌者分, 按点炮抓鸟 — birds on the winner and the
     konger double."""
     assert A.settle(4, 0, [(2, 4)], "rob_kong", 3, birds("1m 2p")) == [0, 0, 16, -16]
     assert A.settle(4, 0, [(2, 4)], "rob_kong", 3, birds("1m 2p"), {"dealer_bonus": True}) == [
@@ -625,19 +628,19 @@ def test_rob_kong_payer_is_konger():
 
 
 def test_three_players_self_draw():
-    """000_256f49c87fe6e891.txt 抓鸟 三人玩: 147 胡牌玩家, 258 下家, 369 上家."""
+    """docs/rules/anhua.md 抓鸟 三人玩: 147 胡牌玩家, 258 下家, 369 上家."""
     # winner 1; bird 4s → winner, 9m → seat 0 (上家 of 1)
     assert A.settle(3, 0, [(1, 4)], "self_draw", None, birds("4s 9m")) == [-16, 24, -8]
 
 
 def test_haidi_no_birds_and_four_hits():
-    """000_256f49c87fe6e891.txt 抓鸟 C、如果胡海底牌, 则不抓鸟; 计分规则 中4鸟 (大胡 中4鸟64分)."""
+    """docs/rules/anhua.md 抓鸟 C、如果胡海底牌, 则不抓鸟; 计分规则 中4鸟 (大胡 中4鸟64分)."""
     assert A.settle(4, 1, [(0, 4)], "discard", 2, []) == [4, 0, -4, 0]
     assert A.settle(4, 1, [(0, 4)], "discard", 2, birds("1m 5p 9s 3m")) == [64, 0, -64, 0]
 
 
 def test_settle_rejects_bad_arguments():
-    """000_256f49c87fe6e891.txt 抓鸟 (四人玩 / 三人玩 only)."""
+    """docs/rules/anhua.md 抓鸟 (四人玩 / 三人玩 only)."""
     with pytest.raises(ValueError):
         A.settle(2, 0, [(0, 2)], "self_draw", None, [])
     with pytest.raises(ValueError):
@@ -649,7 +652,7 @@ def test_settle_rejects_bad_arguments():
 
 
 def test_hand_validation():
-    """000_256f49c87fe6e891.txt 游戏牌数 (108 tiles, 4 of each) and 王的确定 (kings never in
+    """docs/rules/anhua.md 游戏牌数 (108 tiles, 4 of each) and 王的确定 (kings never in
     chi/pong/kong)."""
     with pytest.raises(ValueError):  # 13 concealed tiles with no melds
         hand("234m 567p 345s 67m 5m", "1s", tile="5m")
@@ -763,7 +766,7 @@ def _try_random_winning_hand(rng: random.Random):
 @SETTINGS
 @given(st.randoms(use_true_random=False))
 def test_property_scores_are_well_formed(rng):
-    """000_256f49c87fe6e891.txt 计分规则 (小胡2分 … 大豪华胡32分): B in 0..5, P = 2^(B+1), features
+    """docs/rules/anhua.md 计分规则 (小胡2分 … 大豪华胡32分): B in 0..5, P = 2^(B+1), features
     consistent, eligibility per 注意事项 1》-3》."""
     h, opts, legal = _random_winning_hand(rng)
     self_drawn = A.score(with_win(h, "self_draw"), opts)
@@ -794,7 +797,7 @@ def test_property_scores_are_well_formed(rng):
 @SETTINGS
 @given(st.randoms(use_true_random=False))
 def test_property_legality_agrees_with_evaluator(rng):
-    """000_256f49c87fe6e891.txt 胡牌规则 1》基本牌型 + 二五八将 / 乱将: a self-draw is legal iff the
+    """docs/rules/anhua.md 胡牌规则 1》基本牌型 + 二五八将 / 乱将: a self-draw is legal iff the
     concealed part is standard with a 2/5/8 pair, or seven pairs, or standard (any pair) in a flush
     (kings checked by the reference evaluator, independently)."""
     h, opts, _legal = _random_winning_hand(rng)
@@ -819,7 +822,7 @@ def test_property_legality_agrees_with_evaluator(rng):
 @SETTINGS
 @given(st.randoms(use_true_random=False))
 def test_property_kingless_legality(rng):
-    """000_256f49c87fe6e891.txt 二五八将 / 乱将 / 小七对 without kings: legal iff 258-standard,
+    """docs/rules/anhua.md 二五八将 / 乱将 / 小七对 without kings: legal iff 258-standard,
     seven pairs, or any-pair standard with every tile (melds included) in one suit; then 硬庄 is
     always a feature."""
     h, opts, _legal = _random_winning_hand(rng)
@@ -844,7 +847,7 @@ def test_property_kingless_legality(rng):
     data=st.data(),
 )
 def test_property_settle_is_zero_sum(n_players, data):
-    """000_256f49c87fe6e891.txt 抓鸟 / 庄闲分 / 一炮多响: every settlement is zero-sum, and each
+    """docs/rules/anhua.md 抓鸟 / 庄闲分 / 一炮多响: every settlement is zero-sum, and each
     payment is P x 2^h (+1 with the dealer)."""
     seats = list(range(n_players))
     dealer = data.draw(st.sampled_from(seats))

@@ -1,7 +1,8 @@
-"""The Anqing reference against every worked example of rules-spec (AQ-1 to AQ-9) and the
-variants the spec states, the rules the examples do not reach, and properties.
+"""The Anqing reference against every worked example of the rules reference (§anqing-example-1 to
+§anqing-example-9) and the variants the spec states, the rules the examples do not reach, and
+properties.
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将); each test names the rule it checks.
+Rules: docs/rules/anqing.md (安庆麻将); each test names the rule it checks.
 Defaults unless a test says otherwise: indicator ``4p`` so the 钻 is ``5p`` (written ``5p*``),
 红中 stands for ``5p``, 发财/白板 are 杠牌; dealer seat 0, streak 0.
 """
@@ -49,11 +50,12 @@ def settled(winner: int, win: AnqingWin, dealer: int = 0, others=None, **options
     return settle(HandEnd(winner, win, dealer, 0, others), AnqingOptions(**options))
 
 
-# ------------------------------------------------------------------------------ tiles (C2)
+# ------------------------------------------------------------------------------ tiles
+# (§anqing-setup)
 
 
 def test_zuan_is_the_successor_of_the_flipped_tile():
-    """钻牌的出现 (004:intro "翻的为筒2，则钻牌为筒3…翻的为9，则钻牌返回为1…翻的为北，则东为钻牌
+    """钻牌的出现 (§anqing-rules "翻的为筒2，则钻牌为筒3…翻的为9，则钻牌返回为1…翻的为北，则东为钻牌
     …翻的是红中，则钻牌为发财。翻发财是白板。翻白板为中"), and the same as the exact module's
     rule."""
     pairs = {"2p": "3p", "9s": "1s", "9m": "1m", "N": "E", "E": "S", "RD": "GD", "GD": "WD"}
@@ -64,9 +66,9 @@ def test_zuan_is_the_successor_of_the_flipped_tile():
 
 
 def test_gang_tiles_and_what_a_zuan_may_stand_for():
-    """杠牌 (004:intro "如果不是中发白的钻牌时候，发财和白板是杠牌…如果是中发白的钻牌…红中和白板
-    就可以用来杠牌", rules-spec C2.3, C7 #4): 发/白, or the two other dragons; a 钻 never
-    stands for a 杠牌, nor for 中 when 红中 is the 钻's face."""
+    """杠牌 (§anqing-rules "如果不是中发白的钻牌时候，发财和白板是杠牌…如果是中发白的钻牌…红中和白板
+    就可以用来杠牌", §anqing-red-dragon, §anqing-reading-dragon-zuan-gang-tiles): 发/白, or the two
+    other dragons; a 钻 never stands for a 杠牌, nor for 中 when 红中 is the 钻's face."""
     assert gang_tiles(kind_id("5p")) == {kind_id("GD"), kind_id("WD")}
     assert gang_tiles(kind_id("GD")) == {kind_id("RD"), kind_id("WD")}
     assert gang_tiles(kind_id("RD")) == {kind_id("GD"), kind_id("WD")}
@@ -75,12 +77,14 @@ def test_gang_tiles_and_what_a_zuan_may_stand_for():
     assert kind_id("GD") in class_one_identities(kind_id("GD"))
 
 
-# ------------------------------------------------------------------------------ AQ-1 .. AQ-4
+# ------------------------------------------------------------------------------ §anqing-example-1
+# .. §anqing-example-4
 
 
 def test_aq1_pi_hu_with_a_chi_and_a_wind_triplet():
-    """AQ-1, 屁胡 and 风 (004:#19 "屁胡：除了上面牌型之外的基础牌型", 004:#21 "风：…只要有三个一
-    样的就 +1"): a two-sided wait is no 跑风, a chi breaks 门清; S = 4; the dealer pays 4 + 3."""
+    """§anqing-example-1, 屁胡 and 风 (§anqing-pi-hu "屁胡：除了上面牌型之外的基础牌型",
+    §anqing-wind-sets "风：…只要有三个一 样的就 +1"): a two-sided wait is no 跑风, a chi breaks
+    门清; S = 4; the dealer pays 4 + 3."""
     win = AnqingWin("456s 789p E E E 22m", "6s", (Meld("chi", "1m", 0),))
     result = settled(1, win)
     assert result.score.items == (("基本胡", 3), ("风", 1), ("屁胡", 0))
@@ -88,14 +92,15 @@ def test_aq1_pi_hu_with_a_chi_and_a_wind_triplet():
 
 
 def test_aq1_with_the_dealer_extra_only_on_his_wins():
-    """庄家额外 (004:#1 "所有的胡牌闲家都加+3个，庄家额外+3个", option dealer_extra_symmetric): off,
-    a non-dealer's win costs the dealer no extra."""
+    """庄家额外 (§anqing-base "所有的胡牌闲家都加+3个，庄家额外+3个", option
+    dealer_extra_symmetric): off, a non-dealer's win costs the dealer no extra."""
     win = AnqingWin("456s 789p E E E 22m", "6s", (Meld("chi", "1m", 0),))
     assert settled(1, win, dealer_extra_symmetric=False).deltas == (-4, 12, -4, -4)
 
 
 def test_aq2a_a_kept_zuan_as_the_single_wait():
-    """AQ-2(a), 跑风 独吊 and 见字胡 (004:#4 "必须打掉2筒，手上留钻，胡牌才能算跑风"; 004:intro
+    """§anqing-example-2a, 跑风 独吊 and 见字胡 (§anqing-pao-feng-points
+    "必须打掉2筒，手上留钻，胡牌才能算跑风"; §anqing-rules
     "有钻牌，且没出过钻牌…见字胡：只能胡万，筒，条"): S = 12, +39."""
     win = AnqingWin("123m 456s 789m 234p 5p* 8s", "8s")
     result = settled(2, win)
@@ -104,9 +109,9 @@ def test_aq2a_a_kept_zuan_as_the_single_wait():
 
 
 def test_aq2b_a_drawn_zuan_for_another_tile_does_not_win():
-    """AQ-2(b), 跑风 (004:#4 "如果摸钻，不能算跑风"; "摸钻不能平胡，必须要形成跑风"): the drawn
-    钻 can only be 9p: neither 跑风 nor 见字胡, no 碰碰胡, no 杠开 -> no win, under both 见字胡
-    readings; a 杠开 would win."""
+    """§anqing-example-2b, 跑风 (§anqing-pao-feng-points "如果摸钻，不能算跑风";
+    "摸钻不能平胡，必须要形成跑风"): the drawn 钻 can only be 9p: neither 跑风 nor 见字胡, no
+    碰碰胡, no 杠开 -> no win, under both 见字胡 readings; a 杠开 would win."""
     win = AnqingWin("123m 456s 789m 234p 9p 5p*", "5p*")
     assert score(win) is None
     assert total(win, jian_zi_hu_definition="zuan_diao") is None
@@ -114,8 +119,8 @@ def test_aq2b_a_drawn_zuan_for_another_tile_does_not_win():
 
 
 def test_aq2c_a_drawn_zuan_pairs_the_kept_one():
-    """AQ-2(c), a drawn 钻 at its own face (004:#4 "打掉2筒后摸钻可以胡牌，算跑风"): 跑风 and 见字胡
-    under both definitions; S = 12, +39."""
+    """§anqing-example-2c, a drawn 钻 at its own face (§anqing-pao-feng-points
+    "打掉2筒后摸钻可以胡牌，算跑风"): 跑风 and 见字胡 under both definitions; S = 12, +39."""
     win = AnqingWin("123m 456s 789m 234p 5p* 5p*", "5p*")
     for definition in ("suited_natural", "zuan_diao"):
         result = settled(2, win, jian_zi_hu_definition=definition)
@@ -123,9 +128,9 @@ def test_aq2c_a_drawn_zuan_pairs_the_kept_one():
 
 
 def test_aq2d_jian_zi_hu_definitions():
-    """AQ-2(d), 见字胡 (004:intro "见字胡：只能胡万，筒，条", option jian_zi_hu_definition): a
-    钻 in a sequence, natural 9s drawn: wins as S = 6 (+21) under suited_natural, not under
-    zuan_diao."""
+    """§anqing-example-2d, 见字胡 (§anqing-rules "见字胡：只能胡万，筒，条", option
+    jian_zi_hu_definition): a 钻 in a sequence, natural 9s drawn: wins as S = 6 (+21) under
+    suited_natural, not under zuan_diao."""
     win = AnqingWin("123m 45s 5p* 789m 22p 78s 9s", "9s")
     result = settled(2, win)
     assert result.score.items == (("基本胡", 3), ("门清", 3))
@@ -134,8 +139,8 @@ def test_aq2d_jian_zi_hu_definitions():
 
 
 def test_aq3a_seven_pairs_with_a_zuan():
-    """AQ-3(a), 七对有钻 (004:#9 "七对有钻：+9（跑风已经包含在+9里，不在显示和累加）"): S = 15,
-    +48."""
+    """§anqing-example-3a, 七对有钻 (§anqing-soft-seven-pairs
+    "七对有钻：+9（跑风已经包含在+9里，不在显示和累加）"): S = 15, +48."""
     win = AnqingWin("11m 44p 77s E E N N 99m 3s 5p*", "3s")
     result = settled(3, win)
     assert result.score.items == (("基本胡", 3), ("门清", 3), ("七对有钻", 9))
@@ -143,8 +148,9 @@ def test_aq3a_seven_pairs_with_a_zuan():
 
 
 def test_aq3b_hard_seven_pairs():
-    """AQ-3(b), 七对天胡 (004:#8 "七对天胡：没有顶替其他牌的钻…+30") and 门清（硬） (004:#3): S
-    = 39, +120, no 跑风 (rules-spec C7 #28); 36 when 门清（硬） replaces 门清."""
+    """§anqing-example-3b, 七对天胡 (§anqing-hard-seven-pairs "七对天胡：没有顶替其他牌的钻…+30")
+    and 门清（硬） (§anqing-menqing-ying): S = 39, +120, no 跑风
+    (§anqing-reading-seven-pairs-no-pao-feng); 36 when 门清（硬） replaces 门清."""
     win = AnqingWin("11m 44p 77s E E N N 99m 3s 3s", "3s")
     result = settled(3, win)
     assert result.score.items == (("基本胡", 3), ("门清", 3), ("门清（硬）", 3), ("七对天胡", 30))
@@ -153,9 +159,9 @@ def test_aq3b_hard_seven_pairs():
 
 
 def test_aq3c_shuang_tian_hu_and_its_value():
-    """AQ-3(c), 双天胡 (004:#10 "双天胡：七对+四钻，并且四个钻只表示自己本身"): 60 instead of 七
-    对天胡 + 四个钻牌, S = 66, +201; at 30 the best reading is 七对有钻 + 四个钻牌, S = 45,
-    +138."""
+    """§anqing-example-3c, 双天胡 (§anqing-shuang-tian-hu
+    "双天胡：七对+四钻，并且四个钻只表示自己本身"): 60 instead of 七 对天胡 + 四个钻牌, S = 66,
+    +201; at 30 the best reading is 七对有钻 + 四个钻牌, S = 45, +138."""
     win = AnqingWin("5p* 5p* 5p* 11m 44p 77s E E N N 5p*", "5p*")
     result = settled(3, win)
     assert result.score.items == (("基本胡", 3), ("门清", 3), ("双天胡", 60))
@@ -166,7 +172,7 @@ def test_aq3c_shuang_tian_hu_and_its_value():
 
 
 def test_aq3c_without_quads_there_is_no_shuang_tian_hu():
-    """七小对 with four of a kind (option seven_pairs_allow_quad, rules-spec C4.2): off, the
+    """七小对 with four of a kind (option seven_pairs_allow_quad, §anqing-class-one): off, the
     four 钻 cannot be two pairs of 5p, so the hand is 七对有钻 + 四个钻牌 = 45 whatever 双天胡
     is worth."""
     win = AnqingWin("5p* 5p* 5p* 11m 44p 77s E E N N 5p*", "5p*")
@@ -175,8 +181,9 @@ def test_aq3c_without_quads_there_is_no_shuang_tian_hu():
 
 
 def test_aq4_shisanlan_with_seven_stars():
-    """AQ-4, 十三烂 / 七星归位 / 铁烂 (004:intro "十三烂…如果手上有东南西北中发白，称为七星归位
-    "; 004:#15, #16): 杠牌 held as honours, 红中 as 中; S = 21, +66; no 钻 condition."""
+    """§anqing-example-4, 十三烂 / 七星归位 / 铁烂 (§anqing-rules
+    "十三烂…如果手上有东南西北中发白，称为七星归位 "; §anqing-seven-stars,
+    §anqing-shisanlan-grades): 杠牌 held as honours, 红中 as 中; S = 21, +66; no 钻 condition."""
     win = AnqingWin("147m 39p 28s E S W N RD GD WD", "N")
     result = settled(1, win)
     assert result.score.items == (
@@ -192,9 +199,9 @@ def test_aq4_shisanlan_with_seven_stars():
 
 
 def test_shisanlan_grades_with_zuan():
-    """硬烂 / 软烂 / 七星归位 (004:#17 "硬烂：有钻牌，但钻牌只顶替本身的牌+6", #18 "软烂：…钻牌
-    之顶替其他的牌+3", #15 "东南西北中发白没有顶替其他牌的钻称为七星归位"): a 钻 in its own
-    slot is 硬烂; a 钻 for another suited tile is 软烂 and keeps 七星归位; a 钻 for an honour is
+    """硬烂 / 软烂 / 七星归位 (§anqing-shisanlan-grades "硬烂：有钻牌，但钻牌只顶替本身的牌+6", #18
+    "软烂：…钻牌 之顶替其他的牌+3", #15 "东南西北中发白没有顶替其他牌的钻称为七星归位"): a 钻 in its
+    own slot is 硬烂; a 钻 for another suited tile is 软烂 and keeps 七星归位; a 钻 for an honour is
     软烂 without it."""
     hard = AnqingWin("147m 2p 5p* 28s E S W N RD GD WD", "N")
     assert score(hard).items[-2:] == (("七星归位", 3), ("硬烂", 6))
@@ -205,15 +212,17 @@ def test_shisanlan_grades_with_zuan():
     assert "七星归位" not in score(honour_slot).names
 
 
-# ------------------------------------------------------------------------------ AQ-5 包
+# ------------------------------------------------------------------------------ §anqing-example-5
+# 包
 
 
 AQ5_MELDS = (Meld("chi", "3s", 1), Meld("pong", "9m", 1), Meld("pong", "W", 1))
 
 
 def test_aq5_shun_bao_with_the_feeder_dealing():
-    """AQ-5, 顺包 (004:intro "如果有A给B吃碰、杠混合达到三口，B胜利，称为顺包。A输的银子*3"): seat 1
-    (dealer, feeder) pays (10 + 3) x 3 = 39; +59."""
+    """§anqing-example-5, 顺包 (§anqing-rules
+    "如果有A给B吃碰、杠混合达到三口，B胜利，称为顺包。A输的银子*3"): seat 1 (dealer, feeder) pays
+    (10 + 3) x 3 = 39; +59."""
     win = AnqingWin("234m 77p", "7p", AQ5_MELDS)
     result = settled(2, win, dealer=1)
     assert result.score.items == (("基本胡", 3), ("跑风", 6), ("风", 1))
@@ -221,9 +230,9 @@ def test_aq5_shun_bao_with_the_feeder_dealing():
 
 
 def test_aq5_all_pongs_and_fan_bao():
-    """AQ-5 variants, 顺包 all pongs ("如果全部是碰和杠的，三口的话，再*2") and 反包 ("A胜利，称
-    为反包。是在顺包的基础上*2"): x6 -> 78; the feeder winning S = 10 collects (10 + 3) x 6 =
-    78."""
+    """§anqing-example-5 variants, 顺包 all pongs ("如果全部是碰和杠的，三口的话，再*2") and 反包
+    ("A胜利，称 为反包。是在顺包的基础上*2"): x6 -> 78; the feeder winning S = 10 collects (10 + 3)
+    x 6 = 78."""
     pongs = (Meld("pong", "3s", 1), Meld("pong", "9m", 1), Meld("pong", "W", 1))
     win = AnqingWin("234m 77p", "7p", pongs)
     assert settled(2, win, dealer=1).paid[1] == 78
@@ -232,8 +241,9 @@ def test_aq5_all_pongs_and_fan_bao():
 
 
 def test_aq5_with_the_dealer_elsewhere():
-    """AQ-5 last variant ("所有三口胡牌都是跟庄家算得以后相乘", rules-spec C7 #29): the feeder pays
-    10 x 3 = 30 without a dealer extra, the dealer 13, seat 3 10; +53."""
+    """§anqing-example-5 last variant ("所有三口胡牌都是跟庄家算得以后相乘",
+    §anqing-reading-bao-multiplies-dealer-amount): the feeder pays 10 x 3 = 30 without a dealer
+    extra, the dealer 13, seat 3 10; +53."""
     result = settled(2, AnqingWin("234m 77p", "7p", AQ5_MELDS), dealer=0)
     assert result.paid == {0: 13, 1: 30, 3: 10} and result.deltas[2] == 53
 
@@ -252,13 +262,15 @@ def test_bao_four_mouths_and_mutual_bao():
     assert payments(10, 2, 0, 0, {(1, 2): ["pong", "pong"]}, DEFAULT)[1] == 10  # two 口: none
 
 
-# ------------------------------------------------------------------------------ AQ-6 .. AQ-8
+# ------------------------------------------------------------------------------ §anqing-example-6
+# .. §anqing-example-8
 
 
 def test_aq6_zhi_jiao_with_a_zuan_kong():
-    """AQ-6, 直叫 (004:#5 "直叫：＝杠开+跑风，比如一杠开就是4（杠）+6（跑风），然后再加上基本胡
-    "): after konging his only 钻 he has Z = no; 杠开 3 + kong 1 + 跑风 6 + 门清 3 + base 3 =
-    16, +51; 13 when a single kong breaks 门清."""
+    """§anqing-example-6, 直叫 (§anqing-zhi-jiao-win
+    "直叫：＝杠开+跑风，比如一杠开就是4（杠）+6（跑风），然后再加上基本胡 "): after konging his only
+    钻 he has Z = no; 杠开 3 + kong 1 + 跑风 6 + 门清 3 + base 3 = 16, +51; 13 when a single kong
+    breaks 门清."""
     win = AnqingWin("123m 456s 789m 234p 99p", "9p", (Meld("single", "5p*"),), kong_chain=1)
     result = settled(2, win)
     assert sorted(result.score.items) == sorted(
@@ -269,8 +281,8 @@ def test_aq6_zhi_jiao_with_a_zuan_kong():
 
 
 def test_aq7_chained_gang_tile_kongs():
-    """AQ-7, 杠开 (004:#14 "一杠3，二杠6…你杠2杠，则为3+6+2名堂=11"): two chained 杠牌 kongs then a
-    独吊: S = 27, +84; 24 with the 3k progression."""
+    """§anqing-example-7, 杠开 (§anqing-gang-kai "一杠3，二杠6…你杠2杠，则为3+6+2名堂=11"): two
+    chained 杠牌 kongs then a 独吊: S = 27, +84; 24 with the 3k progression."""
     melds = (Meld("single", "GD"), Meld("single", "WD"))
     win = AnqingWin("123m 678s 234p S S S 99m", "9m", melds, kong_chain=2)
     result = settled(3, win)
@@ -283,8 +295,9 @@ def test_aq7_chained_gang_tile_kongs():
 
 
 def test_aq8_hard_pong_pong_won_on_a_drawn_zuan():
-    """AQ-8, 硬对对胡 (004:#4 "3)对对胡：胡出牌，都算跑风，不管摸钻还是摸什么，都算（硬对对胡才
-    能算跑风）"): a drawn 钻 for 8p wins and is 跑风; S = 16, +51, even after discarding a 钻."""
+    """§anqing-example-8, 硬对对胡 (§anqing-pao-feng-points
+    "3)对对胡：胡出牌，都算跑风，不管摸钻还是摸什么，都算（硬对对胡才 能算跑风）"): a drawn 钻 for
+    8p wins and is 跑风; S = 16, +51, even after discarding a 钻."""
     win = AnqingWin("222m 666s E E E 88p 33s 5p*", "5p*")
     result = settled(3, win)
     assert sorted(result.score.names) == sorted(["基本胡", "门清", "跑风", "碰碰胡", "风"])
@@ -293,12 +306,13 @@ def test_aq8_hard_pong_pong_won_on_a_drawn_zuan():
 
 
 def test_a_pong_pong_made_by_moving_kept_zuan_is_not_hard():
-    """硬对对胡 (rules-spec C4.4 case 4): kept 钻 must keep their own face, so
+    """硬对对胡 (§anqing-zuan-conditions case 4): kept 钻 must keep their own face, so
     222m 666s EEE 5p*5p* 33s does not win on a drawn N (N is no 见字胡)."""
     assert score(AnqingWin("222m 666s E E E 5p* 5p* 33s N", "N")) is None
 
 
-# ------------------------------------------------------------------------------ AQ-9 连庄
+# ------------------------------------------------------------------------------ §anqing-example-9
+# 连庄
 
 
 AQ9 = [
@@ -315,9 +329,9 @@ def net(hands) -> list[int]:
 
 
 def test_aq9_lian_zhuang_streak():
-    """AQ-9, 连庄 (004:#22 "第一次连庄的时候庄家输赢各增加3个，第二次连庄增加6个，第三次12个，第
-    四次15个，黄庄也算连庄"): each pays 9, 9, -, 18; then the dealer pays 22: +86, -40, -6,
-    -40."""
+    """§anqing-example-9, 连庄 (§anqing-lian-zhuang
+    "第一次连庄的时候庄家输赢各增加3个，第二次连庄增加6个，第三次12个，第 四次15个，黄庄也算连庄"):
+    each pays 9, 9, -, 18; then the dealer pays 22: +86, -40, -6, -40."""
     hands = session(AQ9, 0)
     assert [hand.streak for hand in hands] == [0, 1, 2, 3, 4]
     assert [hand.paid.get(1) for hand in hands] == [9, 9, None, 18, 4]
@@ -326,16 +340,17 @@ def test_aq9_lian_zhuang_streak():
 
 
 def test_aq9_lian_zhuang_cumulative():
-    """AQ-9, 连庄 累加 (004:#22 "二连庄就是9+名堂+牌番+第一庄胡的，三连庄就是1+2+3庄的总和"): 9,
-    18, -, 36, then 22 as before: +167, -67, -33, -67."""
+    """§anqing-example-9, 连庄 累加 (§anqing-lian-zhuang
+    "二连庄就是9+名堂+牌番+第一庄胡的，三连庄就是1+2+3庄的总和"): 9, 18, -, 36, then 22 as before:
+    +167, -67, -33, -67."""
     hands = session(AQ9, 0, AnqingOptions(lian_zhuang_cumulative=True))
     assert [hand.paid.get(2) for hand in hands] == [9, 18, None, 36, None]
     assert net(hands) == [167, -67, -33, -67]
 
 
 def test_the_deal_passes_by_rule():
-    """定庄 (rules-spec C2.1, option next_dealer_rule): a non-dealer's win passes the deal to the
-    dealer's next player, or to the winner; the streak restarts."""
+    """定庄 (§anqing-next-dealer, option next_dealer_rule): a non-dealer's win passes the deal to
+    the dealer's next player, or to the winner; the streak restarts."""
     results = [HandResult(2, 3), HandResult(3, 3)]
     assert [hand.dealer for hand in session(results, 0)] == [0, 1]
     winner = session(results, 0, AnqingOptions(next_dealer_rule="winner"))
@@ -346,7 +361,7 @@ def test_the_deal_passes_by_rule():
 
 
 def test_a_held_gang_tile_blocks_class_one():
-    """杠牌 (004:intro "发财和白板是杠牌，只能用来杠，（手上有切没形成杠），就不能胡牌"): a pair
+    """杠牌 (§anqing-rules "发财和白板是杠牌，只能用来杠，（手上有切没形成杠），就不能胡牌"): a pair
     of 发财 held is no win, even with 杠开; konged singly they are 牌型5 kongs and the hand wins
     on 8s."""
     held = AnqingWin("123m 456s 789m 234p GD GD", "GD")
@@ -358,8 +373,9 @@ def test_a_held_gang_tile_blocks_class_one():
 
 
 def test_discarded_zuan_needs_pao_feng_or_gang_kai():
-    """出过钻牌 (004:intro "无钻牌，打出过钻牌，若想胡牌必须符合以下两种情况1．跑风…2．杠开"):
-    AQ-1's two-sided win is barred after a discarded 钻, allowed as 杠开; a 独吊 still wins."""
+    """出过钻牌 (§anqing-rules "无钻牌，打出过钻牌，若想胡牌必须符合以下两种情况1．跑风…2．杠开"):
+    §anqing-example-1's two-sided win is barred after a discarded 钻, allowed as 杠开; a 独吊 still
+    wins."""
     win = AnqingWin("456s 789p E E E 22m", "6s", (Meld("chi", "1m", 0),), discarded_zuan=True)
     assert score(win) is None
     assert score(dataclasses.replace(win, kong_chain=1)) is not None
@@ -368,15 +384,15 @@ def test_discarded_zuan_needs_pao_feng_or_gang_kai():
 
 
 def test_zuan_and_discarded_zuan_need_both():
-    """有钻牌，且打出过钻牌 (004:intro "1. 杠开 2. 同时满足跑风和见字胡"): AQ-2(a) still wins
-    (独吊 on 8s is both); AQ-2(d) (见字胡 without 跑风) does not."""
+    """有钻牌，且打出过钻牌 (§anqing-rules "1. 杠开 2. 同时满足跑风和见字胡"): §anqing-example-2a
+    still wins (独吊 on 8s is both); §anqing-example-2d (见字胡 without 跑风) does not."""
     a = AnqingWin("123m 456s 789m 234p 5p* 8s", "8s", discarded_zuan=True)
     d = AnqingWin("123m 45s 5p* 789m 22p 78s 9s", "9s", discarded_zuan=True)
     assert total(a) == 12 and score(d) is None
 
 
 def test_red_dragon_stands_for_the_zuan_face():
-    """红中 (004:intro "红中就代替代钻牌本来的牌。比如7万为钻牌，红中在这一盘就可以当7万用"):
+    """红中 (§anqing-rules "红中就代替代钻牌本来的牌。比如7万为钻牌，红中在这一盘就可以当7万用"):
     with 钻 5p, RD is 5p: a drawn RD pairing a kept 钻 is 跑风 and 见字胡, unless
     jian_zi_hu_red_counts is off."""
     win = AnqingWin("123m 456s 789m 234p 5p* RD", "RD")
@@ -387,8 +403,8 @@ def test_red_dragon_stands_for_the_zuan_face():
 
 
 def test_big_crane():
-    """大吊车 (004:#12 "大吊车(无钻)：手把一张单吊+30", #13 "大吊车(有钻)：+3"): four melds, the
-    pair drawn; stacks with 碰碰胡 and 跑风; with a 钻 kept as the single tile, 3."""
+    """大吊车 (§anqing-big-crane "大吊车(无钻)：手把一张单吊+30", #13 "大吊车(有钻)：+3"): four
+    melds, the pair drawn; stacks with 碰碰胡 and 跑风; with a 钻 kept as the single tile, 3."""
     melds = (
         Meld("pong", "1m", 1),
         Meld("pong", "9s", 2),
@@ -404,7 +420,7 @@ def test_big_crane():
 
 
 def test_unique_wait_pao_feng():
-    """跑风 (004:intro "抓的牌是一张可以凑够对子并形成胡牌牌型的牌", option
+    """跑风 (§anqing-rules "抓的牌是一张可以凑够对子并形成胡牌牌型的牌", option
     pao_feng_definition): 1234m waits on 1m and 4m; 4m as the pair is 跑风 by decomposition, not
     as a single wait."""
     win = AnqingWin("1234m 4m 456s 789s 234p", "4m")
@@ -413,7 +429,8 @@ def test_unique_wait_pao_feng():
 
 
 def test_four_zuan_and_heavenly():
-    """四个钻牌 (004:#6 "四个钻牌：胡牌之后另+30") counts konged 钻; 天胡/地胡 (004:#7 "+30")."""
+    """四个钻牌 (§anqing-four-zuan "四个钻牌：胡牌之后另+30") counts konged 钻; 天胡/地胡
+    (§anqing-heavenly "+30")."""
     win = AnqingWin("123m 456s 789m 5p* 5p* 5p* 99p", "9p", (Meld("single", "5p*"),), kong_chain=1)
     assert "四个钻牌" in score(win).names
     heaven = AnqingWin("123m 456s 789m 234p 99p", "9p", heavenly=True)
@@ -421,8 +438,8 @@ def test_four_zuan_and_heavenly():
 
 
 def test_wind_kongs_and_wind_sets():
-    """杠牌 and 风 (004:#20 "明杠+1，暗杠+2，风的杠牌都要多加，明风杠再+1，暗风杠再+2", #21): a
-    concealed wind kong is 2 + 2 and a 风 set; a 钻-made wind triplet counts for 风."""
+    """杠牌 and 风 (§anqing-kong-points "明杠+1，暗杠+2，风的杠牌都要多加，明风杠再+1，暗风杠再+2",
+    #21): a concealed wind kong is 2 + 2 and a 风 set; a 钻-made wind triplet counts for 风."""
     win = AnqingWin("123m 456s 789m 99p", "9p", (Meld("an_gang", "E"),))
     assert dict(score(win).items)["杠牌"] == 4 and dict(score(win).items)["风"] == 1
     made = AnqingWin("123m 456s 789m 99p N N 5p*", "9p")
@@ -469,7 +486,8 @@ def winning_hands(draw, max_zuan: int = 3) -> AnqingWin:
 @SETTINGS
 @given(winning_hands(), st.randoms(use_true_random=False))
 def test_the_order_of_the_concealed_tiles_does_not_matter(win, rng: random.Random):
-    """A hand is a multiset (rules-spec 0.3): the same tiles written in any order score alike."""
+    """A hand is a multiset (§anqing-vocabulary): the same tiles written in any order score
+    alike."""
     tokens = win.concealed.split()
     rng.shuffle(tokens)
     shuffled = dataclasses.replace(win, concealed=" ".join(tokens))
@@ -482,8 +500,8 @@ def test_the_order_of_the_concealed_tiles_does_not_matter(win, rng: random.Rando
 @SETTINGS
 @given(winning_hands())
 def test_every_built_hand_wins_as_kong_bloom(win):
-    """杠开 (004:intro: every row of the 钻 conditions accepts 杠开): a complete class-1 shape with
-    a 杠开 draw is always a legal win, with 杠开 among its items."""
+    """杠开 (§anqing-rules: every row of the 钻 conditions accepts 杠开): a complete class-1 shape
+    with a 杠开 draw is always a legal win, with 杠开 among its items."""
     gang = KIND_NAMES[min(gang_tiles(win.zuan))]
     bloom = dataclasses.replace(win, kong_chain=1, melds=(Meld("single", gang),))
     result = score(bloom)
@@ -493,8 +511,8 @@ def test_every_built_hand_wins_as_kong_bloom(win):
 @SETTINGS
 @given(winning_hands())
 def test_a_discarded_zuan_never_helps(win):
-    """出过钻牌 (004:intro): D only adds conditions, so a hand legal after a discarded 钻 is legal
-    without one, and its best score is no higher."""
+    """出过钻牌 (§anqing-rules): D only adds conditions, so a hand legal after a discarded 钻 is
+    legal without one, and its best score is no higher."""
     with_d = score(dataclasses.replace(win, discarded_zuan=True))
     without = score(dataclasses.replace(win, discarded_zuan=False))
     if with_d is not None:
@@ -504,9 +522,9 @@ def test_a_discarded_zuan_never_helps(win):
 @SETTINGS
 @given(winning_hands())
 def test_the_best_reading_is_at_least_every_legal_reading(win):
-    """C5.1 ("uses the one that satisfies C4.4 and gives the highest S"): however the 钻 are
-    assigned, no legal reading scores more than the chosen one, and a hand with a legal reading
-    has a score."""
+    """§anqing-score-table ("uses the one that satisfies §anqing-zuan-conditions and gives the
+    highest S"): however the 钻 are assigned, no legal reading scores more than the chosen one, and
+    a hand with a legal reading has a score."""
     totals = [
         sum(points for _, points in items(reading, win, DEFAULT))
         for reading in readings(win, DEFAULT)
@@ -546,8 +564,9 @@ def payment_cases(draw):
 @settings(max_examples=200, deadline=None)
 @given(payment_cases(), st.sampled_from(["sum", "max"]), st.booleans())
 def test_payments_are_zero_sum_and_at_least_the_score(case, mutual, cumulative):
-    """C5.2 (every other player pays the self-drawer): deltas sum to zero; every payer pays at
-    least S; a payer outside 包 and away from the dealer pays exactly S ("其余两家钱照给")."""
+    """§anqing-payments (every other player pays the self-drawer): deltas sum to zero; every payer
+    pays at least S; a payer outside 包 and away from the dealer pays exactly S
+    ("其余两家钱照给")."""
     s, winner, dealer, streak, feeds = case
     options = AnqingOptions(mutual_bao_mode=mutual, lian_zhuang_cumulative=cumulative)
     paid = payments(s, winner, dealer, streak, feeds, options)

@@ -1,7 +1,7 @@
-"""The Weng'an reference settlement against every worked example of rules-spec (WA-1 to WA-8)
-and the variants the spec states, plus properties.
+"""The Weng'an reference settlement against every worked example of the rules reference
+(§wengan-example-1 to §wengan-example-8) and the variants they state, plus properties.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将); each test names the rule it checks.
+Rules: docs/rules/wengan.md (贵州瓮安麻将); each test names the rule it checks.
 Default options unless a test says otherwise: 4 players, dealer seat 0, streak 0.
 """
 
@@ -56,16 +56,17 @@ def kind(text: str) -> int:
     return parse_tiles(text)[0]
 
 
-# ------------------------------------------------------------------------------ WA-1
+# ------------------------------------------------------------------------------ §wengan-example-1
 
 WA1_NO_DOU = Seat("234m 567p 345s 78m 55s")
 WA1_WITH_DOU = Seat("234m 345s 78m 55s", (Meld("men_dou", "6p"),))
 
 
 def test_wa1a_ping_hu_without_passport_may_not_win_a_discard():
-    """WA-1(a), 平胡点炮胡需要通行证 (002: 平胡点炮胡需要通行证（还有特殊情况下，去掉这个限制）):
-    a 平胡 with no dou may not win seat 3's 9m; it may in the exceptions 热炮 and 杀听, and by
-    self-draw; having had no legal win, nothing locks (过胡限制 needs 能胡，选择了过)."""
+    """§wengan-example-1, 平胡点炮胡需要通行证 (source:
+    平胡点炮胡需要通行证（还有特殊情况下，去掉这个限制）): a 平胡 with no dou may not win seat 3's
+    9m; it may in the exceptions 热炮 and 杀听, and by self-draw; having had no legal win, nothing
+    locks (过胡限制 needs 能胡，选择了过)."""
     assert not discard_win_allowed(WA1_NO_DOU, "平胡", opts())
     assert discard_win_allowed(WA1_NO_DOU, "平胡", opts(), hot_cannon=True)
     assert discard_win_allowed(WA1_NO_DOU, "平胡", opts(), discarder_bao_ting=True)
@@ -78,14 +79,14 @@ def test_wa1a_ping_hu_without_passport_may_not_win_a_discard():
 
 
 def test_wa1b_a_dou_is_the_passport():
-    """WA-1(b), 通行证 read as a dou (002: 地胡 ... 此时可以无豆平胡) and 闷豆 (002: 闷豆 ...
-    其他玩家每人付2分): seat 3 pays the 平胡 1, the 闷豆 earns 2 from each."""
+    """§wengan-example-1, 通行证 read as a dou (source: 地胡 ... 此时可以无豆平胡) and 闷豆 (source:
+    闷豆 ... 其他玩家每人付2分): seat 3 pays the 平胡 1, the 闷豆 earns 2 from each."""
     seats = (NOBODY, WA1_WITH_DOU, NOBODY, NOBODY)
     end = HandEnd(seats, (Win(1, "9m", "discard", 3),), wall="2p")
     assert deltas(end) == [-2, 7, -2, -3]
 
 
-# ------------------------------------------------------------------------------ WA-2
+# ------------------------------------------------------------------------------ §wengan-example-2
 
 WA2 = HandEnd(
     (NOBODY, NOBODY, Seat("555p 11s 33m 77m 99p 22s"), NOBODY),
@@ -100,31 +101,34 @@ WA2_ON_2S = dataclasses.replace(
 
 
 def test_wa2_long_qi_dui_with_two_gold_chickens():
-    """WA-2, 龙七对 20分 (002: 七对中必有一对是刻子) and 金鸡 (002: 翻牌鸡翻中幺鸡 ... 每只鸡+2分):
-    the flip 9s designates 1s (9 wraps) and 9s (本鸡); each 1s is worth 3."""
+    """§wengan-example-2, 龙七对 20分 (source: 七对中必有一对是刻子) and 金鸡 (source:
+    翻牌鸡翻中幺鸡 ... 每只鸡+2分): the flip 9s designates 1s (9 wraps) and 9s (本鸡); each 1s is
+    worth 3."""
     assert deltas(WA2) == [-26, -26, 78, -26]
 
 
 def test_wa2_won_on_another_tile_is_seven_pairs_unless_the_option_is_off():
-    """WA-2 variant, 龙七对 (002: 七对中必有一对是刻子; rules-spec B7 #4): won on 2s with the four
-    5p held, it is 七对 5; with long_qi_dui_win_on_quad off it is 龙七对 20 again."""
+    """§wengan-example-2 variant, 龙七对 (source: 七对中必有一对是刻子;
+    §wengan-reading-long-qi-dui-winning-tile): won on 2s with the four 5p held, it is 七对 5; with
+    long_qi_dui_win_on_quad off it is 龙七对 20 again."""
     assert deltas(WA2_ON_2S) == [-11, -11, 33, -11]
     assert deltas(WA2_ON_2S, long_qi_dui_win_on_quad=False) == [-26, -26, 78, -26]
 
 
 def test_wa2_flush_dragon_seven_pairs():
-    """WA-2 variant, 青龙背 30分 (002: 龙七对+清一色叠加): all dots, no chicken held."""
+    """§wengan-example-2 variant, 青龙背 30分 (source: 龙七对+清一色叠加): all dots, no chicken
+    held."""
     end = dataclasses.replace(WA2, seats=(NOBODY, NOBODY, Seat("555p 11p 33p 77p 99p 22p"), NOBODY))
     assert deltas(end) == [-30, -30, 90, -30]
 
 
 def test_wa2_without_the_flip_the_flip_options_do_nothing():
-    """rules-spec B5.5 test, 本鸡 (002: 翻出来的那张也是鸡牌) presupposes the flip: with 翻牌鸡 off
-    (本鸡 and 金鸡 still on) the two 1s are worth 1 each."""
+    """§wengan-chicken-flip test, 本鸡 (source: 翻出来的那张也是鸡牌) presupposes the flip: with
+    翻牌鸡 off (本鸡 and 金鸡 still on) the two 1s are worth 1 each."""
     assert deltas(WA2, fan_pai_ji=False) == [-22, -22, 66, -22]
 
 
-# ------------------------------------------------------------------------------ WA-3
+# ------------------------------------------------------------------------------ §wengan-example-3
 
 WA3_MELDS = (
     Meld("pong", "3m", 1),
@@ -140,13 +144,14 @@ WA3 = HandEnd(
 
 
 def test_wa3_dan_diao_four_melds():
-    """WA-3, 单吊 10分 (002: 单吊 单吊将牌; rules-spec B7 #3 four melds) and 点豆 (002: 点豆者向
-    接豆者付1分): seat 0 pays 10, seat 3 pays the 点豆 1."""
+    """§wengan-example-3, 单吊 10分 (source: 单吊 单吊将牌; §wengan-reading-dan-diao-four-melds four
+    melds) and 点豆 (source: 点豆者向 接豆者付1分): seat 0 pays 10, seat 3 pays the 点豆 1."""
     assert deltas(WA3) == [-10, 0, 11, -1]
 
 
 def test_wa3_flush_dan_diao_with_flip_chickens():
-    """WA-3 variant, 清单吊 20分 (002: 清一色+单吊): the flip 5s makes the two 6s chickens."""
+    """§wengan-example-3 variant, 清单吊 20分 (source: 清一色+单吊): the flip 5s makes the two 6s
+    chickens."""
     melds = (
         Meld("pong", "3s", 1),
         Meld("pong", "7s", 0),
@@ -160,7 +165,7 @@ def test_wa3_flush_dan_diao_with_flip_chickens():
 
 
 def test_dan_diao_any_pair_wait():
-    """rules-spec B4.1 test, 单吊 (002: 单吊 单吊将牌): with any_pair_wait a self-drawn 9p
+    """§wengan-hand-forms test, 单吊 (source: 单吊 单吊将牌): with any_pair_wait a self-drawn 9p
     pairing the single 9p is 单吊 10 (平胡 1 by default); seven pairs stay 七对 5."""
     seat = Seat("234m 567p 345s 678m 9p")
     win = Win(0, "9p", "self_draw")
@@ -171,7 +176,7 @@ def test_dan_diao_any_pair_wait():
     assert best_pattern(pairs, on_4s, 4, opts(dan_diao_definition="any_pair_wait")) == "七对"
 
 
-# ------------------------------------------------------------------------------ WA-4
+# ------------------------------------------------------------------------------ §wengan-example-4
 
 WA4_SEAT1 = Seat("123p 567s 789m 2s", (Meld("pong", "1s", 3),), ready=True)
 WA4_SEAT2 = Seat("1m 9m 1p 9p 9s 2m 5m 8m 2p 6p 8p 3s 6s", ready=False)
@@ -185,9 +190,10 @@ WA4 = HandEnd(
 
 
 def test_wa4_responsibility_and_bao_ji():
-    """WA-4, 责任鸡 (002: 冲锋鸡被碰走后，按普通幺鸡计算，且被碰的玩家要给碰鸡玩家鸡分) and 包鸡
-    (002: 当玩家没有听牌，需对打出或者碰触的幺鸡或者乌骨鸡进行包鸡): seat 1's pong earns 3 from
-    each and 1 from seat 3; non-ready seat 2 pays its discarded 1s to each, the winner too."""
+    """§wengan-example-4, 责任鸡 (source:
+    冲锋鸡被碰走后，按普通幺鸡计算，且被碰的玩家要给碰鸡玩家鸡分) and 包鸡 (source:
+    当玩家没有听牌，需对打出或者碰触的幺鸡或者乌骨鸡进行包鸡): seat 1's pong earns 3 from each and 1
+    from seat 3; non-ready seat 2 pays its discarded 1s to each, the winner too."""
     settlement = settle(WA4)
     assert list(settlement.deltas) == [1, 10, -7, -4]
     assert settlement.total("responsibility") == 1
@@ -195,9 +201,10 @@ def test_wa4_responsibility_and_bao_ji():
 
 
 def test_wa4_unclaimed_first_1s_is_the_charging_chicken():
-    """WA-4 variant, 冲锋鸡 (002: 第一只打出的幺鸡没有被碰杠 2分): nobody pongs seat 3's 1s, so
-    it is worth 2 to ready seat 3 from each player (seat 1 holds other tiles, no 1s). Derived:
-    seat 0 +3 - 2 + 1 = +2; seat 1 -1 - 2 + 1 = -2; seat 2 -1 - 2 - 3 = -6; seat 3 -1 + 6 + 1."""
+    """§wengan-example-4 variant, 冲锋鸡 (source: 第一只打出的幺鸡没有被碰杠 2分): nobody pongs seat
+    3's 1s, so it is worth 2 to ready seat 3 from each player (seat 1 holds other tiles, no 1s).
+    Derived: seat 0 +3 - 2 + 1 = +2; seat 1 -1 - 2 + 1 = -2; seat 2 -1 - 2 - 3 = -6; seat 3 -1 + 6 +
+    1."""
     seat1 = Seat("123p 567s 789m 777s 2s", ready=True)
     end = dataclasses.replace(
         WA4,
@@ -213,7 +220,8 @@ def test_wa4_unclaimed_first_1s_is_the_charging_chicken():
     ("counts_claimed", "expected"), [(False, [4, 13, -16, -1]), (True, [3, 12, -13, -2])]
 )
 def test_wa4_charging_4321(counts_claimed, expected):
-    """WA-4 variant, 冲锋鸡4321 (002: 所有且打出未被碰杠的幺鸡，按幺鸡出现牌桌的先后顺序 4-3-2-1分;
+    """§wengan-example-4 variant, 冲锋鸡4321 (source:
+    所有且打出未被碰杠的幺鸡，按幺鸡出现牌桌的先后顺序 4-3-2-1分;
     也只有第一只冲锋鸡被碰才产生责任鸡): seat 2's 1s is the 1st unclaimed (4), or with
     chongfeng_ordinal_counts_claimed the 2nd 1s discarded (3); 包鸡 pays that value."""
     options = {"chong_feng_mode": "4321", "chongfeng_ordinal_counts_claimed": counts_claimed}
@@ -221,15 +229,16 @@ def test_wa4_charging_4321(counts_claimed, expected):
 
 
 def test_wa4_bao_reaches_non_ready_players_unless_bao_requires_ready():
-    """WA-4 last variant, 包鸡 (002: 如果是收所有玩家的鸡分，则反给所有玩家; rules-spec B7 #34):
-    seat 3 not ready still receives seat 2's 包鸡, except with bao_requires_ready."""
+    """§wengan-example-4 last variant, 包鸡 (source: 如果是收所有玩家的鸡分，则反给所有玩家;
+    §wengan-reading-bao-recipients): seat 3 not ready still receives seat 2's 包鸡, except with
+    bao_requires_ready."""
     seat3 = Seat("123m 456m 789p 2s 3s 5s 7s", ready=False)
     end = dataclasses.replace(WA4, seats=(*WA4.seats[:3], seat3))
     assert deltas(end) == [1, 10, -7, -4]
     assert deltas(end, bao_requires_ready=True) == [1, 10, -6, -5]
 
 
-# ------------------------------------------------------------------------------ WA-5
+# ------------------------------------------------------------------------------ §wengan-example-5
 
 WA5_READY = Seat("123p 456s 567p 1m", (Meld("dian_dou", "6m", 1),), ready=True)
 WA5_NOT_READY = Seat("123p 456s 57p 1m 9m", (Meld("dian_dou", "6m", 1),), ready=False)
@@ -242,24 +251,26 @@ WA5 = HandEnd(
 
 
 def test_wa5_hot_cannon_burns_the_dou():
-    """WA-5, 热炮 (002: 杠后打出的第一张牌给其他玩家点炮 ... 放热炮玩家另外再给接炮玩家1分) and
-    热炮烧豆 (002: 被热炮的玩家得分的豆分都不算): seat 3 pays 1 + 1; his 点豆 earns nothing."""
+    """§wengan-example-5, 热炮 (source: 杠后打出的第一张牌给其他玩家点炮 ...
+    放热炮玩家另外再给接炮玩家1分) and 热炮烧豆 (source: 被热炮的玩家得分的豆分都不算): seat 3 pays
+    1 + 1; his 点豆 earns nothing."""
     assert deltas(WA5) == [2, 0, 0, -2]
 
 
 def test_wa5_without_the_burn_the_dou_counts():
-    """WA-5 variant, 热炮烧豆 off: seat 1 pays seat 3 the 点豆's 1."""
+    """§wengan-example-5 variant, 热炮烧豆 off: seat 1 pays seat 3 the 点豆's 1."""
     assert deltas(WA5, re_pao_shao_dou=False) == [2, -1, 0, -1]
 
 
 def test_wa5_a_burned_player_not_ready_still_pays_bao_gang():
-    """WA-5 variant, 热炮烧豆 (002: 但是输的依然算分) and 包杠 (002: 不听牌的玩家需要包自己手中本来
-    算分的杠分 ... 如果是针对某一个的，则只给某一个): seat 3 pays seat 1 the 1."""
+    """§wengan-example-5 variant, 热炮烧豆 (source: 但是输的依然算分) and 包杠 (source:
+    不听牌的玩家需要包自己手中本来 算分的杠分 ... 如果是针对某一个的，则只给某一个): seat 3 pays
+    seat 1 the 1."""
     end = dataclasses.replace(WA5, seats=(*WA5.seats[:3], WA5_NOT_READY))
     assert deltas(end) == [2, 1, 0, -3]
 
 
-# ------------------------------------------------------------------------------ WA-6
+# ------------------------------------------------------------------------------ §wengan-example-6
 
 WA6 = HandEnd(
     (
@@ -273,15 +284,15 @@ WA6 = HandEnd(
 
 
 def test_wa6_cha_jiao():
-    """WA-6, 荒庄查叫 (002: 未听牌玩家要分别包听牌玩家最大可胡番数的牌型分数): seats 2 and 3 pay
-    seat 0 its 清一色 10 and seat 1 its 平胡 1."""
+    """§wengan-example-6, 荒庄查叫 (source: 未听牌玩家要分别包听牌玩家最大可胡番数的牌型分数): seats
+    2 and 3 pay seat 0 its 清一色 10 and seat 1 its 平胡 1."""
     assert deltas(WA6) == [20, 2, -11, -11]
 
 
 @pytest.mark.parametrize("mode", ["lian_zhuang", "yi_kou_er"])
 def test_wa6_dealer_bonus_in_cha_jiao(mode):
-    """WA-6 variant, 连庄 / 一口二 (002: 在查叫过程中连庄也生效): the dealer, seat 2, with n = 1
-    pays 1 more on each 查叫 payment; 一口二 gives the same."""
+    """§wengan-example-6 variant, 连庄 / 一口二 (source: 在查叫过程中连庄也生效): the dealer, seat
+    2, with n = 1 pays 1 more on each 查叫 payment; 一口二 gives the same."""
     end = dataclasses.replace(WA6, streak=1, options=opts(dealer_bonus_mode=mode))
     assert deltas(end) == [21, 3, -13, -11]
 
@@ -299,14 +310,14 @@ WA6_CHARGING_AT_1 = dataclasses.replace(WA6, discards=(Discard(1, "1s"),))
     ],
 )
 def test_wa6_a_charging_chicken_of_a_non_ready_player_counts_for_nothing(options):
-    """WA-6 variant, 荒庄烧鸡烧豆 / 荒庄不包鸡包豆 (002: 荒庄 (2)(3)): seat 3's charging 1s is
-    burned, or not collected and not 包'd."""
+    """§wengan-example-6 variant, 荒庄烧鸡烧豆 / 荒庄不包鸡包豆 (source: 荒庄 (2)(3)): seat 3's
+    charging 1s is burned, or not collected and not 包'd."""
     assert deltas(WA6_CHARGING_AT_3, **options) == [20, 2, -11, -11]
 
 
 def test_wa6_bao_on_exhaustive_draw_when_both_rules_are_off():
-    """WA-6 variant, 荒庄不包鸡包豆 off (002: 荒庄 (3)) with the burn off: seat 3 包s its charging
-    1s, 2 to each (to the ready seats only with bao_requires_ready)."""
+    """§wengan-example-6 variant, 荒庄不包鸡包豆 off (source: 荒庄 (3)) with the burn off: seat 3
+    包s its charging 1s, 2 to each (to the ready seats only with bao_requires_ready)."""
     options = {"huang_zhuang_burn": False, "huang_zhuang_no_bao": False}
     assert deltas(WA6_CHARGING_AT_3, **options) == [22, 4, -9, -17]
     assert deltas(WA6_CHARGING_AT_3, bao_requires_ready=True, **options) == [22, 4, -11, -15]
@@ -316,13 +327,13 @@ def test_wa6_bao_on_exhaustive_draw_when_both_rules_are_off():
     "options", [{"huang_zhuang_burn": False}, {"huang_zhuang_burn_scope": "non_ready_only"}]
 )
 def test_wa6_a_ready_player_collects_on_exhaustive_draw_without_the_full_burn(options):
-    """WA-6 variant, 荒庄查叫 (002: 未听牌玩家的"鸡”、”豆”都不计分): ready seat 1's charging 1s
-    earns 2 from each other player (no flip on 荒庄)."""
+    """§wengan-example-6 variant, 荒庄查叫 (source: 未听牌玩家的"鸡”、”豆”都不计分): ready seat 1's
+    charging 1s earns 2 from each other player (no flip on 荒庄)."""
     assert deltas(WA6_CHARGING_AT_1, **options) == [18, 8, -13, -13]
     assert deltas(WA6_CHARGING_AT_1) == [20, 2, -11, -11]  # burned by default
 
 
-# ------------------------------------------------------------------------------ WA-7
+# ------------------------------------------------------------------------------ §wengan-example-7
 
 WA7_SEAT1 = Seat("345m 678p 234p 567s 8m", bao_ting=True)
 WA7_SEAT3 = Seat("234m 567p 23s 678s 55p")
@@ -330,27 +341,29 @@ WA7 = HandEnd((NOBODY, WA7_SEAT1, NOBODY, WA7_SEAT3), (Win(3, "4s", "discard", 1
 
 
 def test_wa7_sha_ting_on_a_discard():
-    """WA-7, 杀听 (002: 当报听者点炮(其他玩家不需要通行证也能接炮平胡报听玩家打出的牌) ...
-    平胡9分): seat 3's 平胡 without dou wins seat 1's 4s; seat 1 pays 1 + 9."""
+    """§wengan-example-7, 杀听 (source:
+    当报听者点炮(其他玩家不需要通行证也能接炮平胡报听玩家打出的牌) ... 平胡9分): seat 3's 平胡
+    without dou wins seat 1's 4s; seat 1 pays 1 + 9."""
     assert deltas(WA7) == [0, -10, 0, 10]
 
 
 def test_wa7_bao_ting_self_draw():
-    """WA-7 variant, 报听 (002: 报听 ... 平胡9分 大胡10分): seat 1 self-draws 8m: 1 + 9 from
-    each."""
+    """§wengan-example-7 variant, 报听 (source: 报听 ... 平胡9分 大胡10分): seat 1 self-draws 8m: 1
+    + 9 from each."""
     end = dataclasses.replace(WA7, wins=(Win(1, "8m", "self_draw"),))
     assert deltas(end) == [-10, 30, -10, -10]
 
 
 def test_sha_ting_on_a_self_draw_paid_by_the_declarer_or_every_payer():
-    """杀听 on a self-draw (002: 或其他玩家自摸时，则称为“杀听”; rules-spec B7 #6): seat 3
-    self-draws while seat 1 has declared: seat 1 pays the 9, or every payer with all_payers."""
+    """杀听 on a self-draw (source: 或其他玩家自摸时，则称为“杀听”; §wengan-reading-sha-ting-payer):
+    seat 3 self-draws while seat 1 has declared: seat 1 pays the 9, or every payer with
+    all_payers."""
     end = dataclasses.replace(WA7, wins=(Win(3, "4s", "self_draw"),))
     assert deltas(end) == [-1, -10, -1, 12]
     assert deltas(end, sha_ting_payer="all_payers") == [-10, -10, -10, 30]
 
 
-# ------------------------------------------------------------------------------ WA-8
+# ------------------------------------------------------------------------------ §wengan-example-8
 
 S = ONE_S
 
@@ -376,14 +389,15 @@ S = ONE_S
     ],
 )
 def test_wa8_single_chicken_values(tile, hit, options, charging, value):
-    """WA-8, the text's own numbers (002: 乌骨鸡 ... 普通乌骨鸡2分 冲锋乌骨鸡4分 ...
+    """§wengan-example-8, the text's own numbers (source: 乌骨鸡 ... 普通乌骨鸡2分 冲锋乌骨鸡4分 ...
     金乌骨鸡4分 （翻中两次6分） 冲锋金乌骨鸡8分 （翻中2次12分）; 金鸡 每只鸡+2分，翻中两次+4分;
     全清幺 翻中1次+2分; 欢乐鸡 每一张1分)."""
     assert chicken_value(tile, hit, opts(**options), charging=charging) == value
 
 
 def test_wa8_responsibility_for_8p_is_2():
-    """WA-8, 责任乌骨鸡2分 (002: 乌骨鸡): a ponged first 8p makes its discarder pay 2."""
+    """§wengan-example-8, 责任乌骨鸡2分 (source: 乌骨鸡): a ponged first 8p makes its discarder pay
+    2."""
     claimer = Seat(None, (Meld("pong", "8p", 2),))
     end = HandEnd(
         (NOBODY, claimer, NOBODY, NOBODY),
@@ -436,7 +450,8 @@ def test_bao_ji_returns_both_responsibilities():
 
 @pytest.mark.parametrize(("mode", "values"), [("4321", [4, 3, 2, 1]), ("3211", [3, 2, 1, 1])])
 def test_wa8_ordinal_charging_values(mode, values):
-    """WA-8, 冲锋鸡4321 / 3211 (002: 按幺鸡出现牌桌的先后顺序 4-3-2-1分 / 3-2-1-1分)."""
+    """§wengan-example-8, 冲锋鸡4321 / 3211 (source: 按幺鸡出现牌桌的先后顺序 4-3-2-1分 /
+    3-2-1-1分)."""
     end = HandEnd(
         (NOBODY,) * 4,
         discards=tuple(Discard(seat, "1s") for seat in range(4)),
@@ -450,7 +465,7 @@ def test_wa8_ordinal_charging_values(mode, values):
 
 
 def test_yuan_que_is_fixed_and_not_multiplied():
-    """rules-spec B3.9 test, 原缺 (002: 若起手就缺门，成为原缺，分数不受影响，固定收每人3分): 3
+    """§wengan-ding-que test, 原缺 (source: 若起手就缺门，成为原缺，分数不受影响，固定收每人3分): 3
     players, 底分 2, seat 1 dealt no m: seats 0 and 2 pay it 3 each; nothing with the bonus 0
     or with 4 players."""
     lacking = Seat(dealt_lacking_a_suit=True)
@@ -462,13 +477,15 @@ def test_yuan_que_is_fixed_and_not_multiplied():
 
 
 def test_base_stake_multiplies_all_but_yuan_que():
-    """底分 (002: 总分=（胡牌牌型分 +杠上花+鸡分+豆分+连庄）*底分): WA-2 with 底分 3."""
+    """底分 (source: 总分=（胡牌牌型分 +杠上花+鸡分+豆分+连庄）*底分): §wengan-example-2 with 底分
+    3."""
     assert deltas(WA2, base_stake=3) == [-78, -78, 234, -78]
 
 
 def test_flip_2s_designates_3s_and_2s_only():
-    """rules-spec B7 #9 test, 翻牌鸡 (002: 第一张翻出9条 … 1条为金鸡): under the defaults a flip
-    of 2s designates 3s and 2s, so a held 1s is worth 1, not 3 (摇摆鸡 adds 1s)."""
+    """§wengan-reading-double-flip-example test, 翻牌鸡 (source: 第一张翻出9条 … 1条为金鸡): under
+    the defaults a flip of 2s designates 3s and 2s, so a held 1s is worth 1, not 3 (摇摆鸡 adds
+    1s)."""
     end = dataclasses.replace(WA2, wall="2s")
     assert set(hits(end)) == {kind("3s"), kind("2s")}
     assert chicken_value(S, hits(end)[S], end.options) == 1
@@ -477,8 +494,9 @@ def test_flip_2s_designates_3s_and_2s_only():
 
 
 def test_8p_without_wu_gu_ji_is_an_ordinary_flip_chicken():
-    """rules-spec B7 #31 test, 金鸡 (002: 翻中幺鸡或者8筒，则幺鸡或者八筒为金鸡): 乌骨鸡 off,
-    flip 7p: a held 8p is worth 1 (gold only with 乌骨鸡)."""
+    """§wengan-reading-8p-gold-needs-wu-gu-ji test, 金鸡 (source:
+    翻中幺鸡或者8筒，则幺鸡或者八筒为金鸡): 乌骨鸡 off, flip 7p: a held 8p is worth 1 (gold only
+    with 乌骨鸡)."""
     end = dataclasses.replace(WA2, wall="7p")
     assert chicken_value(EIGHT_P, hits(end)[EIGHT_P], end.options) == 1
     with_wu_gu = opts(wu_gu_ji=True)
@@ -486,8 +504,9 @@ def test_8p_without_wu_gu_ji_is_an_ordinary_flip_chicken():
 
 
 def test_rob_kong_the_robbed_player_pays_one_share():
-    """rules-spec B7 #37 test, 抢杠 (002: 小胡9分，大胡10分（不包其他玩家的输分）): a 平胡 robs
-    seat 2's 爬坡豆 (left a pong): seat 2 pays 1 + 9, the others nothing."""
+    """§wengan-reading-robbed-player-pays-one-share test, 抢杠 (source:
+    小胡9分，大胡10分（不包其他玩家的输分）): a 平胡 robs seat 2's 爬坡豆 (left a pong): seat 2 pays
+    1 + 9, the others nothing."""
     robbed = Seat(None, (Meld("pong", "5m", 1),))
     end = HandEnd(
         (Seat("34m 678p 234s 789s 99p"), NOBODY, robbed, NOBODY),
@@ -498,8 +517,8 @@ def test_rob_kong_the_robbed_player_pays_one_share():
 
 
 def test_next_deal_streak():
-    """rules-spec B5.8 test, 连庄 (002: 庄家每连续胡牌): a dealer who won one hand (n 0 -> 1) then
-    had a 荒庄 plays on with n = 1, or 2 with lian_zhuang_counts_draws."""
+    """§wengan-dealer-bonus test, 连庄 (source: 庄家每连续胡牌): a dealer who won one hand (n 0 ->
+    1) then had a 荒庄 plays on with n = 1, or 2 with lian_zhuang_counts_draws."""
     won = dataclasses.replace(WA2, dealer=2)
     assert next_deal(won) == (2, 1)
     draw = dataclasses.replace(WA6, dealer=2, streak=1)
@@ -512,9 +531,9 @@ def test_next_deal_streak():
 
 
 def test_next_deal_after_one_discard_won_by_several():
-    """定庄 (002: ②一炮双响情况，从点炮玩家起逆时针第一位胡牌玩家坐庄 ... ④一炮全响情况，点炮者坐庄
-    （优先级最高）): two winners -> the first after the discarder; all three -> the discarder,
-    his streak back to 0."""
+    """定庄 (source: ②一炮双响情况，从点炮玩家起逆时针第一位胡牌玩家坐庄 ...
+    ④一炮全响情况，点炮者坐庄 （优先级最高）): two winners -> the first after the discarder; all
+    three -> the discarder, his streak back to 0."""
     winner = Seat("234m 567p 345s 678m 9p")
     seats = (winner, Seat("234m 567p 345s 678m 9p"), NOBODY, Seat("234s 567m 345p 678s 9p"))
     two = HandEnd(seats, tuple(Win(s, "9p", "discard", 2) for s in (0, 1)), wall="1m")
@@ -686,8 +705,8 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 @SETTINGS
 @given(hand_ends())
 def test_zero_sum_and_items_add_up(end):
-    """算分 (002: 总分=...): every payment goes from one seat to another, so the hand is zero-sum,
-    and each seat's delta is the sum of its items."""
+    """算分 (source: 总分=...): every payment goes from one seat to another, so the hand is
+    zero-sum, and each seat's delta is the sum of its items."""
     settlement = settle(end)
     assert sum(settlement.deltas) == 0
     recomputed = [0] * end.players
@@ -701,7 +720,7 @@ def test_zero_sum_and_items_add_up(end):
 @SETTINGS
 @given(hand_ends())
 def test_base_stake_multiplies_everything_but_yuan_que(end):
-    """底分 (002: 总分=（胡牌牌型分 +杠上花+鸡分+豆分+连庄）*底分; 原缺 分数不受影响)."""
+    """底分 (source: 总分=（胡牌牌型分 +杠上花+鸡分+豆分+连庄）*底分; 原缺 分数不受影响)."""
     one = settle(with_options(end, base_stake=1))
     three = settle(with_options(end, base_stake=3))
     fixed = [0] * end.players
@@ -716,7 +735,7 @@ def test_base_stake_multiplies_everything_but_yuan_que(end):
 @SETTINGS
 @given(hand_ends(), st.sampled_from([("bao_ji", "bao_ji"), ("bao_gang", "bao_gang")]))
 def test_bao_off_removes_exactly_the_bao_payments(end, option_and_kind):
-    """包鸡 / 包杠 (002: 不听牌的玩家需要包自己手中本来算分的鸡分 / 杠分): turned off, the 包
+    """包鸡 / 包杠 (source: 不听牌的玩家需要包自己手中本来算分的鸡分 / 杠分): turned off, the 包
     payments go and nothing else changes."""
     option, kind = option_and_kind
     on = settle(with_options(end, **{option: True}))
@@ -727,8 +746,8 @@ def test_bao_off_removes_exactly_the_bao_payments(end, option_and_kind):
 @SETTINGS
 @given(hand_ends())
 def test_bao_requires_ready_pays_no_non_ready_player(end):
-    """包鸡/包杠 只包给听牌玩家 (rules-spec B7 #34): with the option no 包 reaches a player who
-    neither won nor is ready, and the 包 total never grows."""
+    """包鸡/包杠 只包给听牌玩家 (§wengan-reading-bao-recipients): with the option no 包 reaches a
+    player who neither won nor is ready, and the 包 total never grows."""
     loose = settle(with_options(end, bao_requires_ready=False))
     strict = settle(with_options(end, bao_requires_ready=True))
     collecting = {s for s in range(end.players) if is_ready(end.seats[s], end.players, end.options)}
@@ -743,7 +762,7 @@ def test_bao_requires_ready_pays_no_non_ready_player(end):
 @SETTINGS
 @given(hand_ends())
 def test_gold_chickens_never_lower_chicken_income(end):
-    """金鸡 (002: 翻中幺鸡 ... 每只鸡+2分): with it on, no seat's chicken income is lower."""
+    """金鸡 (source: 翻中幺鸡 ... 每只鸡+2分): with it on, no seat's chicken income is lower."""
 
     def income(settlement, seat):
         return sum(i.amount for i in settlement.items if i.kind == "chicken" and i.payee == seat)
@@ -756,7 +775,7 @@ def test_gold_chickens_never_lower_chicken_income(end):
 @SETTINGS
 @given(hand_ends())
 def test_burns_only_ever_cost_the_burned_player(end):
-    """抢杠烧鸡/豆, 热炮烧鸡/豆 (002: 被抢杠/热炮的玩家得分的鸡分/豆分都不算，但是输的依然算分):
+    """抢杠烧鸡/豆, 热炮烧鸡/豆 (source: 被抢杠/热炮的玩家得分的鸡分/豆分都不算，但是输的依然算分):
     with the burns off the robbed or hot-cannon player ends no lower, and every other player no
     higher."""
     burns = ("qiang_gang_shao_dou", "qiang_gang_shao_ji", "re_pao_shao_dou", "re_pao_shao_ji")
@@ -773,8 +792,8 @@ def test_burns_only_ever_cost_the_burned_player(end):
 @SETTINGS
 @given(hand_ends())
 def test_exhaustive_draw_burn_leaves_only_cha_jiao_and_yuan_que(end):
-    """荒庄烧鸡烧豆 (002: 在荒庄情况下，所有鸡、豆都不算分): burned, a 荒庄 pays only 查叫 (with the
-    dealer bonus) and 原缺."""
+    """荒庄烧鸡烧豆 (source: 在荒庄情况下，所有鸡、豆都不算分): burned, a 荒庄 pays only 查叫 (with
+    the dealer bonus) and 原缺."""
     end = dataclasses.replace(end, wins=(), hot_cannon=False)
     burned = settle(with_options(end, huang_zhuang_burn=True, huang_zhuang_burn_scope="all"))
     assert {i.kind for i in burned.items} <= {"cha_jiao", "dealer_bonus", "yuan_que"}
@@ -783,7 +802,7 @@ def test_exhaustive_draw_burn_leaves_only_cha_jiao_and_yuan_que(end):
 @SETTINGS
 @given(hand_ends())
 def test_without_the_flip_the_wall_does_not_matter(end):
-    """翻牌鸡 (002: 通过翻牌确认; rules-spec B5.5): off, there is no flip, so the undrawn tiles
-    change nothing."""
+    """翻牌鸡 (source: 通过翻牌确认; §wengan-chicken-flip): off, there is no flip, so the undrawn
+    tiles change nothing."""
     off = with_options(end, fan_pai_ji=False)
     assert settle(off).deltas == settle(dataclasses.replace(off, wall="")).deltas

@@ -1,18 +1,20 @@
 """Slow, plainly written reference settlement of one finished Weng'an hand 贵州瓮安麻将.
 
-Follows ``/work/shared/rules-spec.md`` Part B (source ``002_065383326e4e38d7.txt``) and the
-project's further decisions in ``docs/rules-wengan.md``, clarity first: the oracle a fast engine
-will be checked against. Hand shapes come from the reference evaluator
+Follows the rules reference docs/rules/wengan.md (§wengan-rules), readings included, clarity first:
+the oracle a fast engine will be checked against. Hand shapes come from the reference evaluator
 (``evaluator.decompositions``); tiles are written as ``sim.tiles`` writes them (``"123m 55p"``).
 
 Public API
 
 * ``Meld``, ``Seat``, ``Discard``, ``Win``, ``HandEnd``: a plain description of a hand's end
-* ``settle(end)`` -> ``Settlement``: every seat's delta and the itemised payments (B5.1-B5.12)
-* ``pattern(...)``, ``best_pattern(...)``, ``waits(...)``, ``max_pattern(...)``: B4.1, B5.1
-* ``discard_win_allowed(...)``: the 通行证 rule and its exceptions (B4.2, B4.3)
-* ``chicken_value(...)``: the value of one chicken tile (B5.6)
-* ``next_deal(end)`` -> (next dealer, his 连庄 streak) (B2.1, B5.8)
+* ``settle(end)`` -> ``Settlement``: every seat's delta and the itemised payments
+  (§wengan-pattern-score)
+* ``pattern(...)``, ``best_pattern(...)``, ``waits(...)``, ``max_pattern(...)``: §wengan-hand-forms,
+  §wengan-pattern-score
+* ``discard_win_allowed(...)``: the 通行证 rule and its exceptions (§wengan-how-to-win,
+  §wengan-passport)
+* ``chicken_value(...)``: the value of one chicken tile (§wengan-chicken-value)
+* ``next_deal(end)`` -> (next dealer, his 连庄 streak) (§wengan-next-dealer, §wengan-dealer-bonus)
 
 Seats are numbered in turn order (seat ``s + 1`` plays after seat ``s``).
 """
@@ -42,7 +44,7 @@ def parse_tiles(text: str) -> list[int]:
 
 
 KONG_KINDS = ("men_dou", "pa_po_dou", "dian_dou", "han_bao_dou")
-"""闷豆 concealed, 爬坡豆 added (scoring), 点豆 on a discard, 憨包豆 late (B3.2)."""
+"""闷豆 concealed, 爬坡豆 added (scoring), 点豆 on a discard, 憨包豆 late (§wengan-kongs)."""
 MELD_KINDS = ("pong", *KONG_KINDS)
 WIN_HOWS = ("self_draw", "discard", "rob_kong")
 ONE_S, EIGHT_P, ONE_P, ONE_M = 18, 16, 9, 0
@@ -71,8 +73,8 @@ class Seat:
     """One seat at the end. ``concealed``: its concealed tiles (a winner's without the winning
     tile); None = not shown (holds no chicken tile; ``ready`` then says its status, default not
     ready). ``ready``: when the tiles are shown, the status they must give (a check of the test's
-    data). ``bao_ting``: declared 报听. ``dealt_lacking_a_suit``: 原缺 (B3.9). ``que_suit``: the
-    suit named under ``ding_que_mode = declare``."""
+    data). ``bao_ting``: declared 报听. ``dealt_lacking_a_suit``: 原缺 (§wengan-ding-que).
+    ``que_suit``: the suit named under ``ding_que_mode = declare``."""
 
     concealed: str | None = None
     melds: tuple[Meld, ...] = ()
@@ -96,7 +98,7 @@ class Discard:
 class Win:
     """One winner: ``how`` self_draw, discard or rob_kong; ``from_seat`` the discarder or the
     robbed konger; ``kong_bloom`` 杠开; ``heavenly`` 天胡; ``earthly`` 地胡 (the caller states
-    that the window of B5.2 held)."""
+    that the window of §wengan-mingtang held)."""
 
     seat: int
     tile: str
@@ -113,9 +115,9 @@ class Win:
 
 @dataclass(frozen=True)
 class HandEnd:
-    """A finished hand. ``wins`` empty = 荒庄. ``streak``: the dealer's 连庄 count n. ``wall``:
-    the undrawn tiles, head first (the flips come from its ends, B5.5). ``hot_cannon``: the
-    discard won on was the discarder's first after his kong (热炮)."""
+    """A finished hand. ``wins`` empty = 荒庄. ``streak``: the dealer's 连庄 count n. ``wall``: the
+    undrawn tiles, head first (the flips come from its ends, §wengan-chicken-flip). ``hot_cannon``:
+    the discard won on was the discarder's first after his kong (热炮)."""
 
     seats: tuple[Seat, ...]
     wins: tuple[Win, ...] = ()
@@ -169,12 +171,12 @@ def rank(kind: int) -> int:
 
 
 def next_rank(kind: int) -> int:
-    """Same suit, rank + 1, 9 wrapping to 1 (翻牌鸡, B5.5)."""
+    """Same suit, rank + 1, 9 wrapping to 1 (翻牌鸡, §wengan-chicken-flip)."""
     return suit(kind) * 9 + rank(kind) % 9
 
 
 def previous_rank(kind: int) -> int:
-    """Same suit, rank - 1, 1 wrapping to 9 (摇摆鸡, B5.5)."""
+    """Same suit, rank - 1, 1 wrapping to 9 (摇摆鸡, §wengan-chicken-flip)."""
     return suit(kind) * 9 + (rank(kind) - 2) % 9
 
 
@@ -191,7 +193,8 @@ def counts34(kinds: Iterable[int]) -> tuple[int, ...]:
     return tuple(counter[kind] for kind in range(34))
 
 
-# --------------------------------------------------------------------------- patterns (B4.1, B5.1)
+# --------------------------------------------------------------------------- patterns
+# (§wengan-hand-forms, §wengan-pattern-score)
 
 PATTERN_POINTS = {
     "平胡": 1,
@@ -208,8 +211,8 @@ PATTERN_POINTS = {
 
 
 def _seven_pairs_names(hand: list[int], melds: tuple[Meld, ...], win: int, options) -> list[str]:
-    """七对 / 龙七对 (B4.1): 14 concealed tiles in pairs, a quad two pairs, no melds; 龙七对
-    needs a quad, by default made by the winning tile."""
+    """七对 / 龙七对 (§wengan-hand-forms): 14 concealed tiles in pairs, a quad two pairs, no melds;
+    龙七对 needs a quad, by default made by the winning tile."""
     counts = Counter(hand)
     if melds or len(hand) != 14 or any(n % 2 for n in counts.values()):
         return []
@@ -220,8 +223,8 @@ def _seven_pairs_names(hand: list[int], melds: tuple[Meld, ...], win: int, optio
 
 
 def _standard_names(hand: list[int], melds: tuple[Meld, ...], win: int, options) -> list[str]:
-    """平胡 / 大对子 / 单吊 (B4.1): the concealed tiles split into sets and a pair, melds the
-    other sets; 单吊 by ``dan_diao_definition``."""
+    """平胡 / 大对子 / 单吊 (§wengan-hand-forms): the concealed tiles split into sets and a pair,
+    melds the other sets; 单吊 by ``dan_diao_definition``."""
     if len(hand) + 3 * len(melds) != 14:
         return []
     # each set lies in one suit and so does the pair: one suit's count is 2 mod 3, the others'
@@ -250,8 +253,8 @@ FLUSH_NAMES = {
 
 
 def pattern(hand: list[int], melds: tuple[Meld, ...], win: int, options) -> str | None:
-    """The highest B5.1 row the complete hand fits (``hand``: concealed tiles with the winning
-    tile ``win``), or None when it is not a winning hand."""
+    """The highest §wengan-pattern-score row the complete hand fits (``hand``: concealed tiles with
+    the winning tile ``win``), or None when it is not a winning hand."""
     names = _standard_names(hand, melds, win, options) + _seven_pairs_names(
         hand, melds, win, options
     )
@@ -264,7 +267,8 @@ def pattern(hand: list[int], melds: tuple[Meld, ...], win: int, options) -> str 
 
 
 def que_ok(kinds: Iterable[int], seat: Seat, players: int, options) -> bool:
-    """定缺 (B3.9): with 2 or 3 players, at most two suits (or none of the named suit)."""
+    """定缺 (§wengan-ding-que): with 2 or 3 players, at most two suits (or none of the named
+    suit)."""
     if players == 4 or not options.ding_que:
         return True
     suits = {suit(kind) for kind in kinds}
@@ -282,8 +286,8 @@ def winning_pattern(seat: Seat, win: int, players: int, options) -> str | None:
 
 
 def best_pattern(seat: Seat, win: Win, players: int, options) -> str | None:
-    """The winner's pattern; a 天胡 scores its best choice of winning tile among the 14 (B7
-    #38)."""
+    """The winner's pattern; a 天胡 scores its best choice of winning tile among the 14
+    (§wengan-readings #38)."""
     if not win.heavenly:
         return winning_pattern(seat, win.kind, players, options)
     hand = [*concealed_kinds(seat), win.kind]
@@ -317,12 +321,14 @@ def waits(seat: Seat, players: int, options) -> dict[int, str]:
 
 
 def max_pattern(seat: Seat, players: int, options) -> int:
-    """荒庄查叫's 最大牌型分: the best B5.1 points over every wait, no 名堂 (B5.9, B7 #29)."""
+    """荒庄查叫's 最大牌型分: the best §wengan-pattern-score points over every wait, no 名堂
+    (§wengan-exhaustive-draw, §wengan-reading-cha-jiao-pattern-only)."""
     return max((PATTERN_POINTS[name] for name in waits(seat, players, options).values()), default=0)
 
 
 def is_ready(seat: Seat, players: int, options) -> bool:
-    """叫 / 听牌 at the end (B5.7, B5.9): the stated status when the tiles are not shown."""
+    """叫 / 听牌 at the end (§wengan-chicken-collection, §wengan-exhaustive-draw): the stated status
+    when the tiles are not shown."""
     if seat.concealed is None:
         return bool(seat.ready)
     ready = bool(waits(seat, players, options))
@@ -331,11 +337,13 @@ def is_ready(seat: Seat, players: int, options) -> bool:
     return ready
 
 
-# ------------------------------------------------------------------------------ who may win (B4.2)
+# ------------------------------------------------------------------------------ who may win
+# (§wengan-how-to-win)
 
 
 def has_passport(seat: Seat, options) -> bool:
-    """通行证 (B4.3, option ``passport_kinds``): a kong of the allowed kinds, or a chicken."""
+    """通行证 (§wengan-passport, option ``passport_kinds``): a kong of the allowed kinds, or a
+    chicken."""
     kinds = options.passport_kinds
     if kinds == "none":
         return True
@@ -357,8 +365,9 @@ def discard_win_allowed(
     hot_cannon: bool = False,
     discarder_bao_ting: bool = False,
 ) -> bool:
-    """平胡点炮需要通行证 (B4.2): a big hand always; a 平胡 with a 通行证, or in one of the five
-    exceptions (地胡, 抢杠, 热炮, 报听, 杀听). A 过胡 lock arises only where this is True."""
+    """平胡点炮需要通行证 (§wengan-how-to-win): a big hand always; a 平胡 with a 通行证, or in one
+    of the five exceptions (地胡, 抢杠, 热炮, 报听, 杀听). A 过胡 lock arises only where this is
+    True."""
     exception = earthly or robbing or hot_cannon or seat.bao_ting or discarder_bao_ting
     return (
         name != PLAIN
@@ -368,18 +377,20 @@ def discard_win_allowed(
     )
 
 
-# ---------------------------------------------------------------------- hand payments (B5.2, B5.3)
+# ---------------------------------------------------------------------- hand payments
+# (§wengan-mingtang, §wengan-hand-payments)
 
 
 def mingtang_value(name: str, options) -> int:
-    """One 名堂 (天胡, 地胡, 抢杠, 报听, 杀听): "平胡9分 大胡10分" (B5.2, B7 #5, #38)."""
+    """One 名堂 (天胡, 地胡, 抢杠, 报听, 杀听): "平胡9分 大胡10分" (§wengan-mingtang,
+    §wengan-reading-mingtang-is-a-bonus, §wengan-reading-scorer-details)."""
     if name != PLAIN:
         return 10
     return 9 if options.mingtang_bonus_mode == "bonus_9_10" else 8
 
 
 def hand_total(end: HandEnd, win: Win, name: str) -> int:
-    """T = pattern + 名堂 + 杠开 (B5.3); 杀听 and 热炮 are paid apart."""
+    """T = pattern + 名堂 + 杠开 (§wengan-hand-payments); 杀听 and 热炮 are paid apart."""
     seat = end.seats[win.seat]
     named = [win.heavenly, win.earthly, win.how == "rob_kong", seat.bao_ting]
     return (
@@ -390,15 +401,16 @@ def hand_total(end: HandEnd, win: Win, name: str) -> int:
 
 
 def dealer_bonus(end: HandEnd, payer: int, payee: int) -> int:
-    """连庄 +n / 一口二 +1 on a pattern or 查叫 payment with the dealer (B5.8)."""
+    """连庄 +n / 一口二 +1 on a pattern or 查叫 payment with the dealer (§wengan-dealer-bonus)."""
     if end.dealer not in (payer, payee):
         return 0
     return {"none": 0, "lian_zhuang": end.streak, "yi_kou_er": 1}[end.options.dealer_bonus_mode]
 
 
 def pattern_items(end: HandEnd, win: Win, name: str) -> list[Item]:
-    """Self-draw: every other player pays T; a discard or a robbed kong: the discarder or the
-    robbed player pays T (B5.3, B7 #37); plus the dealer bonus."""
+    """Self-draw: every other player pays T; a discard or a robbed kong: the discarder or the robbed
+    player pays T (§wengan-hand-payments, §wengan-reading-robbed-player-pays-one-share); plus the
+    dealer bonus."""
     payers = end.others(win.seat) if win.how == "self_draw" else [win.from_seat]
     total = hand_total(end, win, name)
     items = []
@@ -411,8 +423,8 @@ def pattern_items(end: HandEnd, win: Win, name: str) -> list[Item]:
 
 
 def sha_ting_payers(end: HandEnd, win: Win) -> list[int]:
-    """杀听 (B5.2, B5.3): a 报听 discarder, or on a self-draw the 报听 players (option
-    ``all_payers``: every other player) while one has declared."""
+    """杀听 (§wengan-mingtang, §wengan-hand-payments): a 报听 discarder, or on a self-draw the 报听
+    players (option ``all_payers``: every other player) while one has declared."""
     if win.how == "discard":
         return [win.from_seat] if end.seats[win.from_seat].bao_ting else []
     if win.how != "self_draw":
@@ -432,12 +444,13 @@ def win_items(end: HandEnd, win: Win, name: str) -> list[Item]:
     return items
 
 
-# ---------------------------------------------------------------------------- chickens (B5.4-B5.7)
+# ---------------------------------------------------------------------------- chickens
+# (§wengan-chickens)
 
 
 def flips(end: HandEnd) -> list[int]:
-    """翻牌 (B5.5): after a win, with 翻牌鸡, the first undrawn tile, and with 前后翻鸡 also the
-    last when two or more remain; none on 荒庄 or with no tile left."""
+    """翻牌 (§wengan-chicken-flip): after a win, with 翻牌鸡, the first undrawn tile, and with
+    前后翻鸡 also the last when two or more remain; none on 荒庄 or with no tile left."""
     wall = parse_tiles(end.wall) if end.wall else []
     if not end.wins or not end.options.fan_pai_ji or not wall:
         return []
@@ -465,7 +478,7 @@ def is_weekday(kind: int, options) -> bool:
 
 
 def is_fixed(kind: int, options) -> bool:
-    """幺鸡, 乌骨鸡 and 星期鸡: chickens wherever they lie (B5.7)."""
+    """幺鸡, 乌骨鸡 and 星期鸡: chickens wherever they lie (§wengan-chicken-collection)."""
     return kind == ONE_S or (kind == EIGHT_P and options.wu_gu_ji) or is_weekday(kind, options)
 
 
@@ -476,7 +489,8 @@ def base_value(kind: int, options) -> int:
 
 
 def is_gold(kind: int, options) -> bool:
-    """金鸡 (1s; 8p with 乌骨鸡) and 全清幺 (1p, 1m) (B5.6, B7 #31)."""
+    """金鸡 (1s; 8p with 乌骨鸡) and 全清幺 (1p, 1m) (§wengan-chicken-value,
+    §wengan-reading-8p-gold-needs-wu-gu-ji)."""
     fixed_gold = options.jin_ji and (kind == ONE_S or (kind == EIGHT_P and options.wu_gu_ji))
     return fixed_gold or (options.quan_qing_yao and kind in (ONE_P, ONE_M))
 
@@ -484,8 +498,9 @@ def is_gold(kind: int, options) -> bool:
 def chicken_value(
     kind: int, hit: int, options, *, charging: bool = False, ordinal: int | None = None
 ) -> int:
-    """One physical tile's value (B5.6): base + flip bonus (+2 per hit for gold) + 星期鸡; a
-    plain charging tile doubles base and bonus; an ordinal (4321/3211) replaces the base."""
+    """One physical tile's value (§wengan-chicken-value): base + flip bonus (+2 per hit for gold) +
+    星期鸡; a plain charging tile doubles base and bonus; an ordinal (4321/3211) replaces the
+    base."""
     base = base_value(kind, options) if ordinal is None else ordinal
     gold = is_gold(kind, options)
     if gold and options.gold_model == "multiplicative" and base:
@@ -501,9 +516,9 @@ ORDINALS = {"4321": (4, 3, 2, 1), "3211": (3, 2, 1, 1)}
 
 
 def charging_discards(end: HandEnd) -> dict[int, dict]:
-    """Index in ``end.discards`` -> how that unclaimed discard charges (冲锋鸡, B5.6):
-    ``{"charging": True}`` (plain: the first 1s, with 乌骨鸡 the first 8p) or ``{"ordinal": k}``
-    (4321 / 3211: every unclaimed 1s by order of discard)."""
+    """Index in ``end.discards`` -> how that unclaimed discard charges (冲锋鸡,
+    §wengan-chicken-value): ``{"charging": True}`` (plain: the first 1s, with 乌骨鸡 the first 8p)
+    or ``{"ordinal": k}`` (4321 / 3211: every unclaimed 1s by order of discard)."""
     mode = end.options.chong_feng_mode
     marks: dict[int, dict] = {}
     if mode == "plain":
@@ -528,8 +543,9 @@ def first_discard(end: HandEnd, kind: int) -> int | None:
 
 
 def responsibilities(end: HandEnd) -> list[tuple[int, int, int]]:
-    """责任鸡 (B5.7): (discarder, claimer, 1 or 2) for a charging candidate ponged, or konged
-    with ``ze_ren_on_kong``; only the hand's first 1s (and in plain mode first 8p)."""
+    """责任鸡 (§wengan-chicken-collection): (discarder, claimer, 1 or 2) for a charging candidate
+    ponged, or konged with ``ze_ren_on_kong``; only the hand's first 1s (and in plain mode first
+    8p)."""
     options = end.options
     if options.chong_feng_mode == "none" or not options.ze_ren_ji:
         return []
@@ -556,8 +572,9 @@ class OwnedChicken:
 
 
 def owned_chickens(end: HandEnd, seat: int, hit: Counter) -> list[OwnedChicken]:
-    """The seat's scoring chicken tiles (B5.7 scope): hand (with its winning tile), melds, own
-    unclaimed discards; flip chickens that are not fixed only in discards with 满堂鸡."""
+    """The seat's scoring chicken tiles (§wengan-chicken-collection scope): hand (with its winning
+    tile), melds, own unclaimed discards; flip chickens that are not fixed only in discards with
+    满堂鸡."""
     options = end.options
     hand = concealed_kinds(end.seats[seat])
     hand += [win.kind for win in end.wins if win.seat == seat]
@@ -577,7 +594,7 @@ def owned_chickens(end: HandEnd, seat: int, hit: Counter) -> list[OwnedChicken]:
 
 
 def in_bao_scope(chicken: OwnedChicken, options) -> bool:
-    """包鸡 scope (B5.7, option ``bao_ji_scope``)."""
+    """包鸡 scope (§wengan-chicken-collection, option ``bao_ji_scope``)."""
     if options.bao_ji_scope == "all":
         return True
     fixed_kind = chicken.kind == ONE_S or (chicken.kind == EIGHT_P and options.wu_gu_ji)
@@ -594,8 +611,8 @@ class Standing:
     collecting: frozenset  # winners and ready players
     burned_chickens: frozenset
     burned_dou: frozenset
-    collect: bool  # chickens and dou are paid at all (荒庄: B5.9)
-    bao: bool  # 包鸡 / 包杠 can arise (荒庄: B5.9)
+    collect: bool  # chickens and dou are paid at all (荒庄: §wengan-exhaustive-draw)
+    bao: bool  # 包鸡 / 包杠 can arise (荒庄: §wengan-exhaustive-draw)
 
 
 def standing(end: HandEnd) -> Standing:
@@ -625,8 +642,9 @@ def bao_recipients(end: HandEnd, seat: int, state: Standing) -> list[int]:
 
 
 def chicken_items(end: HandEnd, state: Standing) -> list[Item]:
-    """鸡分 (B5.7): collectors take each chicken's value from every other player and their
-    责任鸡; non-ready players with 包鸡 pay their chickens back and return the 责任鸡."""
+    """鸡分 (§wengan-chicken-collection): collectors take each chicken's value from every other
+    player and their 责任鸡; non-ready players with 包鸡 pay their chickens back and return the
+    责任鸡."""
     hit = hits(end)
     items = []
     received = responsibilities(end)
@@ -656,7 +674,7 @@ def chicken_items(end: HandEnd, state: Standing) -> list[Item]:
 
 
 def dou_payments(end: HandEnd, seat: int, meld: Meld) -> list[tuple[int, int]]:
-    """(payer, amount) of one kong (B3.2): 闷豆 2 and 爬坡豆 3 from each, 点豆 1 from the
+    """(payer, amount) of one kong (§wengan-kongs): 闷豆 2 and 爬坡豆 3 from each, 点豆 1 from the
     discarder, 憨包豆 nothing."""
     if meld.kind == "men_dou":
         return [(other, 2) for other in end.others(seat)]
@@ -668,8 +686,8 @@ def dou_payments(end: HandEnd, seat: int, meld: Meld) -> list[tuple[int, int]]:
 
 
 def dou_items(end: HandEnd, state: Standing) -> list[Item]:
-    """豆分 (B5.10): collectors take their dou (unless burned); with 包杠 a non-ready player pays
-    each amount back to the player it would have come from."""
+    """豆分 (§wengan-dou-settlement): collectors take their dou (unless burned); with 包杠 a
+    non-ready player pays each amount back to the player it would have come from."""
     items = []
 
     def recipients(seat: int) -> list[int]:
@@ -687,8 +705,8 @@ def dou_items(end: HandEnd, state: Standing) -> list[Item]:
 
 
 def cha_jiao_items(end: HandEnd, state: Standing) -> list[Item]:
-    """荒庄查叫 (B5.9): each non-ready player pays each ready one his best pattern + the dealer
-    bonus; nothing when all or none are ready."""
+    """荒庄查叫 (§wengan-exhaustive-draw): each non-ready player pays each ready one his best
+    pattern + the dealer bonus; nothing when all or none are ready."""
     ready = sorted(state.collecting)
     if not end.options.huang_zhuang_cha_jiao or len(ready) in (0, end.players):
         return []
@@ -706,7 +724,8 @@ def cha_jiao_items(end: HandEnd, state: Standing) -> list[Item]:
 
 
 def yuan_que_items(end: HandEnd) -> list[Item]:
-    """原缺 (B3.9): 2/3 players with 定缺, a fixed sum from each other player, not × 底分."""
+    """原缺 (§wengan-ding-que): 2/3 players with 定缺, a fixed sum from each other player, not ×
+    底分."""
     options = end.options
     if end.players == 4 or not options.ding_que or not options.yuan_que_bonus:
         return []
@@ -719,7 +738,8 @@ def yuan_que_items(end: HandEnd) -> list[Item]:
 
 
 def settle(end: HandEnd) -> Settlement:
-    """Every payment of the hand (B5.12), × 底分 except 原缺, and each seat's delta."""
+    """Every payment of the hand (§wengan-settlement-order), × 底分 except 原缺, and each seat's
+    delta."""
     check(end)
     state = standing(end)
     items = []
@@ -779,8 +799,9 @@ def check_sizes(end: HandEnd) -> None:
 
 
 def check_wins(end: HandEnd) -> None:
-    """Each winner's hand wins, and a discard win is allowed (B4.2); several winners share one
-    discard or one robbed kong (一炮多响 needs ``multi_ron``; robbing always allows it)."""
+    """Each winner's hand wins, and a discard win is allowed (§wengan-how-to-win); several winners
+    share one discard or one robbed kong (一炮多响 needs ``multi_ron``; robbing always allows
+    it)."""
     if len(end.wins) > 1:
         sources = {(w.how, w.kind, w.from_seat) for w in end.wins}
         if len(sources) != 1 or end.wins[0].how == "self_draw":
@@ -808,11 +829,13 @@ def check_wins(end: HandEnd) -> None:
             raise ValueError(f"seat {win.seat}: 杠开 without a kong")
 
 
-# ---------------------------------------------------------------------- the next hand (B2.1, B5.8)
+# ---------------------------------------------------------------------- the next hand
+# (§wengan-next-dealer, §wengan-dealer-bonus)
 
 
 def next_deal(end: HandEnd) -> tuple[int, int]:
-    """(next dealer, his 连庄 streak n) after this hand (B2.1, B5.8)."""
+    """(next dealer, his 连庄 streak n) after this hand (§wengan-next-dealer,
+    §wengan-dealer-bonus)."""
     options = end.options
     if not end.wins:
         return end.dealer, end.streak + (1 if options.lian_zhuang_counts_draws else 0)

@@ -8,14 +8,16 @@ robbed, and compares with what the log shows. It shares no code with the engine'
 
 Per offer (a discard, or an added kong before it is made):
 
-* a seat is entitled to win on a **discard** of kind T when its 13 tiles and T make a winning
-  hand (B4.1) that keeps 定缺 (B3.9, both ``ding_que_mode``), it has not declined a legal win on
-  T since its hand last changed (过胡, B3.6, ``guo_hu_limit`` and ``guo_hu_scope``), and a 平胡
-  has a 通行证 (B4.3, every ``passport_kinds``) or an exception: 地胡 (``di_hu_window``), 热炮 (the
-  discarder's first discard after his kong), the winner's 报听, the discarder's 报听 (杀听);
-* a seat is entitled to **rob** a kong only when it is a 爬坡豆 (an added kong whose fourth tile
-  the konger drew in that turn; B3.2, B3.3, docs/rules-wengan.md section 6 #11), with a winning
-  hand that keeps 定缺 and no 过胡 lock on the kind; no 通行证 is needed (抢杠);
+* a seat is entitled to win on a **discard** of kind T when its 13 tiles and T make a winning hand
+  (§wengan-hand-forms) that keeps 定缺 (§wengan-ding-que, both ``ding_que_mode``), it has not
+  declined a legal win on T since its hand last changed (过胡, §wengan-guo-hu, ``guo_hu_limit`` and
+  ``guo_hu_scope``), and a 平胡 has a 通行证 (§wengan-passport, every ``passport_kinds``) or an
+  exception: 地胡 (``di_hu_window``), 热炮 (the discarder's first discard after his kong), the
+  winner's 报听, the discarder's 报听 (杀听);
+* a seat is entitled to **rob** a kong only when it is a 爬坡豆 (an added kong whose fourth tile the
+  konger drew in that turn; §wengan-kongs, §wengan-robbing-a-kong,
+  §wengan-reading-kong-immediacy-turn), with a winning hand that keeps 定缺 and no 过胡 lock on the
+  kind; no 通行证 is needed (抢杠);
 * a **self-draw** needs a winning hand that keeps 定缺.
 
 What is flagged (``Finding.code``):
@@ -29,16 +31,16 @@ What is flagged (``Finding.code``):
 * ``pass_not_entitled``: a pass (漏胡) by a seat that could not win (it would lock 过胡 for
   nothing);
 * ``next_dealer``, ``next_streak``: the record's next dealer or 连庄 count differs from the
-  rules (B2.1, B5.8: ``reference.wengan.next_deal``);
+  rules (§wengan-next-dealer, §wengan-dealer-bonus: ``reference.wengan.next_deal``);
 * ``dealer_bonus``: the 连庄 / 一口二 items differ from one bonus (n, or 1) × 底分 on each hand
-  payment (or 查叫 payment) with the dealer on either side (B5.8).
+  payment (or 查叫 payment) with the dealer on either side (§wengan-dealer-bonus).
 
 The kong kinds (闷豆 / 爬坡豆 / 点豆 / 憨包豆), needed for robbing and for
 ``passport_kinds = scoring_kong``, are derived from the log too: a concealed or added kong
 scores when its fourth tile was drawn since the konger's last discard (a quad dealt: before his
 first discard), otherwise it is a 憨包豆.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将): 平胡点炮需要通行证; 过胡限制; 抢杠; 热炮;
+Rules: docs/rules/wengan.md (贵州瓮安麻将): 平胡点炮需要通行证; 过胡限制; 抢杠; 热炮;
 报听; 杀听; 地胡; 定缺; 一炮多响; 连庄 / 一口二; 庄家.
 """
 
@@ -94,7 +96,7 @@ class SeatBooks:
         )
 
     def changed(self) -> None:
-        """A draw, pong or kong: the 过胡 lock ends (B3.6)."""
+        """A draw, pong or kong: the 过胡 lock ends (§wengan-guo-hu)."""
         self.passed = set()
 
 
@@ -153,8 +155,8 @@ class Referee:
         return self.options.guo_hu_limit and tile in self.seats[seat].passed
 
     def _earthly(self, seat: int) -> bool:
-        """地胡 on a discard (B5.2, ``di_hu_window``): a non-dealer, nobody has ponged or konged,
-        before his first discard (or among the hand's first round of discards)."""
+        """地胡 on a discard (§wengan-mingtang, ``di_hu_window``): a non-dealer, nobody has ponged
+        or konged, before his first discard (or among the hand's first round of discards)."""
         if seat == self.dealer or self.melded:
             return False
         if not self.seats[seat].acted:
@@ -185,7 +187,7 @@ class Referee:
 
     def rob_entitled(self, konger: int, tile: int) -> dict[int, str]:
         """Seat -> pattern, for every seat entitled to rob ``konger``'s added kong of
-        ``tile``: only a 爬坡豆, the fourth tile drawn in this turn (B3.3)."""
+        ``tile``: only a 爬坡豆, the fourth tile drawn in this turn (§wengan-robbing-a-kong)."""
         books = self.seats[konger]
         onto_pong = any(m[0] == tile and m[1] == "pong" for m in books.melds)
         if not onto_pong or tile not in books.drawn_this_turn:
@@ -301,7 +303,7 @@ class Referee:
         books.changed()
 
     def _kong_kind(self, seat: int, tile: int, meld_type: int) -> str:
-        """The dou kind of a kong just made (B3.2, immediacy)."""
+        """The dou kind of a kong just made (§wengan-kongs, immediacy)."""
         books = self.seats[seat]
         if meld_type == S.MELD_DISCARD_KONG:
             return "dian_dou"
@@ -316,7 +318,9 @@ class Referee:
         if meld_type == S.MELD_ADDED_KONG:  # the passes on robbing it come just before it
             passes = self._answers(index, -1, (S.EVENT_PASS_WIN,))
             self._judge(index, seat, tile, self.rob_entitled(seat, tile), passes, 4)
-        elif meld_type == S.MELD_CONCEALED_KONG:  # never robbed (B3.3): nobody may pass it
+        elif (
+            meld_type == S.MELD_CONCEALED_KONG
+        ):  # never robbed (§wengan-robbing-a-kong): nobody may pass it
             passes = self._answers(index, -1, (S.EVENT_PASS_WIN,))
             self._judge(index, seat, tile, {}, passes, 0)
         kind = self._kong_kind(seat, tile, meld_type)
@@ -421,7 +425,8 @@ class Referee:
     # ------------------------------------------------------------------ the end
 
     def check_end(self, record, base_stake: int) -> list[Finding]:
-        """The next dealer and 连庄 count (B2.1, B5.8), and the dealer bonus items."""
+        """The next dealer and 连庄 count (§wengan-next-dealer, §wengan-dealer-bonus), and the
+        dealer bonus items."""
         end = len(self.events)
         dealer, streak = self.next_deal()
         if int(record[R_NEXT_DEALER]) != dealer:

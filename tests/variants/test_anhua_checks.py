@@ -5,7 +5,7 @@ the right event. Every error code of ``checks.ERROR_NAMES`` is reported by one o
 for the two a played hand cannot reach (tiles not conserved, a full pile), by the generic ledger's
 own tests (``tests/kernels/test_ledger.py``).
 
-Rules: ``000_256f49c87fe6e891.txt`` (rules-spec Part A); the tampered moves are named in each
+Rules: docs/rules/anhua.md (§anhua-rules); the tampered moves are named in each
 test. Also here: the kings never claimed, read straight from the logs, and the instant win's own
 check.
 """
@@ -36,8 +36,8 @@ MIXED = (AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_SELF_DRAW)
 
 
 def test_ledger_instant_win_rule():
-    """起手四王 (rules-spec A3.6) in the ledger's own check: three Y kings dealt and a fourth drawn
-    are 四王 only when the draw counts; four dealt and still held always are."""
+    """起手四王 (§anhua-instant-king-win) in the ledger's own check: three Y kings dealt and a
+    fourth drawn are 四王 only when the draw counts; four dealt and still held always are."""
     params = AnhuaOptions().params()
     counts = AnhuaOptions(instant_king_win_counts_draw=True).params()
     y_kind, x_kind = 0, 8
@@ -78,7 +78,7 @@ def _logged_hands(options: AnhuaOptions, n_hands: int, seed: int, agents=EFFICIE
 
 @pytest.mark.parametrize("king_mode", ["seven_kings", "four_kings"])
 def test_no_claim_of_a_king_in_the_logs(king_mode):
-    """王不能碰杠吃 (000: 王可以代替任何一张牌，但不能代替形成吃碰杠; rules-spec A2.3.4-A2.3.5):
+    """王不能碰杠吃 (source: 王可以代替任何一张牌，但不能代替形成吃碰杠; §anhua-king-power):
     read straight from the event logs, no chi, pong or kong ever holds a king, no meld of the
     final state holds one, and no discarded or revealed king is won on; while plenty of claims
     and discarded kings occur (random agents in two seats throw kings)."""
@@ -157,7 +157,7 @@ DEFAULT = AnhuaOptions()
 
 
 def test_mutation_king_pong_is_caught():
-    """000_256f49c87fe6e891.txt 王不能碰杠吃: a pong turned into a pong of a king is reported at
+    """docs/rules/anhua.md 王不能碰杠吃: a pong turned into a pong of a king is reported at
     that event."""
     wall, dealer, state, record, events = _find_hand(DEFAULT, _has(S.EVENT_PONG))
     at = _first(events, S.EVENT_PONG)
@@ -166,7 +166,7 @@ def test_mutation_king_pong_is_caught():
 
 
 def test_mutation_king_chi_is_caught():
-    """000_256f49c87fe6e891.txt 王不能碰杠吃: a chi whose sequence holds a king is reported at that
+    """docs/rules/anhua.md 王不能碰杠吃: a chi whose sequence holds a king is reported at that
     event."""
     wall, dealer, state, record, events = _find_hand(DEFAULT, _has(S.EVENT_CHI))
     at = _first(events, S.EVENT_CHI)
@@ -176,7 +176,7 @@ def test_mutation_king_chi_is_caught():
 
 
 def test_mutation_king_meld_in_the_state_is_caught():
-    """000_256f49c87fe6e891.txt 王不能碰杠吃, in the final state: a king written into a meld is
+    """docs/rules/anhua.md 王不能碰杠吃, in the final state: a king written into a meld is
     reported at the end."""
     wall, dealer, state, record, events = _find_hand(DEFAULT, _has(S.EVENT_PONG))
     seat = int(events[_first(events, S.EVENT_PONG), 1])
@@ -185,7 +185,7 @@ def test_mutation_king_meld_in_the_state_is_caught():
 
 
 def test_mutation_dropped_tile_is_caught():
-    """000_256f49c87fe6e891.txt 共108张: a tile missing from a final hand; the state no longer
+    """docs/rules/anhua.md 共108张: a tile missing from a final hand; the state no longer
     matches the ledger."""
     wall, dealer, state, record, events = _find_hand(DEFAULT, _has(S.EVENT_WIN))
     seat = int(record[E.R_WINNER])
@@ -198,7 +198,7 @@ def test_mutation_dropped_tile_is_caught():
 
 
 def test_mutation_wrong_draw_is_caught():
-    """000_256f49c87fe6e891.txt 逆时针摸牌出牌: a draw that is not the next tile of the wall."""
+    """docs/rules/anhua.md 逆时针摸牌出牌: a draw that is not the next tile of the wall."""
     wall, dealer, state, record, events = _find_hand(DEFAULT, _has(S.EVENT_DRAW))
     at = _first(events, S.EVENT_DRAW)
     events[at, 2] = (events[at, 2] + 1) % 27
@@ -206,7 +206,7 @@ def test_mutation_wrong_draw_is_caught():
 
 
 def test_mutation_missing_discard_is_a_hand_size_error():
-    """000_256f49c87fe6e891.txt 逆时针摸牌出牌 (draw, then discard): a seat that draws and never
+    """docs/rules/anhua.md 逆时针摸牌出牌 (draw, then discard): a seat that draws and never
     discards still holds 14 tiles when the next player draws, an illegal hand size at that
     event."""
 
@@ -222,14 +222,14 @@ def test_mutation_missing_discard_is_a_hand_size_error():
 
 
 def test_mutation_scores_not_zero_sum():
-    """000_256f49c87fe6e891.txt 计分 / 抓鸟: a score change that nobody pays (not zero-sum)."""
+    """docs/rules/anhua.md 计分 / 抓鸟: a score change that nobody pays (not zero-sum)."""
     wall, dealer, state, record, events = _find_hand(DEFAULT, _has(S.EVENT_WIN))
     record[E.R_DELTA] += 1
     assert _check(DEFAULT, wall, dealer, state, record, events) == (C.ERR_ZERO_SUM, len(events))
 
 
 def test_mutation_discard_win_with_kings_is_caught():
-    """000_256f49c87fe6e891.txt 手中无王可接炮: a discard win whose record lost the 硬庄 feature
+    """docs/rules/anhua.md 手中无王可接炮: a discard win whose record lost the 硬庄 feature
     (so it held effective kings) is reported."""
 
     def discard_win(events, record):
@@ -244,7 +244,7 @@ def test_mutation_discard_win_with_kings_is_caught():
 
 
 def test_mutation_rob_when_robbing_is_off():
-    """000_256f49c87fe6e891.txt 可抢杠胡 off: a logged rob is reported."""
+    """docs/rules/anhua.md 可抢杠胡 off: a logged rob is reported."""
     wall, dealer, state, record, events = _find_hand(DEFAULT, _has(S.EVENT_ROBBED), limit=6000)
     params = DEFAULT.params()
     params[A.P_ALLOW_ROB_KONG] = 0
@@ -253,8 +253,8 @@ def test_mutation_rob_when_robbing_is_off():
 
 
 def test_mutation_the_discarder_robs_his_own_direct_kong():
-    """000_256f49c87fe6e891.txt 可抢杠胡 (直杠可以抢杠胡(手中三张杠别人打的第四张)): the robbed tile
-    of a 直杠 is another player's discard; its discarder robbing it is reported (rules-spec A3.4
+    """docs/rules/anhua.md 可抢杠胡 (直杠可以抢杠胡(手中三张杠别人打的第四张)): the robbed tile
+    of a 直杠 is another player's discard; its discarder robbing it is reported (§anhua-open-kong
     step 1)."""
 
     def direct_kong_robbed(events, record):
@@ -268,7 +268,7 @@ def test_mutation_the_discarder_robs_his_own_direct_kong():
 
 
 def test_mutation_several_winners_without_multi_ron():
-    """000_256f49c87fe6e891.txt 一炮多响 off (未勾选不能一炮多响按顺序接炮): a second winner on the
+    """docs/rules/anhua.md 一炮多响 off (未勾选不能一炮多响按顺序接炮): a second winner on the
     same tile is reported."""
 
     def several(events, record):
@@ -284,7 +284,7 @@ def test_mutation_several_winners_without_multi_ron():
 
 
 def test_mutation_win_on_a_passed_kind():
-    """000_256f49c87fe6e891.txt 漏胡 (在玩家摸牌前不能胡同一张牌): a discard winner who had passed a
+    """docs/rules/anhua.md 漏胡 (在玩家摸牌前不能胡同一张牌): a discard winner who had passed a
     win on that kind since its last draw."""
 
     def discard_win(events, record):
@@ -298,7 +298,7 @@ def test_mutation_win_on_a_passed_kind():
 
 
 def test_mutation_locked_hand_moves():
-    """000_256f49c87fe6e891.txt 开杠 (选择杠开后手牌不能动): after a kong that won nothing, the
+    """docs/rules/anhua.md 开杠 (选择杠开后手牌不能动): after a kong that won nothing, the
     konger discards another tile than the one he drew."""
 
     def locked_discard(events):
@@ -355,7 +355,7 @@ def _konger_at_kong(events, wall, n_players, dealer, konger, kong_at):
 
 def _reference_ready(hand, melds, indicator, options):
     """听牌 by the slow reference: some kind held fewer than four times completes a legal
-    self-drawn win (rules-spec A3.3 K1, 0.3); None when the reference cannot tell. A kong is
+    self-drawn win (§anhua-kongs K1, 0.3); None when the reference cannot tell. A kong is
     given to it as a pong (the same shape, and a self-drawn win scores no kong feature): the
     engine's rule counts a wait on a kind whose four copies are all in sight, the reference
     refuses a fifth copy. A wait on the fourth copy of a ponged kind held once is left undecided
@@ -386,7 +386,7 @@ def _reference_ready(hand, melds, indicator, options):
 
 
 def test_mutation_konger_not_ready_is_caught():
-    """000_256f49c87fe6e891.txt 开杠 (K1: 听牌 once the four tiles are set aside, rules-spec A3.3):
+    """docs/rules/anhua.md 开杠 (K1: 听牌 once the four tiles are set aside, §anhua-kongs):
     a played hand with a kong whose wall is changed so the konger was dealt another tile (swapped
     with a tile nobody drew, so every other event still fits) and, by the slow reference, is no
     longer ready: the ledger reports it at the kong."""
@@ -431,7 +431,7 @@ def _bloom_with_another_tile(events, record):
 
 
 def test_mutation_bloom_on_another_tile_or_points_is_caught():
-    """000_256f49c87fe6e891.txt 开杠 (杠上花: 翻开的牌中选最大的胡): a bloom logged on another of
+    """docs/rules/anhua.md 开杠 (杠上花: 翻开的牌中选最大的胡): a bloom logged on another of
     the revealed tiles, or recorded with other points, is reported at the win."""
     wall, dealer, state, record, events = _find_hand(
         DEFAULT, lambda events, record: _bloom_with_another_tile(events, record) is not None

@@ -1,6 +1,7 @@
-"""The Anhua worked examples AH-1 to AH-7 of rules-spec.md: patterns, eligibility, payments.
+"""The Anhua worked examples §anhua-example-1 to §anhua-example-7: patterns,
+eligibility, payments.
 
-Seed rules: ``000_256f49c87fe6e891.txt``. In every example the indicator is 9s: the kings are
+Rules: docs/rules/anhua.md. In every example the indicator is 9s: the kings are
 9s (X, three copies) and 1s (Y, four copies); winner seat 0 and dealer seat 2 unless stated.
 These tests check scoring and settlement; the engine tests play the same states through the
 engine once it lands.
@@ -37,7 +38,7 @@ AH1 = "234m 567p 345s 67m 1s* 55m"
 
 
 def test_ah1_single_king_self_draw_birds():
-    """AH-1: 单王平胡 自摸, 抓鸟 on the winner and on a payer (000: 平胡, 抓鸟)."""
+    """§anhua-example-1: 单王平胡 自摸, 抓鸟 on the winner and on a payer (source: 平胡, 抓鸟)."""
     features = scored(AH1, "self_draw")
     assert A.pattern_name(features) == "平胡" and A.points(features) == 2
     delta = A.settle([(0, 2)], payer=None, birds=tiles("5p 3m"), dealer=2)
@@ -45,25 +46,28 @@ def test_ah1_single_king_self_draw_birds():
 
 
 def test_ah1_loose_king_cannot_win_on_a_discard():
-    """AH-1: 手中有单王 ... 不能接炮 (000: 单王 may not win on an ordinary discard)."""
+    """§anhua-example-1: 手中有单王 ... 不能接炮 (source: 单王 may not win on an ordinary
+    discard)."""
     assert scored(AH1, "discard") is None
 
 
 def test_ah1_dealer_bonus():
-    """AH-1 with 庄闲分 (000: 庄闲分, 涉及到庄家的算输赢都+1分)."""
+    """§anhua-example-1 with 庄闲分 (source: 庄闲分, 涉及到庄家的算输赢都+1分)."""
     options = A.AnhuaOptions(dealer_bonus=True)
     delta = A.settle([(0, 2)], payer=None, birds=tiles("5p 3m"), dealer=2, options=options)
     assert delta == [17, -4, -9, -4]
 
 
 def test_ah2a_non_258_pair_is_not_a_win():
-    """AH-2(a): 二五八将 — a 9m pair, not flush, not seven pairs, does not win (000: 二五八将)."""
+    """§anhua-example-2: 二五八将 — a 9m pair, not flush, not seven pairs, does not win (source:
+    二五八将)."""
     for how in ("self_draw", "discard"):
         assert scored("123m 456p 678s 234s 99m", how) is None
 
 
 def test_ah2b_flush_allows_any_pair():
-    """AH-2(b): 清一色 可乱将; 硬庄清一色 双大胡 on a discard (000: 乱将, 硬庄清一色)."""
+    """§anhua-example-2: 清一色 可乱将; 硬庄清一色 双大胡 on a discard (source: 乱将,
+    硬庄清一色)."""
     features = scored("123m 456m 789m 234m 99m", "discard")
     assert A.pattern_name(features) == "硬庄清一色" and A.tier_name(features) == "双大胡"
     assert A.points(features) == 8
@@ -71,7 +75,8 @@ def test_ah2b_flush_allows_any_pair():
 
 
 def test_ah3_seven_pairs_with_a_quad():
-    """AH-3: 硬庄小七对 with four 3m as two pairs, won on seat 1's discard (000: 小七对)."""
+    """§anhua-example-3: 硬庄小七对 with four 3m as two pairs, won on seat 1's discard (source:
+    小七对)."""
     hand = "3333m 55p 77p 22s 66s 88m"
     features = scored(hand, "discard")
     assert A.pattern_name(features) == "硬庄小七对" and A.points(features) == 8
@@ -83,7 +88,8 @@ AH4 = "1s* 23s 456m 789p 345m 55s"
 
 
 def test_ah4_king_as_itself_off():
-    """AH-4: 王代硬 off — the 1s king is a king: 单王平胡, self-draw only (000: 王代硬)."""
+    """§anhua-example-4: 王代硬 off — the 1s king is a king: 单王平胡, self-draw only (source:
+    王代硬)."""
     features = scored(AH4, "self_draw")
     assert A.pattern_name(features) == "平胡" and A.points(features) == 2
     assert A.settle([(0, 2)], payer=None, birds=tiles("2p 3s"), dealer=2) == [10, -4, -4, -2]
@@ -91,7 +97,8 @@ def test_ah4_king_as_itself_off():
 
 
 def test_ah4_king_as_itself_on():
-    """AH-4: 王代硬 on — 一万为王,顺子一二三万中一万王仍然算硬张: 硬庄 大胡 (000: 王代硬)."""
+    """§anhua-example-4: 王代硬 on — 一万为王,顺子一二三万中一万王仍然算硬张: 硬庄 大胡 (source:
+    王代硬)."""
     features = scored(AH4, "self_draw", king_as_itself_is_hard=True)
     assert A.pattern_name(features) == "硬庄" and A.points(features) == 4
     assert A.settle([(0, 4)], payer=None, birds=tiles("2p 3s"), dealer=2) == [20, -8, -8, -4]
@@ -102,7 +109,7 @@ def test_ah4_king_as_itself_on():
 
 def test_ah4_king_as_itself_only_for_the_score():
     """王代硬 with king_as_itself_affects_eligibility off: the score is hard, but the physical
-    king still bars a discard win (rules-spec A4.5 option)."""
+    king still bars a discard win (§anhua-king-as-itself option)."""
     options = {"king_as_itself_is_hard": True, "king_as_itself_affects_eligibility": False}
     assert A.points(scored(AH4, "self_draw", **options)) == 4
     assert scored(AH4, "discard", **options) is None
@@ -113,7 +120,7 @@ AH5B = "9s* 1s* 1s* 234m 567p 678s 22p"
 
 
 def test_ah5a_three_identical_kings():
-    """AH-5(a): 三王 大胡; heavy hands may not rob or win a kong cannon (000: 三王)."""
+    """§anhua-example-5: 三王 大胡; heavy hands may not rob or win a kong cannon (source: 三王)."""
     features = scored(AH5A, "self_draw")
     assert A.pattern_name(features) == "三王" and A.points(features) == 4
     assert A.settle([(0, 4)], payer=None, birds=tiles("9p 5m"), dealer=2) == [48, -16, -16, -16]
@@ -122,7 +129,8 @@ def test_ah5a_three_identical_kings():
 
 
 def test_ah5b_three_loose_kings():
-    """AH-5(b): 9s* 1s* 1s* form no identical group: 单王 小胡; may rob (000: 单王, 抢杠胡)."""
+    """§anhua-example-5: 9s* 1s* 1s* form no identical group: 单王 小胡; may rob (source: 单王,
+    抢杠胡)."""
     features = scored(AH5B, "self_draw")
     assert A.pattern_name(features) == "平胡" and A.points(features) == 2
     assert A.settle([(0, 2)], payer=None, birds=tiles("9p 5m"), dealer=2) == [24, -8, -8, -8]
@@ -130,21 +138,22 @@ def test_ah5b_three_loose_kings():
 
 
 def test_ah5b_count_mode():
-    """AH-5(b) with king_tier_mode = count: three kings are 三王 and may not rob."""
+    """§anhua-example-5 with king_tier_mode = count: three kings are 三王 and may not rob."""
     features = scored(AH5B, "self_draw", king_tier_mode="count")
     assert A.pattern_name(features) == "三王" and A.points(features) == 4
     assert scored(AH5B, "rob_kong", king_tier_mode="count") is None
 
 
 def test_ah6_kong_cannon_paid_by_the_konger():
-    """AH-6: 硬庄杠上炮 双大胡, the konger pays, a bird on the konger hits (000: 杠上炮)."""
+    """§anhua-example-6: 硬庄杠上炮 双大胡, the konger pays, a bird on the konger hits (source:
+    杠上炮)."""
     features = scored("22m 345p 678p 456m 78s 6s", "kong_cannon")
     assert A.pattern_name(features) == "硬庄杠上炮" and A.points(features) == 8
     assert A.settle([(0, 8)], payer=1, birds=tiles("6p 8m"), dealer=2) == [16, -16, 0, 0]
 
 
 def test_ah7_instant_four_kings():
-    """AH-7: 起手四王 — 小胡 self-draw (000: 四王七王直接胡牌, 为小胡自摸)."""
+    """§anhua-example-7: 起手四王 — 小胡 self-draw (source: 四王七王直接胡牌, 为小胡自摸)."""
     features = A.score(
         concealed("1s* 1s* 1s* 1s* 2m 3m 7p 8p 9p 4s 4s 6m 6m 9m"),
         indicator=INDICATOR,
@@ -158,7 +167,8 @@ def test_ah7_instant_four_kings():
 
 
 def test_ah7_declined_four_kings_score_at_least_four_kings():
-    """AH-7: holding all four 1s kings, a later legal win is at least 四王平胡 (B = 2, P = 8)."""
+    """§anhua-example-7: holding all four 1s kings, a later legal win is at least 四王平胡 (B = 2, P
+    = 8)."""
     features = scored("1s* 1s* 1s* 1s* 234m 567p 55m 78m", "self_draw")
     assert features is not None and A.bigs(features) >= 2
 
@@ -171,13 +181,13 @@ def test_ah7_declined_four_kings_score_at_least_four_kings():
     ],
 )
 def test_bird_counts(bird_count, birds, expected):
-    """抓鸟: each hit on the winner or the discarder doubles (000: 抓一只鸟/四只鸟)."""
+    """抓鸟: each hit on the winner or the discarder doubles (source: 抓一只鸟/四只鸟)."""
     options = A.AnhuaOptions(bird_count=bird_count)
     assert A.settle([(0, 2)], payer=3, birds=tiles(birds), dealer=2, options=options) == expected
 
 
 def test_three_players_bird_seats():
-    """三人玩: 1/4/7 winner, 2/5/8 next, 3/6/9 previous (000: 抓鸟)."""
+    """三人玩: 1/4/7 winner, 2/5/8 next, 3/6/9 previous (source: 抓鸟)."""
     options = A.AnhuaOptions(player_count=3)
     assert A.settle([(0, 2)], payer=None, birds=tiles("2m"), dealer=1, options=options) == [
         6,
@@ -194,10 +204,10 @@ def test_several_winners_each_count_the_birds():
 
 
 def test_king_as_itself_is_a_choice_that_never_lowers_the_score():
-    """王代硬 (000: 王代硬, 一万为王,顺子一二三万中一万王仍然算硬张): a king standing for its own
+    """王代硬 (source: 王代硬, 一万为王,顺子一二三万中一万王仍然算硬张): a king standing for its own
     face *may* count as hard. Three 2s kings (Y, four-kings mode) with 1s 3s need one of them as
     2s; counting it hard would leave two loose kings (平胡), keeping all three as kings is 三王
-    (docs/rules-anhua.md #7)."""
+    (§anhua-reading-king-as-itself-is-a-choice)."""
     hand = concealed("11p 2p 3333p 1s 3s 88s 2s* 2s* 2s*")
     indicator = kind_id("1s")  # four kings: the 2s
     # without quads in seven pairs, so the hand is only a standard hand

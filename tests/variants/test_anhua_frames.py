@@ -23,7 +23,7 @@ ANHUA = get_variant("anhua")
 
 
 def test_bird_hits_count_the_birds_the_kernel_lands_on_the_winner_or_payer():
-    """抓鸟 (rules-spec A5.4): a bird of rank r lands (r - 1) seats on from the winner; it hits
+    """抓鸟 (§anhua-payments): a bird of rank r lands (r - 1) seats on from the winner; it hits
     when it lands on the winner or on the payer. Checked bird by bird against the kernel."""
     options = AnhuaOptions(bird_count=4)
     walls = shuffled_walls(400, 108, 9)

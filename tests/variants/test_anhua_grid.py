@@ -2,7 +2,7 @@
 Anhua's rule checks, every win re-scored by the slow reference, over every cell of the option
 grid.
 
-Rules: ``000_256f49c87fe6e891.txt`` (rules-spec Part A): 王不能碰杠吃 (kings never chi, pong or
+Rules: docs/rules/anhua.md (§anhua-rules): 王不能碰杠吃 (kings never chi, pong or
 kong; a discarded king is not won on), 开杠 (open kong: robbing 抢杠胡, three revealed tiles,
 杠上花, 杠上炮, the hand lock 杠开后手牌不能动), 一炮多响, 王代硬, 抓鸟 (birds; none on 海底),
 漏胡, 荒庄, and who may win how by king class (手中有单王可抢杠胡、接杠上炮 ... 手中无王可接炮).
@@ -16,11 +16,10 @@ record; ``tests/variants/test_anhua_checks.py`` sees each of those checks fail o
 hand. The variant contract (``tests/test_variant_contract.py``) runs the same checks over a grid
 of every option and, slow, over this grid at 10,000 hands a cell.
 
-Per win (``reference.engine_wins``): ``reference.anhua.score`` of the winner's final hand
-(naturals, kings by face, melds, win kind, winning tile) must give the engine's base points and
-exactly its feature set, so also the king class eligibility for the win kind (A4.3); the hand's
-score changes must equal ``reference.anhua.settle``.
-"""
+Per win (``reference.engine_wins``): ``reference.anhua.score`` of the winner's final hand (naturals,
+kings by face, melds, win kind, winning tile) must give the engine's base points and exactly its
+feature set, so also the king class eligibility for the win kind (§anhua-who-may-win); the hand's
+score changes must equal ``reference.anhua.settle``."""
 
 from __future__ import annotations
 
@@ -81,7 +80,7 @@ def _check_grid(reports: list[G.CellReport], n_games: int, min_win_rate: float =
 
 
 def test_invariant_grid_fast():
-    """000_256f49c87fe6e891.txt, every cell of the grid (七王/四王 x players x 抓鸟 x 一炮多响 x
+    """docs/rules/anhua.md, every cell of the grid (七王/四王 x players x 抓鸟 x 一炮多响 x
     可抢杠胡 x 王代硬, 96 cells), 100 hands each: the checks pass every hand and the reference
     agrees with every win."""
     summary = _check_grid(_run_grid(100, 3_000), 100)
@@ -90,7 +89,7 @@ def test_invariant_grid_fast():
 
 
 def test_invariant_grid_mixed_agents():
-    """000_256f49c87fe6e891.txt, the grid again, 40 hands a cell, with random agents in two
+    """docs/rules/anhua.md, the grid again, 40 hands a cell, with random agents in two
     seats (random discards, kings thrown, wins passed: 漏胡) and a self-draw-only agent in a
     third: the same checks hold."""
     summary = _check_grid(_run_grid(40, 7_000, MIXED), 40, min_win_rate=0.5)
@@ -100,7 +99,7 @@ def test_invariant_grid_mixed_agents():
 
 @pytest.mark.slow
 def test_invariant_grid_10000_games_per_cell():
-    """The full grid (000_256f49c87fe6e891.txt: 七王/四王, 四人玩/三人玩, 抓鸟 1/2/4,
+    """The full grid (docs/rules/anhua.md: 七王/四王, 四人玩/三人玩, 抓鸟 1/2/4,
     一炮多响, 可抢杠胡, 王代硬): 96 cells x 10,000 hands = 960,000 hands, in sessions of 8
     hands with the dealer carried over (庄家: the winner deals; after 一炮多响 the discarder).
 
@@ -162,8 +161,8 @@ def test_property_random_seeds_and_options(
     multi_tile,
     agents,
 ):
-    """000_256f49c87fe6e891.txt on any seed, any agents and any combination of the options
-    (all of rules-spec A6 but ``first_dealer``): the ledger passes every hand and the reference
+    """docs/rules/anhua.md on any seed, any agents and any combination of the options
+    (all of §anhua-options but ``first_dealer``): the ledger passes every hand and the reference
     agrees with every win (王代硬, 漏胡, 开杠, 一炮多响 ...). The reference scores a kong bloom
     without the doubling of ``kong_multi_tile_win = double``; the ledger checks that factor."""
     options = {
@@ -186,8 +185,8 @@ def test_property_random_seeds_and_options(
 
 
 def test_ledger_checks_doubled_blooms():
-    """开杠 (000_256f49c87fe6e891.txt, 杠上炮: 如2张都可以胡,则胡牌倍率翻番), option
-    kong_multi_tile_win = double (rules-spec A3.4 step 3): the ledger passes 4,000 played hands,
+    """开杠 (docs/rules/anhua.md, 杠上炮: 如2张都可以胡,则胡牌倍率翻番), option
+    kong_multi_tile_win = double (§anhua-open-kong step 3): the ledger passes 4,000 played hands,
     among them blooms with doubled points and blooms without."""
     played = G.play_checked(AnhuaOptions(kong_multi_tile_win="double"), 4000, 75, EFFICIENT)
     assert (played.errors[:, 0] == C.OK).all()
@@ -200,11 +199,11 @@ def test_ledger_checks_doubled_blooms():
 
 @pytest.mark.parametrize("window", ["first_turn", "until_first_claim"])
 def test_ledger_checks_instant_wins_on_the_dealt_hand(window):
-    """起手四王/七王 (000_256f49c87fe6e891.txt: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌),
-    options instant_king_win_counts_draw and instant_king_win_window (rules-spec A3.6): on the
-    same 10,000 walls the ledger passes every hand, which checks each instant win against the
-    winner's kings (dealt and still held, or, counting draws, held). Counting the draw makes
-    instant wins more frequent (162 and 196 here in the first-turn window)."""
+    """起手四王/七王 (docs/rules/anhua.md: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌), options
+    instant_king_win_counts_draw and instant_king_win_window (§anhua-instant-king-win): on the same
+    10,000 walls the ledger passes every hand, which checks each instant win against the winner's
+    kings (dealt and still held, or, counting draws, held). Counting the draw makes instant wins
+    more frequent (162 and 196 here in the first-turn window)."""
     instant = {}
     for counts_draw in (False, True):
         options = AnhuaOptions(
@@ -220,8 +219,8 @@ def test_ledger_checks_instant_wins_on_the_dealt_hand(window):
 
 @pytest.mark.parametrize("as_itself", [False, True])
 def test_claimed_kings_pass_the_ledger_and_the_reference(as_itself):
-    """王 (000_256f49c87fe6e891.txt, 王的确定; 注意事项: 手中无王可接炮), option
-    discarded_king_claimable_for_win (rules-spec A2.3.5): random agents discard kings; every
+    """王 (docs/rules/anhua.md, 王的确定; 注意事项: 手中无王可接炮), option
+    discarded_king_claimable_for_win (§anhua-discarded-kings): random agents discard kings; every
     hand passes the ledger (a claimed king does not count as a physical king of the winner),
     and every win, those on a claimed king among them, scores as the slow reference scores it
     with the claimed king a natural tile of its face."""
@@ -242,11 +241,12 @@ def test_claimed_kings_pass_the_ledger_and_the_reference(as_itself):
 
 @pytest.mark.parametrize("as_itself", [False, True])
 def test_no_win_that_its_king_class_forbids(as_itself):
-    """Who may win how by king class (000: 手中有单王可抢杠胡、接杠上炮;除了抢杠胡和杠上炮之外其他
+    """Who may win how by king class (source:
+    手中有单王可抢杠胡、接杠上炮;除了抢杠胡和杠上炮之外其他
     任何情况都不能接炮。手中有三王,四王、六王、七王都不能接炮,不能杠上炮,不能抢杠胡。手中无王可接炮;
-    rules-spec A4.3), from the records and the winners' hands: a discard win is 硬 (feature 硬庄;
-    with 王代硬 off not one king in the hand), a rob or a kong cannon has no king tier; each
-    class is classified by the reference's tier table, and discard, rob and cannon wins occur."""
+    §anhua-who-may-win), from the records and the winners' hands: a discard win is 硬 (feature 硬庄;
+    with 王代硬 off not one king in the hand), a rob or a kong cannon has no king tier; each class
+    is classified by the reference's tier table, and discard, rob and cannon wins occur."""
     options = AnhuaOptions(king_as_itself_is_hard=as_itself)
     played = G.play_checked(options, 3000, 43)
     records, win_hands = played.records, played.win_hands
@@ -273,7 +273,7 @@ def test_no_win_that_its_king_class_forbids(as_itself):
 
 
 def test_mutation_reference_rejects_a_tampered_win():
-    """000_256f49c87fe6e891.txt 手中有单王 ... 不能接炮, 清一色: the re-scoring catches a win the
+    """docs/rules/anhua.md 手中有单王 ... 不能接炮, 清一色: the re-scoring catches a win the
     engine got wrong: a discard winner's natural tile swapped for a king (单王 may not win on a
     discard), and a self-draw winner given 清一色."""
     options = AnhuaOptions()

@@ -1,5 +1,5 @@
-"""The open kong 开杠 (rules-spec A3.4) played through the engine on exact states: AH-6 and the
-robbing, bloom and single-winner rules. Seed rules: ``000_256f49c87fe6e891.txt``."""
+"""The open kong 开杠 (§anhua-open-kong) played through the engine on exact states: §anhua-example-6
+and the robbing, bloom and single-winner rules. Rules: docs/rules/anhua.md."""
 
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def _kong(state, konger, kind, kong_type, from_seat, **options):
 
 
 def test_ah6_kong_cannon_paid_by_the_konger():
-    """AH-6: 明杠 of 4s, reveals 7m 2p 6s, seat 0 wins 6s: 硬庄杠上炮 8, bird on the konger
-    doubles: the konger pays 16 (000: 杠上炮, 开杠者给胡牌者分)."""
+    """§anhua-example-6: 明杠 of 4s, reveals 7m 2p 6s, seat 0 wins 6s: 硬庄杠上炮 8, bird on the
+    konger doubles: the konger pays 16 (source: 杠上炮, 开杠者给胡牌者分)."""
     state = _state(AH6, "7m 2p 6s 6p 8m")
     allowed, result, record, _ = _kong(state, 1, kind_id("4s"), S.MELD_ADDED_KONG, 1)
     assert allowed
@@ -65,8 +65,8 @@ def test_ah6_kong_cannon_paid_by_the_konger():
 
 
 def test_ah6_single_winner_first_in_order_from_the_konger():
-    """AH-6: if seat 2 can also win (on 7m), seat 2 alone wins: 杠上炮 不能同时多人胡,
-    按照位置先后顺序 (000: 杠上炮)."""
+    """§anhua-example-6: if seat 2 can also win (on 7m), seat 2 alone wins: 杠上炮 不能同时多人胡,
+    按照位置先后顺序 (source: 杠上炮)."""
     hands = dict(AH6)
     hands[2] = "5p 5p 1p 2p 3p 4s 5s 6s 7s 8s 9s 5m 6m"  # waits 4m / 7m, no kings
     state = _state(hands, "7m 2p 6s 6p 8m")
@@ -77,7 +77,7 @@ def test_ah6_single_winner_first_in_order_from_the_konger():
 
 def test_added_kong_is_robbed_and_the_konger_pays():
     """抢杠胡: seat 3 waits on 4s and robs the 明杠; the konger pays as for a discard; the kong
-    is not made (000: 抢杠胡, 可抢杠胡)."""
+    is not made (source: 抢杠胡, 可抢杠胡)."""
     hands = dict(AH6)
     hands[3] = "2m 2m 3p 4p 5p 6p 7p 8p 4m 5m 6m 5s 6s"  # waits 4s / 7s
     state = _state(hands, "7m 2p 6s 6p 8m")
@@ -122,7 +122,7 @@ def test_no_win_locks_the_konger():
 
 
 def test_kong_conditions():
-    """K1 ready after the kong, K2 at least 4 tiles in the wall (000: 杠后必须听牌,
+    """K1 ready after the kong, K2 at least 4 tiles in the wall (source: 杠后必须听牌,
     余牌数大于等于4才允许杠开)."""
     tables = load_tables()
     params = AnhuaOptions().params()

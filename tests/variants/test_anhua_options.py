@@ -1,6 +1,6 @@
 """Anhua options that act on play, shown through the engine to change outcomes as the spec says.
 
-Seed rules: ``000_256f49c87fe6e891.txt``. (Options acting on the score alone are tested in
+Rules: docs/rules/anhua.md. (Options acting on the score alone are tested in
 test_anhua_examples.py and test_anhua_scoring.py; the open-kong options in test_anhua_kong.py.)
 """
 
@@ -14,11 +14,11 @@ from sim.variants.anhua.play import play_anhua
 
 
 def test_instant_win_window_until_first_claim_allows_later_declarations():
-    """起手四王/七王 (000: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌): with the window open until
-    the first claim and drawn kings counted, players who gather the kings on later turns may
-    declare too, so the instant win is more frequent (rules-spec A3.6, options
-    instant_king_win_window and instant_king_win_counts_draw). Counting only the dealt hand,
-    the longer window changes nothing for agents that always declare at once."""
+    """起手四王/七王 (source: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌): with the window open
+    until the first claim and drawn kings counted, players who gather the kings on later turns may
+    declare too, so the instant win is more frequent (§anhua-instant-king-win, options
+    instant_king_win_window and instant_king_win_counts_draw). Counting only the dealt hand, the
+    longer window changes nothing for agents that always declare at once."""
     options = {"king_mode": "four_kings", "instant_king_win_counts_draw": True}
     first, _ = play_anhua(6000, seed=3, options=AnhuaOptions(**options))
     later, _ = play_anhua(
@@ -38,7 +38,7 @@ def test_instant_win_window_until_first_claim_allows_later_declarations():
 
 
 def test_first_dealer_random_spreads_the_first_deal():
-    """开房玩家坐庄 or a random seat (000: 第一局开房玩家坐庄 ... 随机一人坐庄)."""
+    """开房玩家坐庄 or a random seat (source: 第一局开房玩家坐庄 ... 随机一人坐庄)."""
     seat0 = first_dealers(800, 8, AnhuaOptions(), seed=1)
     random = first_dealers(800, 8, AnhuaOptions(first_dealer="random"), seed=1)
     assert (seat0 == 0).all() and len(seat0) == 100
@@ -53,8 +53,8 @@ def test_first_dealer_random_spreads_the_first_deal():
 
 
 def test_two_revealed_tiles_make_fewer_kong_wins():
-    """kong_reveal_count (rules-spec A7 #3: 3 by default, 2 the alternative): with two tiles
-    revealed per kong, blooms and kong cannons are rarer."""
+    """kong_reveal_count (§anhua-reading-three-revealed-tiles: 3 by default, 2 the alternative):
+    with two tiles revealed per kong, blooms and kong cannons are rarer."""
     three, _ = play_anhua(8000, seed=4)
     two, _ = play_anhua(8000, seed=4, options=AnhuaOptions(kong_reveal_count=2))
     kong_wins = ("kong_bloom", "kong_cannon")
@@ -62,7 +62,7 @@ def test_two_revealed_tiles_make_fewer_kong_wins():
 
 
 def test_multi_ron_off_means_one_winner():
-    """一炮多响 (000: 未勾选不能一炮多响按顺序接炮): off, a discard has at most one winner."""
+    """一炮多响 (source: 未勾选不能一炮多响按顺序接炮): off, a discard has at most one winner."""
     on, _ = play_anhua(6000, seed=5)
     off, _ = play_anhua(6000, seed=5, options=AnhuaOptions(multi_ron=False))
     assert off["n_winners"].max() == 1
@@ -70,7 +70,7 @@ def test_multi_ron_off_means_one_winner():
 
 
 def test_rob_kong_off_means_no_robbing():
-    """可抢杠胡 (000: 可抢杠胡): off, no kong is ever robbed."""
+    """可抢杠胡 (source: 可抢杠胡): off, no kong is ever robbed."""
     off, _ = play_anhua(6000, seed=6, options=AnhuaOptions(allow_rob_kong=False))
     on, _ = play_anhua(6000, seed=6)
     assert (off["win_kind"] == "rob_kong").sum() == 0

@@ -1,6 +1,6 @@
 """Anhua options shown through the engine to change *played outcomes* as the spec says.
 
-Seed rules: ``000_256f49c87fe6e891.txt`` (English reading: rules-spec.md Part A, options A6).
+Rules: docs/rules/anhua.md (English reading: §anhua-rules, options §anhua-options).
 Two kinds of test:
 
 * **played bulk**: the same walls played under two settings of an option; the records (or the
@@ -119,7 +119,7 @@ def _events(state):
 
 def _payments(record, n_players, bonus=False, before_birds=False):
     """Every payment (payer, receiver, amount, bird hits) of a recorded win, computed here from
-    rules-spec A5.4 (not by sim): P x 2^h, h = birds on the winner plus birds on the payer (the
+    §anhua-payments (not by sim): P x 2^h, h = birds on the winner plus birds on the payer (the
     discarder or konger for a claimed win, each payer for a self-draw); a bird of rank r lands
     r - 1 seats on from the winner; 庄闲分 +1 on a payment involving the dealer, after or before
     the doublings."""
@@ -256,13 +256,13 @@ def _state_with(hands: dict[int, str], wall_head: str, n_wall: int = 40):
 
 @pytest.mark.parametrize("player_count", [4, 3])
 def test_bird_count_changes_only_the_settlement(player_count):
-    """抓鸟 (000_256f49c87fe6e891.txt, 9.抓鸟: 开房前可选抓一只鸟、两只鸟、四只鸟; 点炮时鸟如果扎在
+    """抓鸟 (docs/rules/anhua.md, 9.抓鸟: 开房前可选抓一只鸟、两只鸟、四只鸟; 点炮时鸟如果扎在
     胡牌方或点炮方,即为中鸟,点炮人出双倍分数; 自摸时鸟如果扎在胡牌方,即所有玩家给双倍分数 ...;
     如果胡海底牌,则不抓鸟): the same walls with 1, 2 and 4 birds are the same games, move for move
     (same winners, patterns, base points, payer, next dealer); only the bird tiles, which are the
-    next tiles of the wall (the first 1 or 2 of the 4), and the payments differ. Every payment is
-    P x 2^h by A5.4 (three players: 1/4/7 winner, 2/5/8 next, 3/6/9 previous), so more birds
-    never lower a payment, and some grow."""
+    next tiles of the wall (the first 1 or 2 of the 4), and the payments differ. Every payment is P
+    x 2^h by §anhua-payments (three players: 1/4/7 winner, 2/5/8 next, 3/6/9 previous), so more
+    birds never lower a payment, and some grow."""
     n_hands = 2500
     runs = {
         count: _records(AnhuaOptions(player_count=player_count, bird_count=count), 61, n_hands)
@@ -297,10 +297,11 @@ def test_bird_count_changes_only_the_settlement(player_count):
 
 @pytest.mark.parametrize("timing", ["after_birds", "before_birds"])
 def test_dealer_bonus_adds_to_each_payment_with_the_dealer(timing):
-    """庄闲分 (000_256f49c87fe6e891.txt, 2:基本玩法: 庄闲分:涉及到庄家的算输赢都+1分): the same
-    walls with and without the bonus are the same games; each payment where the dealer pays or
-    receives grows by exactly 1 (after_birds, the default: P x 2^h + 1) or by 2^h (before_birds:
-    (P + 1) x 2^h); payments between two non-dealers do not change (rules-spec A5.4, A7 #10)."""
+    """庄闲分 (docs/rules/anhua.md, 2:基本玩法: 庄闲分:涉及到庄家的算输赢都+1分): the same walls
+    with and without the bonus are the same games; each payment where the dealer pays or receives
+    grows by exactly 1 (after_birds, the default: P x 2^h + 1) or by 2^h (before_birds: (P + 1) x
+    2^h); payments between two non-dealers do not change (§anhua-payments,
+    §anhua-reading-dealer-bonus)."""
     n_hands = 2500
     off = _records(AnhuaOptions(), 62, n_hands)
     on = _records(AnhuaOptions(dealer_bonus=True, dealer_bonus_timing=timing), 62, n_hands)
@@ -341,7 +342,7 @@ def test_dealer_bonus_adds_to_each_payment_with_the_dealer(timing):
     ],
 )
 def test_dealer_bonus_on_a_played_discard_win(options, delta):
-    """庄闲分 (000_256f49c87fe6e891.txt: 庄闲分:涉及到庄家的算输赢都+1分) on a built wall: the
+    """庄闲分 (docs/rules/anhua.md: 庄闲分:涉及到庄家的算输赢都+1分) on a built wall: the
     dealer (seat 3) discards 5s, seat 0 wins 硬庄 (P = 4) on it, both birds (5s, 1m: rank 5 and
     1) land on the winner: 4 x 2^2 = 16; the dealer pays 17 with the bonus after the birds, 20
     with it before ((4 + 1) x 4)."""
@@ -360,12 +361,13 @@ def test_dealer_bonus_on_a_played_discard_win(options, delta):
 
 
 def test_king_as_itself_is_hard_in_play():
-    """王代硬 (000_256f49c87fe6e891.txt, 2:基本玩法: 王代硬:例一万为王,顺子一二三万中一万王仍然
-    算硬张; with 注意事项 1》-3》: 手中有单王 ... 不能接炮, 手中无王可接炮). Same walls, seat 0
-    dealing every hand. Off: a winner holding a king is never 硬庄 and never wins on a discard. On:
-    some winners holding kings use them as their own face and score 硬庄, and some of them win on a
-    discard, always as 硬庄 (A4.3, A4.5). The option only adds wins, so a hand never lasts longer
-    with it on; where both settings end the same way the winners' bigs never drop."""
+    """王代硬 (docs/rules/anhua.md, 2:基本玩法: 王代硬:例一万为王,顺子一二三万中一万王仍然 算硬张;
+    with 注意事项 1》-3》: 手中有单王 ... 不能接炮, 手中无王可接炮). Same walls, seat 0 dealing
+    every hand. Off: a winner holding a king is never 硬庄 and never wins on a discard. On: some
+    winners holding kings use them as their own face and score 硬庄, and some of them win on a
+    discard, always as 硬庄 (§anhua-who-may-win, §anhua-king-as-itself). The option only adds wins,
+    so a hand never lasts longer with it on; where both settings end the same way the winners' bigs
+    never drop."""
     n_hands = 4000
     seen = {"hard_with_kings": 0, "discard_with_kings": 0, "more_bigs": 0}
     off_rows = []
@@ -403,8 +405,8 @@ def test_king_as_itself_is_hard_in_play():
 
 
 def test_king_as_itself_for_the_score_only_in_play():
-    """王代硬 (000_256f49c87fe6e891.txt: 王代硬:例一万为王,顺子一二三万中一万王仍然算硬张;
-    手中有单王 ... 不能接炮) with king_as_itself_affects_eligibility off (rules-spec A4.5, A6 #9):
+    """王代硬 (docs/rules/anhua.md: 王代硬:例一万为王,顺子一二三万中一万王仍然算硬张;
+    手中有单王 ... 不能接炮) with king_as_itself_affects_eligibility off (§anhua-king-as-itself):
     kings used as their own face still make some winners 硬庄, but a winner who physically holds a
     king never wins on a discard (he may still rob a kong or win a kong cannon as 单王)."""
     options = AnhuaOptions(king_as_itself_is_hard=True, king_as_itself_affects_eligibility=False)
@@ -438,9 +440,9 @@ def test_king_as_itself_for_the_score_only_in_play():
     ],
 )
 def test_king_as_itself_on_a_played_hand(options, moves, features, delta):
-    """王代硬 (000_256f49c87fe6e891.txt: 王代硬:例一万为王,顺子一二三万中一万王仍然算硬张;
-    手中有单王 ... 不能接炮; 手中无王可接炮) on a built wall, worked example AH-4: seat 0 holds
-    1s* 2s 3s 456m 789p 345m 5s and waits on 5s; the dealer discards 5s, the next tile is 5s."""
+    """王代硬 (docs/rules/anhua.md: 王代硬:例一万为王,顺子一二三万中一万王仍然算硬张; 手中有单王 ...
+    不能接炮; 手中无王可接炮) on a built wall, worked example §anhua-example-4: seat 0 holds 1s* 2s
+    3s 456m 789p 345m 5s and waits on 5s; the dealer discards 5s, the next tile is 5s."""
     wall = _built_wall("123s 456m 789p 345m 5s", discard="5s", then="5s 1m 4m")
     record, events = _play_built(wall, **options)
     five_s = kind_id("5s")
@@ -463,7 +465,7 @@ def test_king_as_itself_on_a_played_hand(options, moves, features, delta):
 
 
 def _expected_tier(x, y, mode):
-    """The king-tier feature of rules-spec A4.4 for x X-kings and y Y-kings (0 for none)."""
+    """The king-tier feature of §anhua-king-tiers for x X-kings and y Y-kings (0 for none)."""
     if mode == "count":
         return {3: K.FEATURE_THREE_KINGS, 4: K.FEATURE_FOUR_KINGS, 5: K.FEATURE_FOUR_KINGS}.get(
             x + y, K.FEATURE_SIX_KINGS if x + y == 6 else K.FEATURE_SEVEN_KINGS if x + y == 7 else 0
@@ -480,14 +482,14 @@ def _expected_tier(x, y, mode):
 
 
 def test_king_tier_mode_in_play():
-    """单王/三王/四王/六王/七王 (000_256f49c87fe6e891.txt, 大胡 三王, 双大胡 四王平胡/六王平胡; 注意
-    事项 1》2》: 单王可抢杠胡、接杠上炮; 三王,四王、六王、七王都不能接炮,不能杠上炮,不能抢杠胡;
-    起手四王/七王), option king_tier_mode (rules-spec A4.4, A7 #1). Same walls, seat 0 dealing.
-    Under each mode every winner's king tier is the A4.4 row of the kings he holds, kings never
-    win on a discard, and robbers and kong-cannon winners hold no tier. Where both modes end a
-    hand the same way, only the tier differs, and ``count`` never ranks lower (three loose kings
-    become 三王). The instant win: all four Y (or all seven) under identical_sets, any four kings
-    under count."""
+    """单王/三王/四王/六王/七王 (docs/rules/anhua.md, 大胡 三王, 双大胡 四王平胡/六王平胡; 注意 事项
+    1》2》: 单王可抢杠胡、接杠上炮; 三王,四王、六王、七王都不能接炮,不能杠上炮,不能抢杠胡;
+    起手四王/七王), option king_tier_mode (§anhua-king-tiers, §anhua-reading-king-tiers). Same
+    walls, seat 0 dealing. Under each mode every winner's king tier is the §anhua-king-tiers row of
+    the kings he holds, kings never win on a discard, and robbers and kong-cannon winners hold no
+    tier. Where both modes end a hand the same way, only the tier differs, and ``count`` never ranks
+    lower (three loose kings become 三王). The instant win: all four Y (or all seven) under
+    identical_sets, any four kings under count."""
     n_hands = 4000
     runs = {}
     shifted = 0
@@ -544,8 +546,8 @@ def test_king_tier_mode_in_play():
 
 
 def test_king_tier_modes_agree_in_four_kings_mode():
-    """四王 (000_256f49c87fe6e891.txt: 选四王:四张一条为王): with only the four Y kings the two
-    readings of the tiers coincide (rules-spec A4.4: 'In four_kings mode ... Both modes agree'):
+    """四王 (docs/rules/anhua.md: 选四王:四张一条为王): with only the four Y kings the two
+    readings of the tiers coincide (§anhua-king-tiers: 'In four_kings mode ... Both modes agree'):
     the same walls give the same games and the same payments."""
     base = {"king_mode": "four_kings"}
     same = _records(AnhuaOptions(**base), 73, 2500)
@@ -561,8 +563,8 @@ def test_king_tier_modes_agree_in_four_kings_mode():
     ],
 )
 def test_king_tier_mode_on_a_played_self_draw(mode, features, delta):
-    """单王 vs 三王 (000_256f49c87fe6e891.txt: 平胡:有单王代替 ... 小胡; 三王:手中有三王代替 ...
-    大胡) on a built wall, worked example AH-5(b): seat 0 holds 9s* 1s* 1s* 234m 567p 678s 5s and
+    """单王 vs 三王 (docs/rules/anhua.md: 平胡:有单王代替 ... 小胡; 三王:手中有三王代替 ... 大胡) on
+    a built wall, worked example §anhua-example-5: seat 0 holds 9s* 1s* 1s* 234m 567p 678s 5s and
     draws 5s after the dealer's 9p; birds 2m (seat 1) and 3p (seat 2) double those two payers."""
     wall = _built_wall("9s 1s 1s 234m 567p 678s 5s", discard="9p", then="5s 2m 3p")
     record, events = _play_built(wall, king_tier_mode=mode)
@@ -577,10 +579,11 @@ def test_king_tier_mode_on_a_played_self_draw(mode, features, delta):
 
 @pytest.mark.parametrize("mode", ["identical_sets", "count"])
 def test_king_tier_mode_on_a_played_instant_win(mode):
-    """起手四王/七王 (000_256f49c87fe6e891.txt: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌 ...
+    """起手四王/七王 (docs/rules/anhua.md: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌 ...
     为小胡自摸): seat 0 is dealt two 9s and two 1s kings. Counted, that is 四王 and seat 0 wins at
     its first draw, 小胡 P = 2 (birds 2m, 3p: seats 1 and 2 pay double); as identical sets it is no
-    四王 (not all four 1s) and seat 0 plays on (rules-spec A3.6, docs/rules-anhua.md #4)."""
+    四王 (not all four 1s) and seat 0 plays on (§anhua-instant-king-win,
+    §anhua-reading-instant-win-dealt-hand)."""
     wall = _built_wall("9s 9s 1s 1s 258m 36p 47s 6m 2s", discard="9p", then="9m 2m 3p")
     _assert_first_turn_of_seat_0(wall, "9m", mode == "count", king_tier_mode=mode)
 
@@ -603,8 +606,8 @@ def _assert_first_turn_of_seat_0(wall, drawn, instant, **options):
 
 @pytest.mark.parametrize("counts_draw", [False, True])
 def test_instant_king_win_counts_the_dealt_hand_only(counts_draw):
-    """起手四王/七王 (000_256f49c87fe6e891.txt: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌), option
-    instant_king_win_counts_draw (rules-spec A3.6, A6 #19): seat 0 is dealt three 1s kings and
+    """起手四王/七王 (docs/rules/anhua.md: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌), option
+    instant_king_win_counts_draw (§anhua-instant-king-win): seat 0 is dealt three 1s kings and
     draws the fourth at its first turn. 发完牌后 is the dealt hand: by default three Y kings are
     no 四王 and seat 0 plays on; counting the draw, all four Y are 四王 and seat 0 wins at once,
     小胡 P = 2 (birds 2m and 3p land on seats 1 and 2, who pay double). Before this option the
@@ -614,9 +617,9 @@ def test_instant_king_win_counts_the_dealt_hand_only(counts_draw):
 
 
 def test_a_dealt_four_kings_hand_that_is_complete_takes_the_better_win():
-    """起手四王 (000_256f49c87fe6e891.txt: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌 ... 小胡自摸)
+    """起手四王 (docs/rules/anhua.md: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌 ... 小胡自摸)
     against 四王平胡 (四王平胡 ... 大胡): seat 0 is dealt all four 1s kings with 234m 567p 78s 9m
-    and draws 9m. Both wins are legal (rules-spec A3.6: the instant win is a declaration the
+    and draws 9m. Both wins are legal (§anhua-instant-king-win: the instant win is a declaration the
     player may make); the complete hand is 四王平胡, P = 8, the instant win only 小胡, P = 2, so the
     player takes 四王平胡: the variant lists both wins and the agent chooses."""
     wall = _built_wall("1s 1s 1s 1s 234m 567p 78s 9m", discard="9p", then="9m 2m 3p")
@@ -652,9 +655,10 @@ def _seven_pairs_with_quads(options, seed, n_hands):
 
 
 def test_seven_pairs_quad_in_play():
-    """七对 (000_256f49c87fe6e891.txt, 胡牌规则 C: 11、11、11、11、11、11、11; 小七对 可乱将),
-    option seven_pairs_allow_quad (rules-spec A4.1 F2, A7 #7): with it off no seven-pairs win ever
-    holds four tiles of a kind (four naturals, or three and a king), with it on some do."""
+    """七对 (docs/rules/anhua.md, 胡牌规则 C: 11、11、11、11、11、11、11; 小七对 可乱将), option
+    seven_pairs_allow_quad (§anhua-hand-forms F2, §anhua-reading-seven-pairs): with it off no
+    seven-pairs win ever holds four tiles of a kind (four naturals, or three and a king), with it on
+    some do."""
     on_pairs, on_quads = _seven_pairs_with_quads(AnhuaOptions(), 74, 4000)
     assert on_pairs > 100
     off_pairs, off_quads = _seven_pairs_with_quads(
@@ -666,10 +670,11 @@ def test_seven_pairs_quad_in_play():
 
 @pytest.mark.parametrize("allow_quad", [True, False])
 def test_seven_pairs_quad_on_a_played_discard(allow_quad):
-    """七对 (000_256f49c87fe6e891.txt: 硬庄小七对:手中无王,没有吃脾、碰牌,全部牌成七对牌,可乱将,
-    胡牌为双大胡) on a built wall, worked example AH-3: seat 0 holds 3333m 55p 77p 22s 66s 9p. With
-    quads allowed it wins the dealer's 9p as 硬庄小七对, P = 8, one bird (9p) on the winner: 16.
-    Without, four 3m are not two pairs: no win on the discard nor on the 9p drawn next."""
+    """七对 (docs/rules/anhua.md: 硬庄小七对:手中无王,没有吃脾、碰牌,全部牌成七对牌,可乱将,
+    胡牌为双大胡) on a built wall, worked example §anhua-example-3: seat 0 holds 3333m 55p 77p 22s
+    66s 9p. With quads allowed it wins the dealer's 9p as 硬庄小七对, P = 8, one bird (9p) on the
+    winner: 16. Without, four 3m are not two pairs: no win on the discard nor on the 9p drawn
+    next."""
     wall = _built_wall("3333m 55p 77p 22s 66s 9p", discard="9p", then="9p 2m")
     record, events = _play_built(wall, seven_pairs_allow_quad=allow_quad)
     nine_p = kind_id("9p")
@@ -689,7 +694,7 @@ def test_seven_pairs_quad_on_a_played_discard(allow_quad):
 
 def _winning_revealed_tiles(record, state, events, options):
     """For a kong bloom: how many of the tiles the last kong revealed complete the konger's hand
-    (rules-spec reference scorer), and the best bigs among them."""
+    (the reference scorer), and the best bigs among them."""
     konger = int(record[E.R_WINNER])
     last_kong = max(i for i, (e, s, *_) in enumerate(events) if e == S.EVENT_KONG and s == konger)
     revealed = [t for e, _, t, _ in events[last_kong + 1 :] if e == H.EVENT_REVEAL]
@@ -719,11 +724,11 @@ def _winning_revealed_tiles(record, state, events, options):
 
 
 def test_kong_multi_tile_win_double_in_play():
-    """开杠 (000_256f49c87fe6e891.txt, 注意事项 4》: 开杠出的三张牌同时可胡多张时,只计胡最大分数
-    那一张; against 杠上炮 second paragraph: 如2张都可以胡,则胡牌倍率翻番), option
-    kong_multi_tile_win (rules-spec A3.4 step 3, A7 #2). Same walls: the games are the same; a
-    kong bloom scores the best revealed tile, and under ``double`` its base points and every
-    payment double exactly when two or more revealed tiles would win; nothing else changes."""
+    """开杠 (docs/rules/anhua.md, 注意事项 4》: 开杠出的三张牌同时可胡多张时,只计胡最大分数 那一张;
+    against 杠上炮 second paragraph: 如2张都可以胡,则胡牌倍率翻番), option kong_multi_tile_win
+    (§anhua-open-kong step 3, §anhua-reading-kong-cannon-defined-twice). Same walls: the games are
+    the same; a kong bloom scores the best revealed tile, and under ``double`` its base points and
+    every payment double exactly when two or more revealed tiles would win; nothing else changes."""
     n_hands = 4000
     best_only = AnhuaOptions()
     double = AnhuaOptions(kong_multi_tile_win="double")
@@ -772,8 +777,8 @@ def _kongs(options, seed, n_hands):
 
 
 def test_kong_min_wall_in_play():
-    """开杠 (000_256f49c87fe6e891.txt, 2》开杠 注: (1)余牌数 大于等于4才允许杠开), option
-    kong_min_wall (rules-spec A3.3 K2): on the same walls no kong is ever declared with fewer
+    """开杠 (docs/rules/anhua.md, 2》开杠 注: (1)余牌数 大于等于4才允许杠开), option
+    kong_min_wall (§anhua-kongs K2): on the same walls no kong is ever declared with fewer
     tiles in the wall than the minimum. With kings in play hands end early, so the default 4
     never binds in bulk; a minimum of 40 forbids the kongs the default allows with 20-39 tiles
     left."""
@@ -787,9 +792,9 @@ def test_kong_min_wall_in_play():
 
 @pytest.mark.parametrize(("reveal_count", "min_wall"), [(3, 4), (2, 3)])
 def test_kong_reveal_count_in_play(reveal_count, min_wall):
-    """开杠 (000_256f49c87fe6e891.txt, 3:基本规则: 杠指杠开:播放殺子动画翻三张牌; 2》开杠:
-    从牌堆补三张牌展示在桌面上; rules-spec A7 #3 for two): every kong played reveals exactly
-    kong_reveal_count tiles from the wall."""
+    """开杠 (docs/rules/anhua.md, 3:基本规则: 杠指杠开:播放殺子动画翻三张牌; 2》开杠:
+    从牌堆补三张牌展示在桌面上; §anhua-reading-three-revealed-tiles for two): every kong played
+    reveals exactly kong_reveal_count tiles from the wall."""
     options = AnhuaOptions(kong_reveal_count=reveal_count, kong_min_wall=min_wall)
     kongs = _kongs(options, 77, 1500)
     assert len(kongs) > 20
@@ -808,10 +813,11 @@ AH6 = {
     ("left", "min_wall", "allowed"), [(4, 4, True), (3, 4, False), (4, 5, False)]
 )
 def test_kong_min_wall_at_the_boundary(left, min_wall, allowed):
-    """开杠 (000_256f49c87fe6e891.txt: 余牌数 大于等于4才允许杠开) on a built state, worked example
-    AH-6 (seat 1's 明杠 of 4s, ready after it): allowed exactly when at least kong_min_wall tiles
-    remain; made with 4 left, it reveals three (7m 2p 6s), seat 0 wins 6s as 硬庄杠上炮 and one
-    tile is left, the only bird (rules-spec A3.3 K2, A5.4, A7 #19)."""
+    """开杠 (docs/rules/anhua.md: 余牌数 大于等于4才允许杠开) on a built state, worked example
+    §anhua-example-6 (seat 1's 明杠 of 4s, ready after it): allowed exactly when at least
+    kong_min_wall tiles remain; made with 4 left, it reveals three (7m 2p 6s), seat 0 wins 6s as
+    硬庄杠上炮 and one tile is left, the only bird (§anhua-kongs K2, §anhua-payments,
+    §anhua-reading-wall-ends)."""
     state = _state_with(AH6, "7m 2p 6s 6p", n_wall=left)
     S.add_meld(state, 1, S.MELD_PONG, kind_id("4s"), 3)
     params = AnhuaOptions(kong_min_wall=min_wall).params()
@@ -833,13 +839,13 @@ def test_kong_min_wall_at_the_boundary(left, min_wall, allowed):
 
 
 def test_discarded_king_claimable_in_play():
-    """王 (000_256f49c87fe6e891.txt, 王的确定: 王可以代替任何一张牌,但不能代替形成吃碰杠; 注意事项
+    """王 (docs/rules/anhua.md, 王的确定: 王可以代替任何一张牌,但不能代替形成吃碰杠; 注意事项
     1》3》: 手中有单王 ... 不能接炮, 手中无王可接炮), option discarded_king_claimable_for_win
-    (rules-spec A2.3.5, A7 #13). The efficiency agent never discards a king, so random agents sit
-    in seats 1 and 3. Same walls and agent seed. Off: no win is ever made on another player's
-    king. On: some discarded kings are won on, with or without 王代硬, each by a 硬 hand: the
-    claimed king is a natural tile of its face for the claimer (rules-spec A2.3.5,
-    docs/rules-anhua.md #6), so a winner holding no other king stays hard."""
+    (§anhua-discarded-kings, §anhua-reading-kings-and-claims). The efficiency agent never discards a
+    king, so random agents sit in seats 1 and 3. Same walls and agent seed. Off: no win is ever made
+    on another player's king. On: some discarded kings are won on, with or without 王代硬, each by a
+    硬 hand: the claimed king is a natural tile of its face for the claimer (§anhua-discarded-kings,
+    §anhua-reading-claimed-king-is-natural), so a winner holding no other king stays hard."""
     agents = (AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_RANDOM)
     won_on_kings = {}
     for claimable, as_itself in ((False, True), (True, True), (True, False)):
@@ -879,11 +885,11 @@ BYSTANDERS = {
     ],
 )
 def test_discarded_king_claimable_on_a_built_state(options, delta):
-    """王 (000_256f49c87fe6e891.txt: 王可以代替任何一张牌,但不能代替形成吃碰杠; 王代硬; 手中无王可
+    """王 (docs/rules/anhua.md: 王可以代替任何一张牌,但不能代替形成吃碰杠; 王代硬; 手中无王可
     接炮) on a built state: seat 0 holds 2s 3s 456m 789p 345m 55s (waits 1s / 4s) and seat 3
     discards a 1s king; the engine's discard claim and settlement run under each setting (the
     efficiency agent never discards a king, so no built wall can lead a played hand here). With
-    the option on, the claimed king is a natural 1s for seat 0 (rules-spec A2.3.5), with or
+    the option on, the claimed king is a natural 1s for seat 0 (§anhua-discarded-kings), with or
     without 王代硬 (as a king it would make seat 0 单王 without 王代硬, and 单王 may not win on a
     discard)."""
     hands = {0: "2s 3s 456m 789p 345m 55s", 3: "1s", **BYSTANDERS}
@@ -908,12 +914,12 @@ def test_discarded_king_claimable_on_a_built_state(options, delta):
 
 
 def test_rob_direct_kong_in_play():
-    """抢杠胡 (000_256f49c87fe6e891.txt, 可抢杠胡: 抢杠胡只能抢明杠 ... (碰后再杠),
+    """抢杠胡 (docs/rules/anhua.md, 可抢杠胡: 抢杠胡只能抢明杠 ... (碰后再杠),
     直杠可以抢杠胡(手中三张杠别人打的第四张); 抢杠胡: ... 暗杠不能抢杠胡), option
-    allow_rob_direct_kong (rules-spec A3.4 step 1, A7 #16). Same walls, seat 0 dealing. A robbed
-    直杠 leaves the konger holding his three tiles (the kong is not made) and he, not the discarder,
-    pays; a robbed 明杠 leaves his pong. On: both kinds are robbed. Off: 直杠 are never robbed, 明杠
-    still are."""
+    allow_rob_direct_kong (§anhua-open-kong step 1, §anhua-reading-robbing-a-direct-kong). Same
+    walls, seat 0 dealing. A robbed 直杠 leaves the konger holding his three tiles (the kong is not
+    made) and he, not the discarder, pays; a robbed 明杠 leaves his pong. On: both kinds are robbed.
+    Off: 直杠 are never robbed, 明杠 still are."""
     robbed = {}
     for allow in (True, False):
         direct = added = 0
@@ -953,7 +959,7 @@ ROBBER = {
 
 @pytest.mark.parametrize("allow", [True, False])
 def test_rob_direct_kong_on_a_built_state(allow):
-    """抢杠胡 (000_256f49c87fe6e891.txt: 直杠可以抢杠胡(手中三张杠别人打的第四张); 注意事项 1》:
+    """抢杠胡 (docs/rules/anhua.md: 直杠可以抢杠胡(手中三张杠别人打的第四张); 注意事项 1》:
     手中有单王可抢杠胡) on a built state: seat 2 discards 4s, seat 1 konged it with three 4s (直杠),
     seat 3 (单王) waits on 4s. Allowed: seat 3 robs, 抢杠胡 P = 4, the konger (not the discarder)
     pays; birds 6m and 8m land on seats 0 and 2, no hit. Not allowed: the kong is made and reveals
@@ -981,9 +987,9 @@ def test_rob_direct_kong_on_a_built_state(allow):
 
 
 def test_the_discarder_cannot_rob_the_direct_kong_of_his_own_discard():
-    """抢杠胡 (000_256f49c87fe6e891.txt, 可抢杠胡: 直杠可以抢杠胡(手中三张杠别人打的第四张)): the
+    """抢杠胡 (docs/rules/anhua.md, 可抢杠胡: 直杠可以抢杠胡(手中三张杠别人打的第四张)): the
     robbed tile of a 直杠 is another player's discard, and nobody wins on his own discard
-    (rules-spec A3.4 step 1: any eligible player may rob, except the discarder). Seat 2 discards
+    (§anhua-open-kong step 1: any eligible player may rob, except the discarder). Seat 2 discards
     4s while waiting on it (a 4s kanchan, no kings, 22m pair); seat 1 kongs it. Before this fix
     seat 2 robbed it (27 of 167 抢杠胡 in 20,000 default hands); now nobody robs, the kong is
     made and the konger's hand is locked."""
@@ -1020,11 +1026,12 @@ def _x_tiles(state, seat, x_kind):
 
 
 def test_king_mode_in_play():
-    """七王 / 四王 (000_256f49c87fe6e891.txt, 王的确定: 例:翻九条,选七王则3外三张九条和四张一条为王;
+    """七王 / 四王 (docs/rules/anhua.md, 王的确定: 例:翻九条,选七王则3外三张九条和四张一条为王;
     选四王:四张一条为王; 2:基本玩法 七王:一局牌有七张王牌, 四王:一局牌有四张王牌), option king_mode
-    (rules-spec A2.3.2, A4.4). Seven kings: no 硬庄 winner holds a tile of the indicator's kind X
-    or of Y, and X never appears in a meld. Four kings: X is an ordinary tile, held by some 硬庄
-    winners and claimed into melds, while Y stays a king; there is no 六王 or 七王."""
+    (§anhua-king-mode, §anhua-king-tiers). Seven kings: no 硬庄 winner holds a tile of the
+    indicator's kind X or of Y, and X never appears in a meld. Four kings: X is an ordinary tile,
+    held by some 硬庄 winners and claimed into melds, while Y stays a king; there is no 六王 or
+    七王."""
     seen = {"hard_with_x": 0, "x_in_melds": 0}
     for mode in ("seven_kings", "four_kings"):
         for record, state in _hands(AnhuaOptions(king_mode=mode), 80, 3000):

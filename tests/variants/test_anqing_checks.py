@@ -3,7 +3,7 @@ errors seen failing: played hands are tampered with (an event changed, a wall ti
 option changed under the log) and the checks must report the named error at the right event.
 The ledger's own errors are seen failing by Anhua's and the ledger's tests.
 
-Rules: ``004_4a131f7ccc7583f8.txt`` (rules-spec Part C); the tampered moves are named in each
+Rules: docs/rules/anqing.md (§anqing-rules); the tampered moves are named in each
 case.
 """
 
@@ -89,7 +89,8 @@ def _self_drawn_no_zuan_kong(events, record, state):
 
 
 def _zuan_held_without_pao_feng(events, record, state):
-    """A plain self-draw holding a 钻, not 跑风: under 钻吊 it would be no win (C4.4)."""
+    """A plain self-draw holding a 钻, not 跑风: under 钻吊 it would be no win
+    (§anqing-zuan-conditions)."""
     if not _self_drawn(events, record, state):
         return False
     winner = int(record[R_WINNER])
@@ -168,7 +169,7 @@ def _item_changed(events, record, state, params, wall):
 
 
 def _payment_changed(events, record, state, params, wall):
-    """A payment other than (S + 庄家额外 + 连庄) x the 包 factor (C5.2): caught at the
+    """A payment other than (S + 庄家额外 + 连庄) x the 包 factor (§anqing-payments): caught at the
     payment, derived again from the books."""
     at = _first(events, S.EVENT_PAY)
     events[at, 3] += 1
@@ -176,7 +177,7 @@ def _payment_changed(events, record, state, params, wall):
 
 
 def _bao_factor_changed(events, record, state, params, wall):
-    """A 包 factor the melds do not give (C5.4: 1 without three 口)."""
+    """A 包 factor the melds do not give (§anqing-bao: 1 without three 口)."""
     at = _first(events, EVENT_BAO)
     events[at, 3] += 3
     return at

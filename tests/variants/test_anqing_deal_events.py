@@ -1,7 +1,7 @@
 """Anqing's dealt 钻 in played games agree with their exact probabilities (``sim.exact``).
 
-Seed rule: ``004_4a131f7ccc7583f8.txt`` 钻牌的出现 (the tile flipped after the deal chooses the
-钻, its successor; all four of its tiles are wild); rules-spec C2.2. The engine records each
+Seed rule: docs/rules/anqing.md 钻牌的出现 (the tile flipped after the deal chooses the
+钻, its successor; all four of its tiles are wild); §anqing-zuan. The engine records each
 seat's 钻 dealt (``R_WILDS_DEALT``) right after the flip, whatever then happens: the dealer's
 14 tiles and each non-dealer's 13, against ``mjsim exact anqing``'s "exactly k 钻" rows.
 """

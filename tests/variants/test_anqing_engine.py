@@ -1,8 +1,8 @@
-"""Anqing through its engine (``sim.variants.anqing``): every worked example AQ-1 to AQ-9 of
-rules-spec and each variant it states, played on positions set up exactly (``anqing_steps``),
-and the play rules the examples do not reach.
+"""Anqing through its engine (``sim.variants.anqing``): every worked example §anqing-example-1 to
+§anqing-example-9 and each variant it states, played on positions set up exactly
+(``anqing_steps``), and the play rules the examples do not reach.
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将); each test names the rule it checks.
+Rules: docs/rules/anqing.md (安庆麻将); each test names the rule it checks.
 Indicator ``4p`` unless stated, so the 钻 is ``5p`` (every 5p is a 钻), 红中 stands for 5p and
 发财/白板 are 杠牌; dealer seat 0, streak 0.
 """
@@ -25,7 +25,8 @@ SINGLE = S.MELD_SINGLE_KONG
 
 
 def test_aq1_pi_hu_with_a_chi_and_a_wind_triplet():
-    """AQ-1, 屁胡 and 风 (004:#19, #21): S = 4; the dealer pays 7, the others 4 -> seat 1 +15."""
+    """§anqing-example-1, 屁胡 and 风 (§anqing-pi-hu, §anqing-wind-sets): S = 4; the dealer pays 7,
+    the others 4 -> seat 1 +15."""
     table = Table({1: "45s 789p E E E 22m"})
     table.meld(1, CHI, "1m", 0)
     table.self_draw(1, "6s")
@@ -34,8 +35,8 @@ def test_aq1_pi_hu_with_a_chi_and_a_wind_triplet():
 
 
 def test_aq2a_and_c_a_kept_zuan_wins_on_a_natural_or_a_drawn_zuan():
-    """AQ-2(a), (c) (004:#4 "必须打掉2筒，手上留钻，胡牌才能算跑风"; "打掉2筒后摸钻可以胡牌，
-    算跑风"): S = 12 either way, seat 2 +39."""
+    """§anqing-example-2a, (c) (§anqing-pao-feng-points "必须打掉2筒，手上留钻，胡牌才能算跑风";
+    "打掉2筒后摸钻可以胡牌， 算跑风"): S = 12 either way, seat 2 +39."""
     for drawn in ("8s", "5p"):
         table = Table({2: "123m 456s 789m 234p 5p"})
         table.self_draw(2, drawn)
@@ -44,9 +45,10 @@ def test_aq2a_and_c_a_kept_zuan_wins_on_a_natural_or_a_drawn_zuan():
 
 
 def test_aq2b_and_aq6_a_drawn_zuan_for_another_tile_then_zhi_jiao():
-    """AQ-2(b) (004:#4 "如果摸钻，不能算跑风") and AQ-6, 直叫 (004:#5 "直叫：＝杠开+跑风…
-    4（杠）+6（跑风），然后再加上基本胡"; "钻牌在形成直叫时才能用来杠"): the drawn 钻 is no win;
-    the 钻 kong is listed (the rest waits on 9p); its replacement 9p wins S = 16, +51."""
+    """§anqing-example-2b (§anqing-pao-feng-points "如果摸钻，不能算跑风") and §anqing-example-6,
+    直叫 (§anqing-zhi-jiao-win "直叫：＝杠开+跑风… 4（杠）+6（跑风），然后再加上基本胡";
+    "钻牌在形成直叫时才能用来杠"): the drawn 钻 is no win; the 钻 kong is listed (the rest waits on
+    9p); its replacement 9p wins S = 16, +51."""
     table = Table({2: "123m 456s 789m 234p 9p"})
     table.draw(2, "5p")
     assert table.wins(2, kind_id("5p")) == []
@@ -59,8 +61,8 @@ def test_aq2b_and_aq6_a_drawn_zuan_for_another_tile_then_zhi_jiao():
 
 
 def test_aq2d_jian_zi_hu_definitions():
-    """AQ-2(d), 见字胡 (004:intro "见字胡：只能胡万，筒，条"; option jian_zi_hu_definition): S = 6
-    (+21) under suited_natural; no win listed under zuan_diao."""
+    """§anqing-example-2d, 见字胡 (§anqing-rules "见字胡：只能胡万，筒，条"; option
+    jian_zi_hu_definition): S = 6 (+21) under suited_natural; no win listed under zuan_diao."""
     hand = {2: "123m 45s 5p 789m 22p 78s"}
     table = Table(hand)
     table.self_draw(2, "9s")
@@ -70,7 +72,8 @@ def test_aq2d_jian_zi_hu_definitions():
 
 
 def test_aq3_seven_pairs():
-    """AQ-3 (004:#8 七对天胡, #9 七对有钻, #10 双天胡): +48, +120, +201; 双天胡 at 30 -> +138."""
+    """§anqing-example-3 (§anqing-hard-seven-pairs 七对天胡, #9 七对有钻, #10 双天胡): +48, +120,
+    +201; 双天胡 at 30 -> +138."""
     soft = Table({3: "11m 44p 77s E E N N 99m 5p"})
     soft.self_draw(3, "3s")
     assert soft.items() == {"基本胡": 3, "门清": 3, "七对有钻": 9} and soft.nets()[3] == 48
@@ -87,8 +90,8 @@ def test_aq3_seven_pairs():
 
 
 def test_aq4_shisanlan_with_seven_stars():
-    """AQ-4, 十三烂 / 七星归位 / 铁烂 (004:intro): 杠牌 held as honours, a class-1 win is barred
-    but 十三烂 is not: S = 21, +66; not with shisanlan_honours_literal off."""
+    """§anqing-example-4, 十三烂 / 七星归位 / 铁烂 (§anqing-rules): 杠牌 held as honours, a class-1
+    win is barred but 十三烂 is not: S = 21, +66; not with shisanlan_honours_literal off."""
     hand = {1: "147m 39p 28s E S W RD GD WD"}
     table = Table(hand)
     table.self_draw(1, "N")
@@ -107,9 +110,10 @@ def _aq5(dealer, pongs=False, **options):
 
 
 def test_aq5_shun_bao_and_its_variants():
-    """AQ-5, 顺包 / 反包 (004:intro "A给B吃碰、杠混合达到三口，B胜利，称为顺包。A输的银子*3…全部是
-    碰和杠的…再*2"; "所有三口胡牌都是跟庄家算得以后相乘"): the dealer-feeder pays 39 (x3),
-    78 for three pongs; with the dealer at seat 0 the feeder pays 30."""
+    """§anqing-example-5, 顺包 / 反包 (§anqing-rules
+    "A给B吃碰、杠混合达到三口，B胜利，称为顺包。A输的银子*3…全部是 碰和杠的…再*2";
+    "所有三口胡牌都是跟庄家算得以后相乘"): the dealer-feeder pays 39 (x3), 78 for three pongs; with
+    the dealer at seat 0 the feeder pays 30."""
     table = _aq5(dealer=1)
     assert table.items() == {"基本胡": 3, "跑风": 6, "风": 1}
     assert table.nets() == [-10, -39, 59, -10] and table.bao_factors() == [1, 3, 0, 1]
@@ -118,8 +122,8 @@ def test_aq5_shun_bao_and_its_variants():
 
 
 def test_aq5_fan_bao_the_feeder_wins():
-    """AQ-5 variant, 反包 ("A胜利，称为反包。是在顺包的基础上*2"): the feeder (seat 1, dealer)
-    wins S = 10; seat 2, who took three 口 from him, pays (10 + 3) x 6 = 78."""
+    """§anqing-example-5 variant, 反包 ("A胜利，称为反包。是在顺包的基础上*2"): the feeder (seat 1,
+    dealer) wins S = 10; seat 2, who took three 口 from him, pays (10 + 3) x 6 = 78."""
     table = Table({1: "123m 456s 789p E E E 7p"}, dealer=1)
     for meld_type, tile in ((CHI, "3s"), (PONG, "9m"), (PONG, "W")):
         table.meld(2, meld_type, tile, 1)
@@ -130,8 +134,8 @@ def test_aq5_fan_bao_the_feeder_wins():
 
 
 def test_aq7_chained_gang_tile_kongs():
-    """AQ-7, 杠开 (004:#14 "一杠3，二杠6…你杠2杠，则为3+6+2名堂=11"): GD konged, WD drawn and
-    konged, 9m drawn: S = 27, +84."""
+    """§anqing-example-7, 杠开 (§anqing-gang-kai "一杠3，二杠6…你杠2杠，则为3+6+2名堂=11"): GD
+    konged, WD drawn and konged, 9m drawn: S = 27, +84."""
     table = Table({3: "123m 678s 234p S S S 9m"})
     table.draw(3, "GD")
     assert kind_id("GD") in table.listed(3, kind_id("GD"), M.ACT_KONG)
@@ -146,8 +150,9 @@ def test_aq7_chained_gang_tile_kongs():
 
 
 def test_aq8_hard_pong_pong_won_on_a_drawn_zuan():
-    """AQ-8, 硬对对胡 (004:#4 "3)对对胡：胡出牌，都算跑风，不管摸钻还是摸什么，都算"): S = 16,
-    +51, even after discarding a 钻."""
+    """§anqing-example-8, 硬对对胡 (§anqing-pao-feng-points
+    "3)对对胡：胡出牌，都算跑风，不管摸钻还是摸什么，都算"): S = 16, +51, even after discarding a
+    钻."""
     hand = {3: "222m 666s E E E 88p 33s"}
     table = Table(hand)
     table.self_draw(3, "5p")
@@ -166,8 +171,8 @@ def after_slot():
 
 
 def _aq9_records(options):
-    """AQ-9's five hands, each settled by the engine with the dealer's streak k, then the
-    session's 累加 carry added by the engine's pass over the records."""
+    """§anqing-example-9's five hands, each settled by the engine with the dealer's streak k, then
+    the session's 累加 carry added by the engine's pass over the records."""
     records = np.zeros((5, N_ANQING_RECORD), np.int64)
     plays = [
         (0, 0, "123m 456s 789p 23m 1s 5p", "4m", ()),  # S = 6: base, 门清 (a 钻)
@@ -194,10 +199,10 @@ def _aq9_records(options):
 
 
 def test_aq9_lian_zhuang_and_its_carry():
-    """AQ-9, 连庄 (004:#22 "第一次连庄的时候庄家输赢各增加3个，第二次连庄增加6个，第三次12个，第
-    四次15个，黄庄也算连庄"; "二连庄就是9+名堂+牌番+第一庄胡的，三连庄就是1+2+3庄的总和"): each
-    pays 9, 9, -, 18, then the dealer pays 22: +86 / -40 / -6 / -40; with the carry 9, 18, -,
-    36: +167 / -67 / -33 / -67."""
+    """§anqing-example-9, 连庄 (§anqing-lian-zhuang
+    "第一次连庄的时候庄家输赢各增加3个，第二次连庄增加6个，第三次12个，第 四次15个，黄庄也算连庄";
+    "二连庄就是9+名堂+牌番+第一庄胡的，三连庄就是1+2+3庄的总和"): each pays 9, 9, -, 18, then the
+    dealer pays 22: +86 / -40 / -6 / -40; with the carry 9, 18, -, 36: +167 / -67 / -33 / -67."""
     plain = _aq9_records(AnqingOptions())
     assert plain[:, R_DELTA : R_DELTA + 4].sum(axis=0).tolist() == [86, -40, -6, -40]
     carried = _aq9_records(AnqingOptions(lian_zhuang_cumulative=True))
@@ -209,9 +214,9 @@ def test_aq9_lian_zhuang_and_its_carry():
 
 
 def test_no_win_on_a_discard_and_no_claim_of_a_zuan_or_gang_tile():
-    """只能自摸胡牌, 钻不可以吃碰 (004:intro "没有点炮，也没有抢杠。只能自摸胡牌"; "钻不可以吃碰";
-    杠牌 "只能用来杠"): a complete hand lists no win on a discard, only its pong; a discarded 钻 or
-    杠牌 lists nothing; no seat may win on a discard or rob (max_winners 0)."""
+    """只能自摸胡牌, 钻不可以吃碰 (§anqing-rules "没有点炮，也没有抢杠。只能自摸胡牌";
+    "钻不可以吃碰"; 杠牌 "只能用来杠"): a complete hand lists no win on a discard, only its pong; a
+    discarded 钻 or 杠牌 lists nothing; no seat may win on a discard or rob (max_winners 0)."""
     table = Table({1: "123m 456s 789p E E 9s 9s", 2: "5p 5p GD GD 1s 2s"})
     claims = table.claims(0, "9s")
     assert [int(row[M.A_TYPE]) for row in claims[1]] == [M.ACT_PONG]
@@ -220,8 +225,8 @@ def test_no_win_on_a_discard_and_no_claim_of_a_zuan_or_gang_tile():
 
 
 def test_chi_by_the_next_player_only_and_never_through_a_zuan():
-    """Chi (rules-spec C3.1, C7 #26: the discarder's next player) and 钻不可以吃碰: 4p with a
-    5p (a 钻) and 6p in hand is no chi; 3p with 1p 2p is."""
+    """Chi (§anqing-claims, §anqing-reading-chi-source: the discarder's next player) and
+    钻不可以吃碰: 4p with a 5p (a 钻) and 6p in hand is no chi; 3p with 1p 2p is."""
     table = Table({1: "1p 2p 5p 6p", 2: "1p 2p"})
     claims = table.claims(0, "3p")
     assert [int(r[M.A_TILE]) for r in claims[1] if r[M.A_TYPE] == M.ACT_CHI] == [kind_id("1p")]
@@ -243,9 +248,9 @@ def test_gang_tiles_are_never_discarded():
 
 
 def test_zuan_kong_only_when_ready():
-    """直叫 (004:#4 "钻牌在形成直叫时才能用来杠"; rules-spec C3.2, option zhi_jiao_requires): far
-    from ready, no 钻 kong; the spec's test hand (waits 3s/6s/9s, none 跑风) may kong with
-    ``ready`` but not with ``pao_feng_wait``."""
+    """直叫 (§anqing-pao-feng-points "钻牌在形成直叫时才能用来杠"; §anqing-zuan-kong-needs-zhi-jiao,
+    option zhi_jiao_requires): far from ready, no 钻 kong; the spec's test hand (waits 3s/6s/9s,
+    none 跑风) may kong with ``ready`` but not with ``pao_feng_wait``."""
     far = Table({0: "1m 2m 2m 6p 6p 9p 3s 3s 7s E E S W"})
     far.draw(0, "5p")
     assert kind_id("5p") not in far.listed(0, kind_id("5p"), M.ACT_KONG)
@@ -257,8 +262,8 @@ def test_zuan_kong_only_when_ready():
 
 
 def test_a_held_gang_tile_blocks_a_class_one_win():
-    """ "手上有且没形成杠，就不能胡牌" (C3.3): holding GD, a complete standard hand lists no win
-    until GD is konged."""
+    """ "手上有且没形成杠，就不能胡牌" (§anqing-gang-tile-kong): holding GD, a complete standard
+    hand lists no win until GD is konged."""
     table = Table({0: "123m 456s 789p 234m 1s GD"})
     table.draw(0, "1s")
     assert table.wins(0, kind_id("1s")) == []
@@ -268,7 +273,7 @@ def test_a_held_gang_tile_blocks_a_class_one_win():
 
 
 def test_exhaustive_draw_keeps_the_deal():
-    """黄庄也算连庄 (004:#22): no payment, the dealer deals again."""
+    """黄庄也算连庄 (§anqing-lian-zhuang): no payment, the dealer deals again."""
     table = Table({}, dealer=2)
     table.exhaust(1)
     assert table.nets() == [0, 0, 0, 0]

@@ -11,7 +11,7 @@ claimed or melded, chi only by the next player; 杠牌 discarded only where allo
 kongs only of 杠牌 and 钻 (直叫 only when ready); every settlement zero-sum, its items summing
 to S.
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将): 只能自摸胡牌; 钻不可以吃碰; 杠牌只能用来杠;
+Rules: docs/rules/anqing.md (安庆麻将): 只能自摸胡牌; 钻不可以吃碰; 杠牌只能用来杠;
 钻牌在形成直叫时才能用来杠; the 钻 conditions of the introduction.
 """
 

@@ -1,12 +1,11 @@
-"""The settlement of an Anqing hand re-derived from its JSON replay log alone (issue 15: "the
-JSON event log of ``mjsim replay`` carries every scoring item and 包 factor, so the settlement
-can be re-derived from the log"): S is the sum of the ``item`` events; each payer's 包 factor
-follows from the ``final_hand`` melds and whose discards they took (C5.4: 口); each payment is
-(S + 庄家额外 + 连庄 L(k)) x that factor (C5.2), k from the ``winner`` object, the dealer and
-the options from the ``hand`` object. Checked on every golden Anqing replay with a win (plain
-Python over the files: no kernel runs).
+"""The settlement of an Anqing hand re-derived from its JSON replay log alone (the JSON event log
+of ``mjsim replay`` carries every scoring item and 包 factor): S is the sum of the ``item`` events; each payer's 包 factor follows from
+the ``final_hand`` melds and whose discards they took (§anqing-bao: 口); each payment is (S +
+庄家额外 + 连庄 L(k)) x that factor (§anqing-payments), k from the ``winner`` object, the dealer and
+the options from the ``hand`` object. Checked on every golden Anqing replay with a win (plain Python
+over the files: no kernel runs).
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将), 胡牌和算分 items 1-22, 庄家额外, 连庄 (#22),
+Rules: docs/rules/anqing.md (安庆麻将), 胡牌和算分 items 1-22 (§anqing-score-table), 庄家额外, 连庄 (#22),
 碰牌和吃牌 (包: 顺包, 反包, 互为顺包).
 """
 
@@ -33,7 +32,7 @@ def _mouths(melds: list[dict], feeder: int) -> tuple[int, bool]:
 
 
 def _one_way(mouths: int, all_pongs: bool, options: dict) -> int:
-    """f(A -> B) of C5.4: 0 below three 口; 3, x2 for four, x2 all pongs; four all pongs
+    """f(A -> B) of §anqing-bao: 0 below three 口; 3, x2 for four, x2 all pongs; four all pongs
     ``bao_all_pong_4_factor``."""
     if mouths < 3:
         return 0

@@ -1,13 +1,13 @@
 """Every Anqing option has a test showing that changing it changes the outcome as the spec says.
 
-``OUTCOME_TESTS`` maps each option declared in ``sim/variants/anqing/options.py`` (rules-spec C6)
+``OUTCOME_TESTS`` maps each option declared in ``sim/variants/anqing/options.py`` (§anqing-options)
 to the tests that play or score one position under two or more of its values and assert what
 the spec gives for each. This module fails when an option is declared without an entry, when an
 entry names a test that does not exist, is marked slow, or never sets the option away from its
 default (``player_count``, which allows four alone, is shown refusing another value), and when
 a choice's non-default values are not all exercised by its tests.
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将), every option of rules-spec C6.
+Rules: docs/rules/anqing.md (安庆麻将), every option of the rules reference.
 """
 
 from __future__ import annotations
@@ -108,7 +108,8 @@ def is_default(node: ast.expr, default) -> bool:
 
 
 def test_every_declared_option_has_an_outcome_test():
-    """The map names exactly the options declared in options.py (rules-spec C6 and C1.2)."""
+    """The map names exactly the options declared in options.py (§anqing-options and
+    §anqing-players)."""
     assert set(OUTCOME_TESTS) == set(OPTION_NAMES)
 
 

@@ -1,6 +1,6 @@
-"""Anqing options (rules-spec C6): defaults, checks, the docs table, and the spec sections cited.
+"""Anqing options (§anqing-options): defaults, checks and the options table of the rules reference.
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将)."""
+Rules: docs/rules/anqing.md (安庆麻将)."""
 
 from __future__ import annotations
 
@@ -10,60 +10,15 @@ from pathlib import Path
 import pytest
 
 from sim.options import options_from_mapping, options_markdown, replace_doc_table
-from sim.variants.anqing import ANQING_OPTIONS, N_TILES, AnqingOptions
+from sim.variants.anqing import ANQING_OPTIONS, AnqingOptions
 from sim.variants.anqing import options as declared
 
 ROOT = Path(__file__).resolve().parents[2]
-SPEC = Path("/work/shared/rules-spec.md")
-DOC = ROOT / "docs" / "rules-anqing.md"
-
-
-def spec_text() -> str:
-    """rules-spec.md lives outside the repository (the shared workspace): skipped if absent."""
-    if not SPEC.exists():
-        pytest.skip(f"{SPEC} is not on this machine")
-    return SPEC.read_text(encoding="utf-8")
-
-
-def c6_rows() -> dict[int, tuple[str, str]]:
-    """C6 row number -> (key, default as written), from the table of rules-spec C6."""
-    text = spec_text()
-    c6 = text[text.index("## C6. Options") : text.index("## C7.")]
-    rows = {}
-    for line in c6.splitlines():
-        cells = [cell.strip() for cell in line.strip("|").split("|")]
-        if len(cells) == 6 and cells[0].isdigit():
-            rows[int(cells[0])] = (cells[2].strip("`"), cells[5])
-    return rows
-
-
-def written_default(text: str):
-    """A default as C6 writes it: `random`, `true`, 3, `[3, 6, 12, 15]`, 60 (= 30 + 30)."""
-    text = text.split("(")[0].strip().strip("`")
-    if text in ("true", "false"):
-        return text == "true"
-    if text.startswith("["):
-        return tuple(int(item) for item in text.strip("[]").split(","))
-    return int(text) if text.isdigit() else text
-
-
-def test_every_c6_option_is_declared_once_with_the_spec_default():
-    """rules-spec C6 lists 21 options; each is declared, in its order, after player_count, with
-    its default (安庆麻将: the text names no option; C6 exposes the decisions of C7)."""
-    rows = c6_rows()
-    assert sorted(rows) == list(range(1, 22))
-    assert [option.name for option in ANQING_OPTIONS] == ["player_count"] + [
-        rows[n][0] for n in sorted(rows)
-    ]
-    for number, (key, default) in rows.items():
-        option = ANQING_OPTIONS[number]
-        assert f"C6 #{number}" in option.spec.split(", ")
-        assert option.default == written_default(default), key
-    assert N_TILES == 136
+DOC = ROOT / "docs" / "rules" / "anqing.md"
 
 
 def test_defaults_and_changed_values():
-    """Defaults of C6 as an object, and values other than the default accepted."""
+    """Defaults of §anqing-options as an object, and values other than the default accepted."""
     options = AnqingOptions()
     assert options.player_count == 4 and options.first_dealer == "random"
     assert options.lian_zhuang_table == (3, 6, 12, 15) and not options.lian_zhuang_cumulative
@@ -75,8 +30,8 @@ def test_defaults_and_changed_values():
 
 
 def test_anqing_is_a_four_player_game():
-    """安庆麻将是一个四个人才能玩的游戏 (004:intro, rules-spec C1.2): any other count is a one-line
-    error naming player_count."""
+    """安庆麻将是一个四个人才能玩的游戏 (§anqing-rules, §anqing-players): any other count is a
+    one-line error naming player_count."""
     for players in (2, 3):
         with pytest.raises(ValueError, match=rf"^options\.player_count: {players} is below"):
             options_from_mapping(AnqingOptions, {"player_count": players})
@@ -120,7 +75,8 @@ def test_an_unknown_key_is_rejected():
 
 
 def test_lian_zhuang_points_follow_the_table_capped_at_the_fourth():
-    """连庄 (004:#22 第一次连庄…3个，第二次…6个，第三次12个，第四次15个): L(k), 0 at k = 0."""
+    """连庄 (§anqing-lian-zhuang 第一次连庄…3个，第二次…6个，第三次12个，第四次15个): L(k), 0 at k =
+    0."""
     options = AnqingOptions()
     assert [options.lian_zhuang_points(k) for k in range(7)] == [0, 3, 6, 12, 15, 15, 15]
     other = AnqingOptions(lian_zhuang_table=(1, 2, 4, 8))
@@ -150,23 +106,3 @@ def test_the_docs_table_is_the_declared_one():
     text = DOC.read_text(encoding="utf-8")
     assert replace_doc_table(text, ANQING_OPTIONS) == text
     assert options_markdown(ANQING_OPTIONS) in text
-
-
-def spec_sections() -> set[str]:
-    """Every section id of rules-spec Part C: headings and bullets (C5.4, C1.2), C6 rows
-    (``C6 #7``) and C7 items (``C7 #12``)."""
-    text = spec_text()
-    part_c = text[text.index("# Part C") : text.index("# Worked examples")]
-    found = set(re.findall(r"^#+ (C\d+(?:\.\d+)?)\.? ", part_c, re.MULTILINE))
-    found |= set(re.findall(r"^\* \*\*(C\d+\.\d+)\*\*", part_c, re.MULTILINE))
-    found |= {f"C6 #{number}" for number in c6_rows()}
-    c7 = part_c[part_c.index("## C7.") :]
-    found |= {f"C7 #{n}" for n in re.findall(r"^(\d+)\. \*\*", c7, re.MULTILINE)}
-    return found
-
-
-@pytest.mark.parametrize("option", ANQING_OPTIONS, ids=lambda option: option.name)
-def test_each_option_cites_sections_that_exist(option):
-    sections = spec_sections()
-    for cited in option.spec.split(", "):
-        assert cited in sections, f"{option.name}: {cited}"

@@ -1,8 +1,9 @@
 """Anqing's scoring kernels (``sim/variants/anqing/scoring.py``) against the slow reference
-(``tests/reference/anqing.py``): every worked example AQ-1 to AQ-9 of rules-spec and the
-variants it states, then random and adversarial hands and payments with hypothesis.
+(``tests/reference/anqing.py``): every worked example §anqing-example-1 to §anqing-example-9 of
+the rules reference and the variants it states, then random and adversarial hands and payments with
+hypothesis.
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将); each test names the rule it checks.
+Rules: docs/rules/anqing.md (安庆麻将); each test names the rule it checks.
 Defaults unless a test says otherwise: indicator ``4p`` so the 钻 is ``5p`` (``5p*``), 红中
 stands for ``5p``, 发财/白板 are 杠牌; dealer seat 0, streak 0.
 """
@@ -47,12 +48,14 @@ def paid(win: AnqingWin, winner: int, dealer: int = 0, others=None, **options) -
     return kernel_payments(total(win, **options), winner, dealer, 0, melds, options_)
 
 
-# ------------------------------------------------------------------------------ AQ-1 .. AQ-4
+# ------------------------------------------------------------------------------ §anqing-example-1
+# .. §anqing-example-4
 
 
 def test_aq1_pi_hu_with_a_chi_and_a_wind_triplet():
-    """AQ-1, 屁胡 and 风 (004:#19 "屁胡：除了上面牌型之外的基础牌型", 004:#21 "风：…只要有三个一
-    样的就 +1"): S = 4; the dealer pays 4 + 3; 庄家额外 off for his losses: 4."""
+    """§anqing-example-1, 屁胡 and 风 (§anqing-pi-hu "屁胡：除了上面牌型之外的基础牌型",
+    §anqing-wind-sets "风：…只要有三个一 样的就 +1"): S = 4; the dealer pays 4 + 3; 庄家额外 off for
+    his losses: 4."""
     win = AnqingWin("456s 789p E E E 22m", "6s", (Meld("chi", "1m", 0),))
     assert items(win) == {"基本胡": 3, "风": 1, "屁胡": 0}
     assert paid(win, 1) == {0: 7, 2: 4, 3: 4}
@@ -60,15 +63,16 @@ def test_aq1_pi_hu_with_a_chi_and_a_wind_triplet():
 
 
 def test_aq2a_a_kept_zuan_as_the_single_wait():
-    """AQ-2(a), 跑风 独吊 and 见字胡 (004:#4 "必须打掉2筒，手上留钻，胡牌才能算跑风"): S = 12;
-    seat 0 pays 15, the others 12."""
+    """§anqing-example-2a, 跑风 独吊 and 见字胡 (§anqing-pao-feng-points
+    "必须打掉2筒，手上留钻，胡牌才能算跑风"): S = 12; seat 0 pays 15, the others 12."""
     win = AnqingWin("123m 456s 789m 234p 5p* 8s", "8s")
     assert items(win) == {"基本胡": 3, "门清": 3, "跑风": 6}
     assert paid(win, 2) == {0: 15, 1: 12, 3: 12}
 
 
 def test_aq2b_a_drawn_zuan_for_another_tile_does_not_win():
-    """AQ-2(b) (004:#4 "如果摸钻，不能算跑风"): no win under both 见字胡 readings; 杠开 wins."""
+    """§anqing-example-2b (§anqing-pao-feng-points "如果摸钻，不能算跑风"): no win under both 见字胡
+    readings; 杠开 wins."""
     win = AnqingWin("123m 456s 789m 234p 9p 5p*", "5p*")
     assert total(win) is None
     assert total(win, jian_zi_hu_definition="zuan_diao") is None
@@ -76,7 +80,8 @@ def test_aq2b_a_drawn_zuan_for_another_tile_does_not_win():
 
 
 def test_aq2c_a_drawn_zuan_pairs_the_kept_one():
-    """AQ-2(c) (004:#4 "打掉2筒后摸钻可以胡牌，算跑风"): S = 12 under both 见字胡 readings."""
+    """§anqing-example-2c (§anqing-pao-feng-points "打掉2筒后摸钻可以胡牌，算跑风"): S = 12 under
+    both 见字胡 readings."""
     win = AnqingWin("123m 456s 789m 234p 5p* 5p*", "5p*")
     for definition in ("suited_natural", "zuan_diao"):
         assert items(win, jian_zi_hu_definition=definition) == {"基本胡": 3, "门清": 3, "跑风": 6}
@@ -84,8 +89,8 @@ def test_aq2c_a_drawn_zuan_pairs_the_kept_one():
 
 
 def test_aq2d_jian_zi_hu_definitions():
-    """AQ-2(d), 见字胡 (004:intro "见字胡：只能胡万，筒，条"): S = 6 (seat 0 pays 9) under
-    suited_natural, no win under zuan_diao."""
+    """§anqing-example-2d, 见字胡 (§anqing-rules "见字胡：只能胡万，筒，条"): S = 6 (seat 0 pays 9)
+    under suited_natural, no win under zuan_diao."""
     win = AnqingWin("123m 45s 5p* 789m 22p 78s 9s", "9s")
     assert items(win) == {"基本胡": 3, "门清": 3}
     assert paid(win, 2) == {0: 9, 1: 6, 3: 6}
@@ -93,7 +98,8 @@ def test_aq2d_jian_zi_hu_definitions():
 
 
 def test_aq3_seven_pairs():
-    """AQ-3, 七对有钻 (004:#9 "+9（跑风已经包含在+9里…）"), 七对天胡 (004:#8), 双天胡 (004:#10
+    """§anqing-example-3, 七对有钻 (§anqing-soft-seven-pairs "+9（跑风已经包含在+9里…）"), 七对天胡
+    (§anqing-hard-seven-pairs), 双天胡 (§anqing-shuang-tian-hu
     "七对+四钻，并且四个钻只表示自己本身"): S = 15, 39 (36 with 门清（硬） replacing), 66; at
     shuang_tian_hu_points = 30 the best reading is 七对有钻 + 四个钻牌 = 45; without quads 45."""
     soft = AnqingWin("11m 44p 77s E E N N 99m 3s 5p*", "3s")
@@ -116,8 +122,9 @@ def test_aq3_seven_pairs():
 
 
 def test_aq4_shisanlan_with_seven_stars():
-    """AQ-4, 十三烂 / 七星归位 / 铁烂 (004:intro "十三烂…如果手上有东南西北中发白，称为七星归位"):
-    S = 21, seat 0 pays 24; free of the 钻 conditions; not with shisanlan_honours_literal off."""
+    """§anqing-example-4, 十三烂 / 七星归位 / 铁烂 (§anqing-rules
+    "十三烂…如果手上有东南西北中发白，称为七星归位"): S = 21, seat 0 pays 24; free of the 钻
+    conditions; not with shisanlan_honours_literal off."""
     win = AnqingWin("147m 39p 28s E S W N RD GD WD", "N")
     assert items(win) == {"基本胡": 3, "门清": 3, "门清（硬）": 3, "七星归位": 3, "铁烂": 9}
     assert paid(win, 1) == {0: 24, 2: 21, 3: 21}
@@ -126,7 +133,8 @@ def test_aq4_shisanlan_with_seven_stars():
 
 
 def test_shisanlan_grades_with_zuan():
-    """硬烂 / 软烂 / 七星归位 (004:#15, #17 "硬烂：有钻牌，但钻牌只顶替本身的牌+6", #18)."""
+    """硬烂 / 软烂 / 七星归位 (§anqing-seven-stars, §anqing-shisanlan-grades
+    "硬烂：有钻牌，但钻牌只顶替本身的牌+6", #18)."""
     hard = AnqingWin("147m 2p 5p* 28s E S W N RD GD WD", "N")
     assert {"七星归位", "硬烂"} <= set(items(hard))
     suited_slot = AnqingWin("147m 25p 3s E S W N RD GD WD 2s*", "N", indicator="1s")
@@ -135,11 +143,13 @@ def test_shisanlan_grades_with_zuan():
     assert "软烂" in items(honour_slot) and "七星归位" not in items(honour_slot)
 
 
-# ------------------------------------------------------------------------------ AQ-5 .. AQ-9
+# ------------------------------------------------------------------------------ §anqing-example-5
+# .. §anqing-example-9
 
 
 def test_aq5_bao():
-    """AQ-5, 顺包 / 反包 (004:intro "A给B吃碰、杠混合达到三口，B胜利，称为顺包。A输的银子*3…
+    """§anqing-example-5, 顺包 / 反包 (§anqing-rules
+    "A给B吃碰、杠混合达到三口，B胜利，称为顺包。A输的银子*3…
     全部是碰和杠的…再*2…A胜利，称为反包。是在顺包的基础上*2"; "所有三口胡牌都是跟庄家算得以后
     相乘"): 39 from the dealer-feeder, 78 all pongs, 78 反包, 30 with the dealer elsewhere."""
     win = AnqingWin("234m 77p", "7p", AQ5_MELDS)
@@ -173,8 +183,9 @@ def test_bao_four_mouths_and_mutual_bao():
 
 
 def test_aq6_zhi_jiao_with_a_zuan_kong():
-    """AQ-6, 直叫 (004:#5 "直叫：＝杠开+跑风，比如一杠开就是4（杠）+6（跑风），然后再加上基本胡"):
-    S = 16 and marked 直叫; 13 when a single kong breaks 门清."""
+    """§anqing-example-6, 直叫 (§anqing-zhi-jiao-win
+    "直叫：＝杠开+跑风，比如一杠开就是4（杠）+6（跑风），然后再加上基本胡"): S = 16 and marked 直叫;
+    13 when a single kong breaks 门清."""
     win = AnqingWin("123m 456s 789m 234p 99p", "9p", (Meld("single", "5p*"),), kong_chain=1)
     _, named, _, zhi_jiao = kernel_score(win)
     assert named == {"基本胡": 3, "门清": 3, "跑风": 6, "杠开": 3, "杠牌": 1} and zhi_jiao
@@ -183,8 +194,9 @@ def test_aq6_zhi_jiao_with_a_zuan_kong():
 
 
 def test_aq7_chained_gang_tile_kongs():
-    """AQ-7, 杠开 (004:#14 "一杠3，二杠6…你杠2杠，则为3+6+2名堂=11"): S = 27; 24 with the 3k
-    progression; 18 for a 杠开 counting three kongs in all (gang_kai_count_mode = total)."""
+    """§anqing-example-7, 杠开 (§anqing-gang-kai "一杠3，二杠6…你杠2杠，则为3+6+2名堂=11"): S = 27;
+    24 with the 3k progression; 18 for a 杠开 counting three kongs in all (gang_kai_count_mode =
+    total)."""
     melds = (Meld("single", "GD"), Meld("single", "WD"))
     win = AnqingWin("123m 678s 234p S S S 99m", "9m", melds, kong_chain=2)
     named = items(win)
@@ -196,8 +208,9 @@ def test_aq7_chained_gang_tile_kongs():
 
 
 def test_aq8_hard_pong_pong_won_on_a_drawn_zuan():
-    """AQ-8, 硬对对胡 (004:#4 "3)对对胡：胡出牌，都算跑风，不管摸钻还是摸什么，都算（硬对对胡才
-    能算跑风）"): S = 16 even after discarding a 钻; moving kept 钻 does not make it hard."""
+    """§anqing-example-8, 硬对对胡 (§anqing-pao-feng-points
+    "3)对对胡：胡出牌，都算跑风，不管摸钻还是摸什么，都算（硬对对胡才 能算跑风）"): S = 16 even
+    after discarding a 钻; moving kept 钻 does not make it hard."""
     win = AnqingWin("222m 666s E E E 88p 33s 5p*", "5p*")
     assert set(items(win)) == {"基本胡", "门清", "跑风", "碰碰胡", "风"} and total(win) == 16
     assert paid(win, 3) == {0: 19, 1: 16, 2: 16}
@@ -206,9 +219,10 @@ def test_aq8_hard_pong_pong_won_on_a_drawn_zuan():
 
 
 def test_aq9_lian_zhuang_amounts():
-    """AQ-9, 连庄 (004:#22 "第一次连庄的时候庄家输赢各增加3个，第二次连庄增加6个，第三次12个，第
-    四次15个"): the dealer's win at k = 1 costs each 9, at k = 3 18; the dealer losing at k = 4
-    pays 22, the others 4. (The session and its 累加 carry are the engine's: AQ-9 there.)"""
+    """§anqing-example-9, 连庄 (§anqing-lian-zhuang
+    "第一次连庄的时候庄家输赢各增加3个，第二次连庄增加6个，第三次12个，第 四次15个"): the dealer's
+    win at k = 1 costs each 9, at k = 3 18; the dealer losing at k = 4 pays 22, the others 4. (The
+    session and its 累加 carry are the engine's: §anqing-example-9 there.)"""
     assert kernel_payments(6, 0, 0, 0, {}) == {1: 9, 2: 9, 3: 9}
     assert kernel_payments(3, 0, 0, 1, {}) == {1: 9, 2: 9, 3: 9}
     assert kernel_payments(3, 0, 0, 3, {}) == {1: 18, 2: 18, 3: 18}
@@ -309,8 +323,8 @@ def anqing_wins(draw) -> AnqingWin:
 @SETTINGS
 @given(anqing_wins(), option_sets())
 def test_the_kernels_score_every_hand_as_the_reference(win, options):
-    """The kernels' best legal reading has the reference's S and items (C4.2-C4.4, C5.1), and
-    no legal win exactly when the reference finds none."""
+    """The kernels' best legal reading has the reference's S and items (§anqing-class-one,
+    §anqing-score-table), and no legal win exactly when the reference finds none."""
     expected = score(win, options)
     got, named, _, _ = kernel_score(win, options)
     if expected is None:
@@ -351,7 +365,8 @@ def fed_melds(draw) -> dict[int, tuple[Meld, ...]]:
     st.booleans(),
 )
 def test_the_kernels_pay_as_the_reference(total_, winner, dealer, streak, melds, mutual, four, sym):
-    """C5.2-C5.4: dealer extra, 连庄, 顺包 / 反包 factors and mutual 包 as the reference pays."""
+    """§anqing-payments: dealer extra, 连庄, 顺包 / 反包 factors and mutual 包 as the reference
+    pays."""
     options = AnqingOptions(
         mutual_bao_mode=mutual, bao_all_pong_4_factor=four, dealer_extra_symmetric=sym
     )

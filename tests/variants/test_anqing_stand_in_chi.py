@@ -1,14 +1,13 @@
-"""Anqing's chi through 红中: 红中 plays the 钻's face (C2.3 "比如7万为钻牌，红中在这一盘
-就可以当7万用，可以吃，可以碰。也可以打出去"), so a chi through that face holds a 红中 for
-it (a natural tile of the face is a 钻, which no chi may hold: "钻不可以吃碰"). Checked on
-positions set up exactly (``anqing_steps``: the claim listing, the score of a hand holding
-such a chi, 包) and on a whole hand played by the engine on a constructed wall (the chi made,
-its tiles booked, the rule checks and the replay).
+"""Anqing's chi through 红中: 红中 plays the 钻's face (§anqing-red-dragon
+"比如7万为钻牌，红中在这一盘 就可以当7万用，可以吃，可以碰。也可以打出去"), so a chi through that
+face holds a 红中 for it (a natural tile of the face is a 钻, which no chi may hold:
+"钻不可以吃碰"). Checked on positions set up exactly (``anqing_steps``: the claim listing, the score
+of a hand holding such a chi, 包) and on a whole hand played by the engine on a constructed wall
+(the chi made, its tiles booked, the rule checks and the replay).
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将), 钻牌的出现 / 红中 (C2.3), 碰牌和吃牌
-(C3.1, C5.4). Indicator ``4p`` unless stated: the 钻 is ``5p``, 红中 plays 5p, 发财/白板 are
-杠牌.
-"""
+Rules: docs/rules/anqing.md (安庆麻将), 钻牌的出现 / 红中 (§anqing-red-dragon), 碰牌和吃牌
+(§anqing-claims, §anqing-bao). Indicator ``4p`` unless stated: the 钻 is ``5p``, 红中 plays 5p,
+发财/白板 are 杠牌."""
 
 from __future__ import annotations
 
@@ -74,8 +73,9 @@ def test_a_discarded_red_is_chied_as_the_face():
 
 
 def test_no_red_chi_when_the_zuan_is_a_dragon_or_a_wind():
-    """With a dragon 钻 (flip 发财 -> 白板) 红中 is a 杠牌 (C2.3, C7 #4): no chi holds it, and a
-    discarded one is never claimed; with a wind 钻 红中 plays a wind, which no chi holds."""
+    """With a dragon 钻 (flip 发财 -> 白板) 红中 is a 杠牌 (§anqing-red-dragon,
+    §anqing-reading-dragon-zuan-gang-tiles): no chi holds it, and a discarded one is never claimed;
+    with a wind 钻 红中 plays a wind, which no chi holds."""
     table = Table({1: "4p 6p RD RD"}, indicator="GD")
     assert _chis(table, 0, "RD", 1) == []
     assert _chis(table, 0, "5p", 1) == [(kind_id("4p"), 0)]
@@ -85,9 +85,9 @@ def test_no_red_chi_when_the_zuan_is_a_dragon_or_a_wind():
 
 
 def test_a_chi_holding_a_red_scores_as_the_face_aq1():
-    """AQ-1 with its chi made of 4p 红中 6p (红中 the 5p) instead of 1m 2m 3m: the same 屁胡,
-    S = 4 (base 3, 风 1; no 门清: a chi), dealer 7, the others 4 -> seat 1 +15. The 红中 in the
-    meld is no 钻: it spoils nothing a 钻 would."""
+    """§anqing-example-1 with its chi made of 4p 红中 6p (红中 the 5p) instead of 1m 2m 3m: the same
+    屁胡, S = 4 (base 3, 风 1; no 门清: a chi), dealer 7, the others 4 -> seat 1 +15. The 红中 in
+    the meld is no 钻: it spoils nothing a 钻 would."""
     table = Table({1: "45s 789p E E E 22m"})
     table.meld(1, CHI, "4p", 0, red_at=1)
     table.self_draw(1, "6s")
@@ -96,8 +96,9 @@ def test_a_chi_holding_a_red_scores_as_the_face_aq1():
 
 
 def test_a_red_chi_is_a_mouth_for_bao_aq5():
-    """AQ-5 (包, 顺包 of three mixed 口 from the dealer seat 1) with the chi made of 4p 红中 6p: it
-    is one 口 like any chi, so seat 1 pays (10 + 3) x 3 = 39, seats 0 and 3 pay 10 -> +59."""
+    """§anqing-example-5 (包, 顺包 of three mixed 口 from the dealer seat 1) with the chi made of 4p
+    红中 6p: it is one 口 like any chi, so seat 1 pays (10 + 3) x 3 = 39, seats 0 and 3 pay 10 ->
+    +59."""
     table = Table({2: "2m 3m 4m 7p"}, dealer=1)
     table.meld(2, CHI, "4p", 1, red_at=1)
     table.meld(2, PONG, "9m", 1)

@@ -1,11 +1,12 @@
-"""直叫 and its option ``zhi_jiao_requires`` played by the engine on constructed walls, and
-seen by the rule checks (rules-spec C3.2, C6 #19, C7 #9).
+"""直叫 and its option ``zhi_jiao_requires`` played by the engine on constructed walls, and seen by
+the rule checks (§anqing-zuan-kong-needs-zhi-jiao, §anqing-option-zhi-jiao-requires,
+§anqing-reading-zhi-jiao).
 
-Seed rule: ``004_4a131f7ccc7583f8.txt`` (安庆麻将), 直叫: "钻牌在形成直叫时才能用来杠", "拿钻去
-杠，形成直叫" (004:#4), "直叫＝杠开+跑风". The spec's test: with ``pao_feng_wait`` a player whose
-hand without the 钻 is ``1m 2m 3m | 4s 5s 6s | 7m 8m 9m | 2p 2p | 7s 8s`` (waits 3s/6s/9s, none
-跑风) may not kong the 钻; with ``ready`` he may. AQ-6 (a wait on 9p, a pair) is allowed under
-both.
+Seed rule: docs/rules/anqing.md (安庆麻将), 直叫: "钻牌在形成直叫时才能用来杠", "拿钻去
+杠，形成直叫" (§anqing-pao-feng-points), "直叫＝杠开+跑风". The spec's test: with ``pao_feng_wait``
+a player whose hand without the 钻 is ``1m 2m 3m | 4s 5s 6s | 7m 8m 9m | 2p 2p | 7s 8s`` (waits
+3s/6s/9s, none 跑风) may not kong the 钻; with ``ready`` he may. §anqing-example-6 (a wait on 9p, a
+pair) is allowed under both.
 
 The dealer (seat 0) is dealt the hand and a 钻 as his 14th tile (flip 4p: the 钻 is 5p); the
 wall's last tile, the kong's replacement, is a tile he waits on.
@@ -76,9 +77,10 @@ def _first_move(events):
 
 
 def test_spec_hand_kongs_the_zuan_under_ready_and_wins_zhi_jiao_without_pao_feng():
-    """``ready``: the spec's hand (no 跑风 wait) kongs the 钻 at once, draws 9s and wins 杠开
-    in his first turn: 基本胡 3, 门清 3, 杠开 3, the single kong 1, 天胡 30 (single kongs first
-    keep it, C7 #21); no 跑风 (9s ends 7s 8s 9s), so no 直叫: S = 40, each pays 43 -> +129."""
+    """``ready``: the spec's hand (no 跑风 wait) kongs the 钻 at once, draws 9s and wins 杠开 in his
+    first turn: 基本胡 3, 门清 3, 杠开 3, the single kong 1, 天胡 30 (single kongs first keep it,
+    §anqing-reading-heavenly-after-single-kongs); no 跑风 (9s ends 7s 8s 9s), so no 直叫: S = 40,
+    each pays 43 -> +129."""
     _, _, record, events = _play(SPEC_TEST, "9s", zhi_jiao_requires="ready")
     assert _first_move(events) == (S.EVENT_KONG, kind_id("5p"))
     assert record[R_WINNER] == 0 and record[R_WIN_KIND] == HOW_KONG_BLOOM
@@ -89,17 +91,17 @@ def test_spec_hand_kongs_the_zuan_under_ready_and_wins_zhi_jiao_without_pao_feng
 
 def test_spec_hand_may_not_kong_the_zuan_under_pao_feng_wait():
     """``pao_feng_wait``: the same deal lists no 钻 kong (no wait of the hand is 跑风), and the
-    dealt 14 is no win (the 钻 would stand for another tile, C4.4), so the dealer discards
-    first; the hand plays on and passes the rule checks."""
+    dealt 14 is no win (the 钻 would stand for another tile, §anqing-zuan-conditions), so the dealer
+    discards first; the hand plays on and passes the rule checks."""
     events = _play(SPEC_TEST, "9s", zhi_jiao_requires="pao_feng_wait")[3]
     assert _first_move(events)[0] == S.EVENT_DISCARD
 
 
 @pytest.mark.parametrize("requires", ["ready", "pao_feng_wait"])
 def test_aq6_hand_kongs_the_zuan_under_both_and_wins_zhi_jiao(requires):
-    """AQ-6's hand waits on 9p (the pair: 跑风) and kongs the 钻 under both settings, draws 9p:
-    直叫 (杠开 + 跑风). 基本胡 3, 门清 3, 跑风 6, 杠开 3, the single kong 1, 天胡 30: S = 46,
-    each pays 49 -> +147."""
+    """§anqing-example-6's hand waits on 9p (the pair: 跑风) and kongs the 钻 under both settings,
+    draws 9p: 直叫 (杠开 + 跑风). 基本胡 3, 门清 3, 跑风 6, 杠开 3, the single kong 1, 天胡 30: S =
+    46, each pays 49 -> +147."""
     _, _, record, events = _play(AQ6, "9p", zhi_jiao_requires=requires)
     assert _first_move(events) == (S.EVENT_KONG, kind_id("5p"))
     assert _items(record) == {
@@ -110,7 +112,8 @@ def test_aq6_hand_kongs_the_zuan_under_both_and_wins_zhi_jiao(requires):
 
 def test_the_checks_reject_the_spec_hands_kong_under_pao_feng_wait():
     """The rule checks judge 直叫 by the option: the ``ready`` hand's log, checked as if
-    ``pao_feng_wait`` had been played, fails at the 钻 kong (ERR_SINGLE_KONG); AQ-6's passes."""
+    ``pao_feng_wait`` had been played, fails at the 钻 kong (ERR_SINGLE_KONG); §anqing-example-6's
+    passes."""
     params = AnqingOptions(zhi_jiao_requires="pao_feng_wait").params()
     for hand, replacement, expected in ((SPEC_TEST, "9s", C.ERR_SINGLE_KONG), (AQ6, "9p", 0)):
         wall, state, record, events = _play(hand, replacement)
@@ -132,9 +135,9 @@ def _zuan_kong_listed(hand, melds=(), **options):
 
 
 def test_no_zhi_jiao_on_a_fifth_copy_of_a_melded_kind():
-    """钻牌在形成直叫时才能用来杠 (rules-spec C3.2, C7 #31; 0.3: no fifth copy): chi 456m,
-    chi 234s, pong S and 1m 2m 3m S after the 钻 kong wait only on a fifth S, so the 钻 may not
-    be konged; with a pong of E instead the S is live and it may."""
+    """钻牌在形成直叫时才能用来杠 (§anqing-zuan-kong-needs-zhi-jiao, §anqing-reading-scorer-details;
+    0.3: no fifth copy): chi 456m, chi 234s, pong S and 1m 2m 3m S after the 钻 kong wait only on a
+    fifth S, so the 钻 may not be konged; with a pong of E instead the S is live and it may."""
     chis = ((S.MELD_CHI, "4m"), (S.MELD_CHI, "2s"))
     assert not _zuan_kong_listed("1m 2m 3m S GD", (*chis, (S.MELD_PONG, "S")))
     assert _zuan_kong_listed("1m 2m 3m S GD", (*chis, (S.MELD_PONG, "E")))
@@ -142,9 +145,9 @@ def test_no_zhi_jiao_on_a_fifth_copy_of_a_melded_kind():
 
 @pytest.mark.parametrize("allow_quad", [True, False])
 def test_zhi_jiao_counts_a_quad_as_two_pairs_only_with_the_option(allow_quad):
-    """七对 with four of a kind (option ``seven_pairs_allow_quad``, rules-spec C4.2, C6): 1m x 4,
-    2p 2p, 3s 3s, 5s 5s, 7p 7p and 9m wait on 9m as seven pairs only when a quad counts as two
-    pairs, in the readiness test of 直叫 as in win scoring."""
+    """七对 with four of a kind (option ``seven_pairs_allow_quad``, §anqing-class-one,
+    §anqing-options): 1m x 4, 2p 2p, 3s 3s, 5s 5s, 7p 7p and 9m wait on 9m as seven pairs only when
+    a quad counts as two pairs, in the readiness test of 直叫 as in win scoring."""
     hand = "1m 1m 1m 1m 2p 2p 3s 3s 5s 5s 7p 7p 9m GD"
     assert _zuan_kong_listed(hand, seven_pairs_allow_quad=allow_quad) == allow_quad
 
@@ -191,8 +194,8 @@ def zhi_jiao_positions(draw):
 @settings(max_examples=400, deadline=None)
 @given(zhi_jiao_positions())
 def test_the_checks_readiness_agrees_with_the_hooks(position):
-    """直叫's "ready" (rules-spec C7 #31) derived two ways agrees: the hooks' test on the key
-    tables (``hooks.is_ready``) and the rule checks' own, by the scorer's decompositions
+    """直叫's "ready" (§anqing-reading-scorer-details) derived two ways agrees: the hooks' test on
+    the key tables (``hooks.is_ready``) and the rule checks' own, by the scorer's decompositions
     (``checks._ready_in_shape``), on positions near a win, with melds and 钻."""
     hand, held, zuan, options = position
     params = options.params()

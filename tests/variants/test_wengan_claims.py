@@ -6,7 +6,7 @@ over every cell of the invariant grid and over the options that change who may w
 to name each violation on a tampered hand: a forbidden win, an entitled seat left unasked, a
 pass by a seat that could not win, a wrong next dealer or 连庄 count, a wrong dealer bonus.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将): 平胡点炮需要通行证; 过胡限制; 抢杠;
+Rules: docs/rules/wengan.md (贵州瓮安麻将): 平胡点炮需要通行证; 过胡限制; 抢杠;
 热炮; 报听; 杀听; 地胡; 定缺; 一炮多响; 连庄 / 一口二; 庄家 (一炮双响, 一炮全响, 荒庄).
 """
 
@@ -243,7 +243,8 @@ def test_a_pass_by_a_seat_that_cannot_win_is_named():
 
 
 def test_a_wrong_next_dealer_or_count_is_named():
-    """庄家 and 连庄 (B2.1, B5.8): the record's next dealer and his count are the rules'."""
+    """庄家 and 连庄 (§wengan-next-dealer, §wengan-dealer-bonus): the record's next dealer and his
+    count are the rules'."""
     options = WenganOptions(dealer_bonus_mode="lian_zhuang")
     hand = find_hand(options, lambda ev, rec: rec[R.R_N_WINNERS] == 1)
     record = hand.record.copy()
@@ -255,8 +256,8 @@ def test_a_wrong_next_dealer_or_count_is_named():
 
 
 def test_a_wrong_dealer_bonus_is_named():
-    """连庄 +n (B5.8): the bonus on a hand payment with the dealer is his count n; an item
-    changed, or a hand judged with another count, is named."""
+    """连庄 +n (§wengan-dealer-bonus): the bonus on a hand payment with the dealer is his count n;
+    an item changed, or a hand judged with another count, is named."""
     options = WenganOptions(dealer_bonus_mode="lian_zhuang")
     bonus = H.EVENT_ITEM + SE.ITEM_DEALER_BONUS
     hand = find_hand(options, lambda ev, rec: (ev[:, 0] == bonus).any())

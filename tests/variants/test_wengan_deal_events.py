@@ -1,7 +1,7 @@
 """Weng'an's deal event 原缺 in played games agrees with its exact probability (``sim.exact``).
 
-Seed rule: ``002_065383326e4e38d7.txt`` 原缺 (固定收每人3分): a dealt hand (the dealer's 14 tiles,
-a non-dealer's 13) that already lacks a suit; rules-spec B3.9. The engine records it per seat at
+Seed rule: docs/rules/wengan.md 原缺 (固定收每人3分): a dealt hand (the dealer's 14 tiles,
+a non-dealer's 13) that already lacks a suit; §wengan-ding-que. The engine records it per seat at
 the deal (``yuan_que_dealt_<seat>``), whatever then happens.
 """
 

@@ -1,9 +1,9 @@
-"""Weng'an 贵州瓮安麻将 played through the generic engine: the worked examples WA-1 to WA-8 of
-rules-spec Part B from exact positions through the engine's steps (``tests/wengan_steps.py``),
-every seat's final score against the spec; the rules of play the hooks decide (dou immediacy,
-robbing, 热炮, 报听, 过胡 / 过碰, 定缺, 通行证, 地胡, the dealer and 连庄).
+"""Weng'an 贵州瓮安麻将 played through the generic engine: the worked examples §wengan-example-1 to
+§wengan-example-8 of §wengan-rules from exact positions through the engine's steps
+(``tests/wengan_steps.py``), every seat's final score against the spec; the rules of play the hooks
+decide (dou immediacy, robbing, 热炮, 报听, 过胡 / 过碰, 定缺, 通行证, 地胡, the dealer and 连庄).
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将); each test names its rule.
+Rules: docs/rules/wengan.md (贵州瓮安麻将); each test names its rule.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def wins_listed(table, offerer, tile, how=M.HOW_DISCARD, kong_type=-1):
     return sorted(s for s, rows in listed.items() if any(r[M.A_TYPE] == M.ACT_WIN for r in rows))
 
 
-# ------------------------------------------------------------------------------ WA-1
+# ------------------------------------------------------------------------------ §wengan-example-1
 
 
 WA1_A = "2m 3m 4m 5p 6p 7p 3s 4s 5s 7m 8m 5s 5s"
@@ -60,8 +60,8 @@ WA1_B = "2m 3m 4m 3s 4s 5s 7m 8m 5s 5s"
 
 
 def test_wa1a_ping_hu_without_passport_may_not_win_a_discard_and_locks_nothing():
-    """WA-1(a), 平胡点炮需要通行证 and 过胡 (能胡，选择了过): seat 1's 平胡 on seat 3's 9m is not
-    listed; declining nothing, he has no lock, so a later 热炮 9m is his."""
+    """§wengan-example-1, 平胡点炮需要通行证 and 过胡 (能胡，选择了过): seat 1's 平胡 on seat 3's 9m
+    is not listed; declining nothing, he has no lock, so a later 热炮 9m is his."""
     table = Table({1: WA1_A, 3: "9m 9m " + JUNK[0][:-6]}, "2p 5m 6m", agents=(0, 2, 0, 0))
     table.discard(3, "9m")
     assert wins_listed(table, 3, "9m") == []
@@ -73,8 +73,8 @@ def test_wa1a_ping_hu_without_passport_may_not_win_a_discard_and_locks_nothing()
 
 
 def test_wa1b_men_dou_is_the_passport():
-    """WA-1(b), 通行证 = a dou (此时可以无豆平胡) and 闷豆 (每家给2分): seat 3 pays 1, the 闷豆 2
-    from each; flip 2p scores nothing: +7, -2, -2, -3."""
+    """§wengan-example-1, 通行证 = a dou (此时可以无豆平胡) and 闷豆 (每家给2分): seat 3 pays 1, the
+    闷豆 2 from each; flip 2p scores nothing: +7, -2, -2, -3."""
     table = Table({1: WA1_B, 3: "9m " + JUNK[0][:-3], 0: JUNK[1]}, "2p 5m 6m")
     table.meld(1, CONCEALED, "6p")
     table.discard(3, "9m")
@@ -85,14 +85,14 @@ def test_wa1b_men_dou_is_the_passport():
     assert table.record[RS.RW_DOU + 1] == 6
 
 
-# ------------------------------------------------------------------------------ WA-2
+# ------------------------------------------------------------------------------ §wengan-example-2
 
 WA2 = "5p 5p 5p 1s 1s 3m 3m 7m 7m 9p 9p 2s 2s"
 
 
 def test_wa2_long_qi_dui_and_two_gold_chickens():
-    """WA-2, 龙七对 (20) and 金鸡 (翻中幺鸡 每只鸡+2分): seat 2 self-draws the fourth 5p; flip
-    9s makes 1s gold, 3 each: +78, the others -26."""
+    """§wengan-example-2, 龙七对 (20) and 金鸡 (翻中幺鸡 每只鸡+2分): seat 2 self-draws the fourth
+    5p; flip 9s makes 1s gold, 3 each: +78, the others -26."""
     table = Table({2: WA2, 0: JUNK[0], 1: JUNK[1]}, "9s 4m 4m")
     row = table.self_draw(2, "5p")
     assert row[M.A_FEATURES] & H.FEATURE_PATTERN == LONG_QI_DUI
@@ -102,8 +102,8 @@ def test_wa2_long_qi_dui_and_two_gold_chickens():
 
 
 def test_wa2_variant_seven_pairs_when_the_winning_tile_does_not_make_the_four():
-    """WA-2 variant, 龙七对 (七对中必有一对是刻子): four 5p held, the second 2s drawn: 七对 5,
-    11 from each; with long_qi_dui_win_on_quad off 龙七对 again."""
+    """§wengan-example-2 variant, 龙七对 (七对中必有一对是刻子): four 5p held, the second 2s drawn:
+    七对 5, 11 from each; with long_qi_dui_win_on_quad off 龙七对 again."""
     hand = "5p 5p 5p 5p 1s 1s 3m 3m 7m 7m 9p 9p 2s"
     table = Table({2: hand, 0: JUNK[0], 1: JUNK[1]}, "9s 4m 4m")
     table.self_draw(2, "2s")
@@ -113,12 +113,12 @@ def test_wa2_variant_seven_pairs_when_the_winning_tile_does_not_make_the_four():
     assert table.nets() == [-26, -26, 78, -26]
 
 
-# ------------------------------------------------------------------------------ WA-3
+# ------------------------------------------------------------------------------ §wengan-example-3
 
 
 def test_wa3_dan_diao_on_a_discard_and_dian_dou():
-    """WA-3, 单吊 (10, no 通行证 needed) and 点豆 (点豆者给接豆者1分): seat 0 pays 10, seat 3 the
-    点豆's 1: +11, -10, -1."""
+    """§wengan-example-3, 单吊 (10, no 通行证 needed) and 点豆 (点豆者给接豆者1分): seat 0 pays 10,
+    seat 3 the 点豆's 1: +11, -10, -1."""
     table = Table({2: "6m", 0: "6m " + JUNK[1][3:], 3: JUNK[0]}, "5s 4m 4m")
     table.meld(2, PONG, "3m", 1)
     table.meld(2, PONG, "7p", 0)
@@ -131,7 +131,7 @@ def test_wa3_dan_diao_on_a_discard_and_dian_dou():
 
 
 def test_wa3_variant_qing_dan_diao_with_flip_chickens():
-    """WA-3 variant, 清单吊 (20) and 翻牌鸡: flip 5s makes the hand's 6s 6s chickens:
+    """§wengan-example-3 variant, 清单吊 (20) and 翻牌鸡: flip 5s makes the hand's 6s 6s chickens:
     +27, -22, -2, -3."""
     table = Table({2: "6s", 0: "6s " + JUNK[1][3:], 3: JUNK[0]}, "5s 4m 4m")
     for tile, source in (("3s", 1), ("7s", 1), ("9s", 1)):
@@ -143,7 +143,7 @@ def test_wa3_variant_qing_dan_diao_with_flip_chickens():
     assert table.nets() == [-22, -2, 27, -3]
 
 
-# ------------------------------------------------------------------------------ WA-4
+# ------------------------------------------------------------------------------ §wengan-example-4
 
 WA4 = {
     0: "2m 3m 4m 6p 7p 8p 3s 4s 5s 6m 7m 8m 9p",
@@ -162,8 +162,8 @@ def wa4_table(**options):
 
 
 def test_wa4_responsibility_chicken_and_bao_ji():
-    """WA-4 (002_065383326e4e38d7.txt), 责任鸡 (冲锋鸡被碰走后…被碰的玩家要给碰鸡玩家鸡分 … 1分)
-    and 包鸡 (不听牌的玩家需要包自己手中本来算分的鸡分 … 反给所有玩家): +1, +10, -7, -4."""
+    """§wengan-example-4 (docs/rules/wengan.md), 责任鸡 (冲锋鸡被碰走后…被碰的玩家要给碰鸡玩家鸡分 …
+    1分) and 包鸡 (不听牌的玩家需要包自己手中本来算分的鸡分 … 反给所有玩家): +1, +10, -7, -4."""
     table = wa4_table()
     table.self_draw(0, "9p")
     assert table.nets() == [1, 10, -7, -4]
@@ -171,7 +171,7 @@ def test_wa4_responsibility_chicken_and_bao_ji():
 
 
 def test_wa4_ordinal_chickens():
-    """WA-4 variants, 冲锋鸡4321: seat 2's 1s is the first unclaimed: 4 to each; with
+    """§wengan-example-4 variants, 冲锋鸡4321: seat 2's 1s is the first unclaimed: 4 to each; with
     chongfeng_ordinal_counts_claimed the second: 3."""
     table = wa4_table(chong_feng_mode="4321")
     table.self_draw(0, "9p")
@@ -182,8 +182,8 @@ def test_wa4_ordinal_chickens():
 
 
 def test_wa4_bao_requires_ready():
-    """WA-4 last variant, 包鸡 recipients: seat 3 not ready; by default nets unchanged; with
-    bao_requires_ready seat 2 pays only seats 0 and 1: +1, +10, -6, -5."""
+    """§wengan-example-4 last variant, 包鸡 recipients: seat 3 not ready; by default nets unchanged;
+    with bao_requires_ready seat 2 pays only seats 0 and 1: +1, +10, -6, -5."""
     hands = dict(WA4)
     hands[3] = "1p 4p 7p 2s 5s 8s 3m 6m 9m 2p 5p 8p 9s 1s"  # not ready
     for options, nets in (({}, [1, 10, -7, -4]), ({"bao_requires_ready": True}, [1, 10, -6, -5])):
@@ -195,7 +195,7 @@ def test_wa4_bao_requires_ready():
         assert table.nets() == nets
 
 
-# ------------------------------------------------------------------------------ WA-5
+# ------------------------------------------------------------------------------ §wengan-example-5
 
 WA5 = {
     0: "3p 4p 7p 8p 9p 2s 3s 4s 7s 8s 9s 9m 9m",
@@ -220,8 +220,8 @@ def wa5(replacement="4s", **options):
 
 
 def test_wa5_hot_cannon_lets_a_ping_hu_win_and_burns_the_dou():
-    """WA-5, 热炮 (杠后打出的第一张牌被胡; 平胡可胡) and 热炮烧豆: seat 3 pays 1 + 1; his 点豆
-    is burned: +2, 0, 0, -2."""
+    """§wengan-example-5, 热炮 (杠后打出的第一张牌被胡; 平胡可胡) and 热炮烧豆: seat 3 pays 1 + 1;
+    his 点豆 is burned: +2, 0, 0, -2."""
     table = wa5()
     assert table.record[RS.RW_HOT_CANNON] == 1
     assert table.nets() == [2, 0, 0, -2]
@@ -229,13 +229,13 @@ def test_wa5_hot_cannon_lets_a_ping_hu_win_and_burns_the_dou():
 
 
 def test_wa5_variants():
-    """WA-5 variants, 热炮烧豆 off: seat 1 pays seat 3 1; seat 3 not ready: 包杠 even though
-    burned (输的依然算分): +2, +1, 0, -3."""
+    """§wengan-example-5 variants, 热炮烧豆 off: seat 1 pays seat 3 1; seat 3 not ready: 包杠 even
+    though burned (输的依然算分): +2, +1, 0, -3."""
     assert wa5(re_pao_shao_dou=False).nets() == [2, -1, 0, -1]
     assert wa5(replacement="9p").nets() == [2, 1, 0, -3]
 
 
-# ------------------------------------------------------------------------------ WA-6
+# ------------------------------------------------------------------------------ §wengan-example-6
 
 WA6 = {
     0: "1p 2p 3p 4p 5p 6p 7p 8p 9p 2p 2p 5p 6p",
@@ -256,8 +256,8 @@ def wa6(streak=0, first_1s_of=None, **options):
 
 
 def test_wa6_cha_jiao():
-    """WA-6, 荒庄查叫 (未听牌的玩家赔给听牌玩家最大牌型分): +20, +2, -11, -11; the dealer keeps
-    the deal and his count."""
+    """§wengan-example-6, 荒庄查叫 (未听牌的玩家赔给听牌玩家最大牌型分): +20, +2, -11, -11; the
+    dealer keeps the deal and his count."""
     table = wa6()
     assert table.nets() == [20, 2, -11, -11]
     assert table.record[R_NEXT_DEALER] == 2
@@ -266,8 +266,8 @@ def test_wa6_cha_jiao():
 
 
 def test_wa6_lian_zhuang_and_yi_kou_er():
-    """WA-6 variants, 连庄 (+1n分, 查叫中连庄也生效) n = 1, and 一口二: +21, +3, -13, -11; a 荒庄
-    leaves n, or adds 1 with lian_zhuang_counts_draws."""
+    """§wengan-example-6 variants, 连庄 (+1n分, 查叫中连庄也生效) n = 1, and 一口二: +21, +3, -13,
+    -11; a 荒庄 leaves n, or adds 1 with lian_zhuang_counts_draws."""
     table = wa6(1, dealer_bonus_mode="lian_zhuang")
     assert table.nets() == [21, 3, -13, -11]
     assert table.record[RS.RW_NEXT_STREAK] == 1
@@ -293,17 +293,17 @@ def test_wa6_lian_zhuang_and_yi_kou_er():
     ],
 )
 def test_wa6_chicken_options(seat, options, nets):
-    """WA-6 variants, 荒庄烧鸡烧豆 / 荒庄不包鸡包豆: the hand's first 1s (charging, 2) in a
-    discard pile."""
+    """§wengan-example-6 variants, 荒庄烧鸡烧豆 / 荒庄不包鸡包豆: the hand's first 1s (charging, 2)
+    in a discard pile."""
     assert wa6(first_1s_of=seat, **options).nets() == nets
 
 
-# ------------------------------------------------------------------------------ WA-7
+# ------------------------------------------------------------------------------ §wengan-example-7
 
 
 def test_wa7_sha_ting_on_a_discard():
-    """WA-7, 杀听 (报听玩家点炮…平胡9分): seat 1 (报听) discards 4s; seat 3's 平胡 on it needs
-    no 通行证; seat 1 pays 1 + 9."""
+    """§wengan-example-7, 杀听 (报听玩家点炮…平胡9分): seat 1 (报听) discards 4s; seat 3's 平胡 on
+    it needs no 通行证; seat 1 pays 1 + 9."""
     hands = {1: "4s " + JUNK[0][3:], 3: ROB_WAIT}
     table = Table(hands, "9p 9p")  # the flip 9p designates nothing held
     table.tell(S.EVENT_DECLARE, 1, -1, H.DECLARE_BAO_TING)
@@ -314,7 +314,7 @@ def test_wa7_sha_ting_on_a_discard():
 
 
 def test_wa7_bao_ting_self_draw():
-    """WA-7, 报听 (报听胡牌 平胡9分): a 报听 player self-draws a 平胡: 10 from each."""
+    """§wengan-example-7, 报听 (报听胡牌 平胡9分): a 报听 player self-draws a 平胡: 10 from each."""
     table = Table({1: ROB_WAIT, 0: JUNK[0]}, "9p 9p")
     table.tell(S.EVENT_DECLARE, 1, -1, H.DECLARE_BAO_TING)
     row = table.self_draw(1, "4s")
@@ -322,7 +322,7 @@ def test_wa7_bao_ting_self_draw():
     assert table.nets() == [-10, 30, -10, -10]
 
 
-# ------------------------------------------------------------------------------ WA-8
+# ------------------------------------------------------------------------------ §wengan-example-8
 
 
 @pytest.mark.parametrize(
@@ -341,9 +341,9 @@ def test_wa7_bao_ting_self_draw():
     ],
 )
 def test_wa8_chicken_values_through_the_flips(tile, flips, options, value):
-    """WA-8 (鸡牌分值: 金鸡 翻中两次+4分, 乌骨鸡, 全清幺, 星期鸡, 前后翻鸡): a self-drawn 七对
-    holding the tile twice collects 2 x its value from each other player; the flips come off
-    the head (and with 前后翻鸡 the tail) of the wall, logged."""
+    """§wengan-example-8 (鸡牌分值: 金鸡 翻中两次+4分, 乌骨鸡, 全清幺, 星期鸡, 前后翻鸡): a
+    self-drawn 七对 holding the tile twice collects 2 x its value from each other player; the flips
+    come off the head (and with 前后翻鸡 the tail) of the wall, logged."""
     hand = f"{tile} {tile} 2m 2m 6m 6m 8m 8m 5s 5s 6s 6s 9m"
     head, tail = flips.split()
     table = Table({0: hand, 1: JUNK[0], 2: JUNK[1]}, f"{head} 2s 5s {tail}", **options)
@@ -373,7 +373,8 @@ def test_men_dou_only_when_the_fourth_tile_came_this_turn():
 
 
 def test_dealt_quad_scores_only_in_the_first_turn():
-    """闷豆 of a dealt quad (B7 #23): konged in the seat's first turn it scores."""
+    """闷豆 of a dealt quad (§wengan-reading-dealt-quad): konged in the seat's first turn it
+    scores."""
     table = Table({0: "7p 7p 7p 7p " + JUNK[0][3:]}, "5m 5m 5m")
     table.status[0, S.ST_ACTED] = 0
     WE.setup(table.state, table.params, table.record)
@@ -477,7 +478,7 @@ def test_bao_ting_declared_then_frozen():
 
 
 def test_no_bao_ting_after_a_pong():
-    """报听 (DECISION B7 #27): not after a pong or kong."""
+    """报听 (DECISION §wengan-reading-bao-ting-timing): not after a pong or kong."""
     hand = "2m 3m 4m 5p 6p 7p 7s 8s 9s 6m 7m 8m 4s 1p"
     table = Table({0: hand}, "9p 5m")
     table.status[0, S.ST_ACTED] = 0

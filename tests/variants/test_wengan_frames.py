@@ -3,7 +3,7 @@ its record slots: the declared feature bits are the hooks', each settlement sour
 are zero-sum per hand (总分), a winner is ready (叫) and collects, a 报听 winner shows the 名堂
 报听, the flips are the records', and the pattern names are the table's (牌型分).
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将): 牌型分, 名堂, 翻牌鸡, 总分.
+Rules: docs/rules/wengan.md (贵州瓮安麻将): 牌型分, 名堂, 翻牌鸡, 总分.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ no chi ever (不可以吃); no 平胡 won on a discard without a 通行证 or on
 dou kind fitting its kong (闷豆, 爬坡豆, 点豆, 憨包豆); every settlement item between two seats, so
 that every settlement is zero-sum (总分), the record's deltas and net sources equal to the items.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将): 可胡、可杠、可碰、不可以吃; 平胡点炮需要
+Rules: docs/rules/wengan.md (贵州瓮安麻将): 可胡、可杠、可碰、不可以吃; 平胡点炮需要
 通行证; 报听; 抢杠; 翻牌鸡; 闷豆 / 爬坡豆 / 点豆 / 憨包豆; 总分.
 """
 

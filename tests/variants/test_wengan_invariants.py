@@ -5,7 +5,7 @@ and 原缺 zero-sum on its own, the logged items summing to the deltas, no chi e
 平胡 won on a discard without a 通行证 or one of its exceptions (平胡点炮需要通行证), the dealer
 and his 连庄 count as the records pass them on; and a replay giving the played record.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将): 可胡、可杠、可碰、不可以吃;
+Rules: docs/rules/wengan.md (贵州瓮安麻将): 可胡、可杠、可碰、不可以吃;
 平胡点炮需要通行证; 总分 (the settlement); 原缺.
 """
 
@@ -99,7 +99,7 @@ def test_bulk_games_keep_every_invariant(players, agent):
         outcomes["multi"] += n_winners > 1
         outcomes["kongs"] += int(record[RS.RW_KONGS : RS.RW_KONGS + 4].sum())
         outcomes["bao_ting"] += record[RS.RW_BAO_TING] != 0
-        if n_winners == 0:  # 荒庄: the dealer keeps the deal and his count (B5.8)
+        if n_winners == 0:  # 荒庄: the dealer keeps the deal and his count (§wengan-dealer-bonus)
             assert next_dealer == dealer and record[RS.RW_NEXT_STREAK] == streak
         dealer, streak = next_dealer, int(record[RS.RW_NEXT_STREAK])
     assert outcomes["wins"] > 0 and outcomes["kongs"] > 0
@@ -121,9 +121,9 @@ def test_replay_gives_the_played_record():
 
 
 def test_the_engine_plays_each_hand_with_the_count_the_settle_hook_set():
-    """连庄 (庄家每连续胡牌 +1n分; B5.8: a 荒庄 leaves n, the 一炮全响 discarder restarts at 0):
-    within a session each hand is played with the count the previous hand's settle hook set
-    (``NEXT_STREAK``), not the engine's count of kept deals."""
+    """连庄 (庄家每连续胡牌 +1n分; §wengan-dealer-bonus: a 荒庄 leaves n, the 一炮全响 discarder
+    restarts at 0): within a session each hand is played with the count the previous hand's settle
+    hook set (``NEXT_STREAK``), not the engine's count of kept deals."""
     options = WenganOptions(player_count=3, dealer_bonus_mode="lian_zhuang")
     walls = shuffled_walls(400, 108, 9)
     records = play_records(options, walls, np.zeros(20, np.int64), 20, (0, 0, 0), 1)

@@ -1,13 +1,13 @@
 """Every Weng'an option has a test showing that changing it changes the outcome as the spec says.
 
-``OUTCOME_TESTS`` maps each option declared in ``sim/variants/wengan/options.py`` (rules-spec B6)
+``OUTCOME_TESTS`` maps each option declared in ``sim/variants/wengan/options.py`` (§wengan-options)
 to the tests that play or settle one position under two or more of its values and assert the
 scores, claims or values the spec gives for each. This module fails when an option is declared
 without an entry (a new option needs its outcome test), when an entry names a test that does not
 exist, is marked slow, or never sets the option away from its default, and when a choice's
 non-default values are not all exercised by its tests.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将), every option of rules-spec B6.
+Rules: docs/rules/wengan.md (贵州瓮安麻将), every option of the rules reference.
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def constants(function: ast.FunctionDef) -> set:
 
 
 def test_every_declared_option_has_an_outcome_test():
-    """The map names exactly the options declared in options.py (rules-spec B6 #1-46)."""
+    """The map names exactly the options declared in options.py (§wengan-players)."""
     assert set(OUTCOME_TESTS) == set(OPTION_NAMES)
     assert all(OUTCOME_TESTS[name] for name in OPTION_NAMES)
 

@@ -1,12 +1,12 @@
 """Weng'an options that no worked-example test varied, each shown to change the outcome as
-rules-spec B6 says: the same position played through the engine's steps (``tests/wengan_steps.py``)
-under two or more values of one option, every seat's net (or the claims listed) asserted.
-``test_wengan_option_coverage.py`` maps every declared option to the tests that vary it.
+§wengan-options says: the same position played through the engine's steps
+(``tests/wengan_steps.py``) under two or more values of one option, every seat's net (or the claims
+listed) asserted. ``test_wengan_option_coverage.py`` maps every declared option to the tests that
+vary it.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将); each test names the rule it checks and
-its rules-spec section. The flip after a win is the wall's first tile (B5.5); seats holding
-``JUNK`` are far from ready and hold no exposed chicken.
-"""
+Rules: docs/rules/wengan.md (贵州瓮安麻将); each test names the rule it checks (its id in the rules
+reference and its Chinese name). The flip after a win is the wall's first tile
+(§wengan-chicken-flip); seats holding ``JUNK`` are far from ready and hold no exposed chicken."""
 
 from __future__ import annotations
 
@@ -41,14 +41,14 @@ def wins_listed(table, offerer, tile, how=M.HOW_DISCARD, kong_type=-1):
 
 
 # ------------------------------------------------------------------------------ the flip and
-# the value of a chicken tile (B5.4-B5.6)
+# the value of a chicken tile (§wengan-chickens)
 
 WA2 = "5p 5p 5p 1s 1s 3m 3m 7m 7m 9p 9p 2s 2s"
 
 
 def wa2_nets(wall="9s 4m 4m", discard=None, **options):
-    """WA-2: seat 2 self-draws the fourth 5p, 龙七对 20 from each; ``discard``: a tile seat 2
-    discarded (unclaimed) earlier in the hand."""
+    """§wengan-example-2: seat 2 self-draws the fourth 5p, 龙七对 20 from each; ``discard``: a tile
+    seat 2 discarded (unclaimed) earlier in the hand."""
     table = Table({2: WA2, 0: JUNK[0], 1: JUNK[1]}, wall, **options)
     if discard:
         S.give_tile(table.state, 2, kind_id(discard))
@@ -72,26 +72,29 @@ def wa2_nets(wall="9s 4m 4m", discard=None, **options):
     ],
 )
 def test_wa2_under_the_flip_options(options, wall, winner):
-    """WA-2's two 1s (002: 翻牌 摸过翻牌确认, 金鸡 每只鸡+2分，翻中两次+4分, 前后翻鸡
-    翻开未摸的第一张和最后一张, 摇摆鸡 翻牌顺位+1，-1翻鸡牌; rules-spec B5.5, B5.6, B7 #7, #9, #36).
-    Flip 9s hits 1s: gold 3 each (+78); without the flip 1 each (+66, B5.5's test); without 金鸡, or
-    under the multiplicative gold model, 1 + 1 = 1 x 2 = 2 (+72); with 前后翻鸡 the tail 9s hits
-    again: 1 + 2 + 2 = 5 (+90), multiplicatively 1 x 3 = 3 (+78). Flip 2s designates 3s and 2s (the
-    hand's 2s 2s: 1 each, +72) and with 摇摆鸡 also 1s, gold (+84; B7 #9)."""
+    """§wengan-example-2's two 1s (source: 翻牌 摸过翻牌确认, 金鸡 每只鸡+2分，翻中两次+4分,
+    前后翻鸡 翻开未摸的第一张和最后一张, 摇摆鸡 翻牌顺位+1，-1翻鸡牌; §wengan-chicken-flip,
+    §wengan-chicken-value, §wengan-reading-chicken-arithmetic, §wengan-reading-double-flip-example,
+    §wengan-reading-flip-options-need-flip). Flip 9s hits 1s: gold 3 each (+78); without the flip 1
+    each (+66, §wengan-chicken-flip's test); without 金鸡, or under the multiplicative gold model, 1
+    + 1 = 1 x 2 = 2 (+72); with 前后翻鸡 the tail 9s hits again: 1 + 2 + 2 = 5 (+90),
+    multiplicatively 1 x 3 = 3 (+78). Flip 2s designates 3s and 2s (the hand's 2s 2s: 1 each, +72)
+    and with 摇摆鸡 also 1s, gold (+84; §wengan-reading-double-flip-example)."""
     assert wa2_nets(wall, **options) == [-winner // 3, -winner // 3, winner, -winner // 3]
 
 
 @pytest.mark.parametrize(("man_tang_ji", "winner"), [(False, 78), (True, 81)])
 def test_man_tang_ji_counts_flip_chickens_in_the_discards(man_tang_ji, winner):
-    """满堂鸡 (002: 满堂鸡 打出去且未被杠碰的牌也是翻鸡牌; rules-spec B5.7): seat 2 discarded
-    a 9s, which the flip 9s designates (本鸡); it scores 1 from each only with man_tang_ji."""
+    """满堂鸡 (source: 满堂鸡 打出去且未被杠碰的牌也是翻鸡牌; §wengan-chicken-collection): seat 2
+    discarded a 9s, which the flip 9s designates (本鸡); it scores 1 from each only with
+    man_tang_ji."""
     nets = wa2_nets(discard="9s", man_tang_ji=man_tang_ji)
     assert nets == [-winner // 3, -winner // 3, winner, -winner // 3]
 
 
 def test_base_stake_multiplies_the_win_and_the_chickens():
-    """底分 (002: 总分=（胡牌牌型分+杠上花+鸡分+豆分+连庄）*底分; rules-spec B5.11): WA-2 at 底分 2
-    pays twice its numbers."""
+    """底分 (source: 总分=（胡牌牌型分+杠上花+鸡分+豆分+连庄）*底分; §wengan-total):
+    §wengan-example-2 at 底分 2 pays twice its numbers."""
     assert wa2_nets(base_stake=2) == [-52, -52, 156, -52]
     assert wa2_nets(base_stake=1) == [-26, -26, 78, -26]
 
@@ -127,17 +130,19 @@ def seven_pairs_chickens(tile, flip, **options):
     ],
 )
 def test_each_chicken_option_changes_the_tiles_value(tile, flip, options, value):
-    """One tile's value under each chicken option and without it (002: 本鸡 翻出来的那张也是鸡牌,
-    乌骨鸡 2分, 翻中…8筒则…为金鸡, 全清幺 金幺鸡/金幺万, 欢乐鸡（星期鸡）; rules-spec B5.4-B5.6,
-    B7 #21, #22, #31): the flip 4m designates 4m itself only with 本鸡; 8p is worth 2 with
-    乌骨鸡, and when a flip 7p hits it gold 2 + 2 (an ordinary flip chicken, 1, without, B7 #31);
-    a flipped 1p / 1m is gold only with 全清幺; the weekday's rank (周三 by default) is a
-    chicken only with 星期鸡, and the weekday option moves it."""
+    """One tile's value under each chicken option and without it (source: 本鸡 翻出来的那张也是鸡牌,
+    乌骨鸡 2分, 翻中…8筒则…为金鸡, 全清幺 金幺鸡/金幺万, 欢乐鸡（星期鸡）; §wengan-chickens,
+    §wengan-reading-quan-qing-yao-naming, §wengan-reading-weekday-numbering,
+    §wengan-reading-8p-gold-needs-wu-gu-ji): the flip 4m designates 4m itself only with 本鸡; 8p is
+    worth 2 with 乌骨鸡, and when a flip 7p hits it gold 2 + 2 (an ordinary flip chicken, 1,
+    without, §wengan-reading-8p-gold-needs-wu-gu-ji); a flipped 1p / 1m is gold only with 全清幺;
+    the weekday's rank (周三 by default) is a chicken only with 星期鸡, and the weekday option moves
+    it."""
     assert seven_pairs_chickens(tile, flip, **options) == 3 * 2 * value
 
 
 # ------------------------------------------------------------------------------ 冲锋鸡, 责任鸡,
-# 包鸡 (B5.6, B5.7)
+# 包鸡 (§wengan-chicken-value, §wengan-chicken-collection)
 
 WA4 = {
     0: "2m 3m 4m 6p 7p 8p 3s 4s 5s 6m 7m 8m 9p",
@@ -148,8 +153,8 @@ WA4 = {
 
 
 def wa4_nets(hands=WA4, seat2_discards_1s=True, first_claim=PONG, **options):
-    """WA-4: seat 3's first 1s is claimed by seat 1 (a pong, or a 点豆); seat 2 discards the
-    last 1s, unclaimed (or keeps it); seat 0 self-draws a 平胡 on 9p; flip 4p."""
+    """§wengan-example-4: seat 3's first 1s is claimed by seat 1 (a pong, or a 点豆); seat 2
+    discards the last 1s, unclaimed (or keeps it); seat 0 self-draws a 平胡 on 9p; flip 4p."""
     table = Table(hands, "4p 5m 5m", **options)
     table.meld(1, first_claim, "1s", 3)
     table.discard(3, "1s", claimed_by=1)
@@ -170,11 +175,11 @@ def wa4_nets(hands=WA4, seat2_discards_1s=True, first_claim=PONG, **options):
     ],
 )
 def test_wa4_under_the_chicken_payment_options(options, nets):
-    """WA-4 (002: 责任鸡 冲锋鸡被碰走后…被碰的玩家要给碰鸡玩家鸡分, 冲锋鸡3211, 包鸡 不听牌的
-    玩家…反给所有玩家; rules-spec B5.6, B5.7): by default +1, +10, -7, -4. Without 冲锋鸡
-    there is no 责任鸡 (seat 3 keeps the 1 it owed seat 1), nor with ze_ren_ji off; under 3211
-    seat 2's 1s is the first unclaimed one, worth 3, 包'd to each; without 包鸡 seat 2 pays
-    nothing back."""
+    """§wengan-example-4 (source: 责任鸡 冲锋鸡被碰走后…被碰的玩家要给碰鸡玩家鸡分, 冲锋鸡3211, 包鸡
+    不听牌的 玩家…反给所有玩家; §wengan-chicken-value, §wengan-chicken-collection): by default +1,
+    +10, -7, -4. Without 冲锋鸡 there is no 责任鸡 (seat 3 keeps the 1 it owed seat 1), nor with
+    ze_ren_ji off; under 3211 seat 2's 1s is the first unclaimed one, worth 3, 包'd to each; without
+    包鸡 seat 2 pays nothing back."""
     assert wa4_nets(**options) == nets
 
 
@@ -182,10 +187,10 @@ def test_wa4_under_the_chicken_payment_options(options, nets):
     ("ze_ren_on_kong", "nets"), [(True, [-1, 13, -5, -7]), (False, [-1, 12, -5, -6])]
 )
 def test_ze_ren_on_kong(ze_ren_on_kong, nets):
-    """责任鸡 after a 点豆 (002: 冲锋鸡被碰走; rules-spec B5.7, B7 #18, option ze_ren_on_kong):
-    seat 1 konged seat 3's first 1s. Seat 1 (ready) collects 4 x 1 from each and the 点豆's 1
-    from seat 3, and by default the 责任鸡 1 from seat 3: -1, +13, -5, -7; with ze_ren_on_kong
-    off no 责任鸡: -1, +12, -5, -6."""
+    """责任鸡 after a 点豆 (source: 冲锋鸡被碰走; §wengan-chicken-collection,
+    §wengan-reading-responsibility-on-kong, option ze_ren_on_kong): seat 1 konged seat 3's first 1s.
+    Seat 1 (ready) collects 4 x 1 from each and the 点豆's 1 from seat 3, and by default the 责任鸡
+    1 from seat 3: -1, +13, -5, -7; with ze_ren_on_kong off no 责任鸡: -1, +12, -5, -6."""
     hands = dict(WA4)
     hands[2] = WA4[2].replace(" 1s", "")  # the fourth 1s is in the kong
     assert wa4_nets(hands, False, DISCARD_KONG, ze_ren_on_kong=ze_ren_on_kong) == nets
@@ -196,10 +201,11 @@ def test_ze_ren_on_kong(ze_ren_on_kong, nets):
     [("exposed_fixed", [0, 9, -4, -5]), ("all_fixed", [1, 10, -7, -4]), ("all", [2, 11, -10, -3])],
 )
 def test_bao_ji_scope(scope, nets):
-    """包鸡 scope (002: 打出或者碰触的幺鸡或者乌骨鸡, 自己手中本来算分的鸡分; rules-spec B5.7,
-    B7 #32): WA-4 with seat 2 (not ready) keeping its 1s concealed beside a 5p (flip 4p
-    designates 5p). exposed_fixed: nothing exposed, nothing 包'd; all_fixed: the concealed 1s,
-    1 to each; all: the 5p flip chicken too, 2 to each."""
+    """包鸡 scope (source: 打出或者碰触的幺鸡或者乌骨鸡, 自己手中本来算分的鸡分;
+    §wengan-chicken-collection, §wengan-reading-bao-ji-scope): §wengan-example-4 with seat 2 (not
+    ready) keeping its 1s concealed beside a 5p (flip 4p designates 5p). exposed_fixed: nothing
+    exposed, nothing 包'd; all_fixed: the concealed 1s, 1 to each; all: the 5p flip chicken too, 2
+    to each."""
     hands = dict(WA4)
     hands[2] = "1m 4m 7m 2p 5p 9p 3s 8s 9m 5m 8m 2s 1s"
     assert wa4_nets(hands, False, bao_ji_scope=scope) == nets
@@ -214,7 +220,7 @@ WA6 = {
 
 
 def wa6_nets(first_1s_of=None, **options):
-    """WA-6: a 荒庄 with dealer seat 2; seat 0 ready for 清一色 10, seat 1 for 平胡 1;
+    """§wengan-example-6: a 荒庄 with dealer seat 2; seat 0 ready for 清一色 10, seat 1 for 平胡 1;
     ``first_1s_of`` discarded the hand's first 1s, unclaimed."""
     table = Table(WA6, "", dealer=2, **options)
     if first_1s_of is not None:
@@ -234,22 +240,23 @@ def wa6_nets(first_1s_of=None, **options):
     ],
 )
 def test_chong_feng_mode_values_the_first_discarded_1s(mode, nets):
-    """冲锋鸡 / 冲锋鸡4321 / 冲锋鸡3211 (002: 第一只打出的幺鸡没有被碰杠, 所有且打出未被碰杠的幺鸡
-    按…先后顺序; rules-spec B5.4, B5.6): WA-6 with the chickens counted on 荒庄
-    (huang_zhuang_burn off) and the hand's first 1s, unclaimed, in ready seat 1's discards:
-    worth 2 (plain), 1 (none), 4 (4321), 3 (3211) from each other player."""
+    """冲锋鸡 / 冲锋鸡4321 / 冲锋鸡3211 (source: 第一只打出的幺鸡没有被碰杠,
+    所有且打出未被碰杠的幺鸡 按…先后顺序; §wengan-chickens, §wengan-chicken-value):
+    §wengan-example-6 with the chickens counted on 荒庄 (huang_zhuang_burn off) and the hand's first
+    1s, unclaimed, in ready seat 1's discards: worth 2 (plain), 1 (none), 4 (4321), 3 (3211) from
+    each other player."""
     assert wa6_nets(1, huang_zhuang_burn=False, chong_feng_mode=mode) == nets
 
 
 def test_huang_zhuang_cha_jiao():
-    """荒庄查叫 (002: 荒庄查叫 没叫牌的玩家需要包听牌玩家的最大牌型分; rules-spec B5.9): WA-6's
-    +20, +2, -11, -11; with the option off nobody pays."""
+    """荒庄查叫 (source: 荒庄查叫 没叫牌的玩家需要包听牌玩家的最大牌型分; §wengan-exhaustive-draw):
+    §wengan-example-6's +20, +2, -11, -11; with the option off nobody pays."""
     assert wa6_nets() == [20, 2, -11, -11]
     assert wa6_nets(huang_zhuang_cha_jiao=False) == [0, 0, 0, 0]
 
 
 # ------------------------------------------------------------------------------ 原缺, 定缺,
-# 人数 (B3.9)
+# 人数 (§wengan-ding-que)
 
 LACKING_S = "1m 4m 7m 2p 5p 8p 3m 6m 9m 1p 4p 7p 9p"  # no 条, not ready
 
@@ -267,9 +274,10 @@ LACKING_S = "1m 4m 7m 2p 5p 8p 3m 6m 9m 1p 4p 7p 9p"  # no 条, not ready
     ],
 )
 def test_yuan_que_is_fixed_and_only_with_ding_que(player_count, options, nets):
-    """原缺 (002: 原缺 若起手就缺门…分数不受影响，固定收每人3分; rules-spec B3.9, B7 #14): seat 0
-    was dealt no 条; on a 荒庄 with nobody ready it collects yuan_que_bonus from each other
-    player, not multiplied by 底分 (base_stake), only with 2 or 3 players and 定缺 on."""
+    """原缺 (source: 原缺 若起手就缺门…分数不受影响，固定收每人3分; §wengan-ding-que,
+    §wengan-reading-ding-que-and-yuan-que): seat 0 was dealt no 条; on a 荒庄 with nobody ready it
+    collects yuan_que_bonus from each other player, not multiplied by 底分 (base_stake), only with 2
+    or 3 players and 定缺 on."""
     hands = {0: LACKING_S, 1: JUNK[0], 2: JUNK[1], 3: JUNK[0]}
     seats = {s: hands[s] for s in range(player_count)}
     table = Table(seats, "", players=player_count, **options)
@@ -283,10 +291,10 @@ def test_yuan_que_is_fixed_and_only_with_ding_que(player_count, options, nets):
     [("composition", None, True), ("declare", "s", True), ("declare", "p", False)],
 )
 def test_ding_que_mode(mode, named, wins):
-    """定缺 (002: 定缺 二、三人的玩法钟，需要定缺才能叫胡牌; rules-spec B3.9, B7 #14, option
-    ding_que_mode): with 3 players a hand of 万 and 筒 self-draws its 平胡 under composition
-    (two suits); under declare it may not when the suit it named is 筒, and may when it named
-    条."""
+    """定缺 (source: 定缺 二、三人的玩法钟，需要定缺才能叫胡牌; §wengan-ding-que,
+    §wengan-reading-ding-que-and-yuan-que, option ding_que_mode): with 3 players a hand of 万 and 筒
+    self-draws its 平胡 under composition (two suits); under declare it may not when the suit it
+    named is 筒, and may when it named 条."""
     hand = "2m 3m 4m 5m 6m 7m 2p 3p 4p 6p 7p 8p 9p"
     table = Table({0: hand}, "4s 4s", players=3, ding_que_mode=mode)
     if named:
@@ -297,7 +305,7 @@ def test_ding_que_mode(mode, named, wins):
 
 
 # ------------------------------------------------------------------------------ 烧鸡 / 烧豆,
-# 包杠 (B5.7, B5.10)
+# 包杠 (§wengan-chicken-collection, §wengan-dou-settlement)
 
 ROBBER = "2m 3m 4m 5p 6p 7p 6m 7m 8m 9p 9p 2s 3s"  # 平胡 on 1s / 4s, no 4s held
 ROBBED = "1s 2m 3m 4m 6m 6m 6m"  # beside pong 4s and 闷豆 7p: ready on 1s
@@ -313,10 +321,11 @@ ROBBED = "1s 2m 3m 4m 6m 6m 6m"  # beside pong 4s and 闷豆 7p: ready on 1s
     ],
 )
 def test_qiang_gang_burns(options, nets):
-    """抢杠烧鸡 / 抢杠烧豆 (002: 被抢杠的玩家得分的鸡分 / 豆分都不算; rules-spec B3.3, B5.7,
-    B5.10): seat 1 (ready, a 1s in hand, a 闷豆 of 7p) adds the drawn fourth 4s to his pong;
-    seat 0 robs it: 平胡 1 + 抢杠 9 from seat 1. By default seat 1's chicken (1 from each) and
-    dou (2 from each) are void; each burn turned off gives that income back."""
+    """抢杠烧鸡 / 抢杠烧豆 (source: 被抢杠的玩家得分的鸡分 / 豆分都不算; §wengan-robbing-a-kong,
+    §wengan-chicken-collection, §wengan-dou-settlement): seat 1 (ready, a 1s in hand, a 闷豆 of 7p)
+    adds the drawn fourth 4s to his pong; seat 0 robs it: 平胡 1 + 抢杠 9 from seat 1. By default
+    seat 1's chicken (1 from each) and dou (2 from each) are void; each burn turned off gives that
+    income back."""
     table = Table({0: ROBBER, 1: ROBBED, 2: JUNK[0], 3: JUNK[1]}, "2p 2p 2p", **options)
     table.meld(1, PONG, "4s", 3)
     table.meld(1, CONCEALED, "7p")
@@ -333,8 +342,8 @@ WA5 = {
 
 
 def wa5_nets(hands=WA5, replacement="4s", **options):
-    """WA-5: seat 3 makes a 点豆 on seat 1's 6m, draws ``replacement`` and discards 2p; seat 0
-    wins the 热炮 (平胡 1 + 热炮 1); flip 3m."""
+    """§wengan-example-5: seat 3 makes a 点豆 on seat 1's 6m, draws ``replacement`` and discards 2p;
+    seat 0 wins the 热炮 (平胡 1 + 热炮 1); flip 3m."""
     table = Table(hands, f"3m 1p 1p {replacement}", **options)
     table.discard(1, "6m")
     assert table.kong(3, "6m", DISCARD_KONG, 1) == M.KONG_REPLACEMENT
@@ -346,10 +355,11 @@ def wa5_nets(hands=WA5, replacement="4s", **options):
 
 
 def test_re_pao_shao_ji():
-    """热炮烧鸡 (002: 热炮烧鸡 被热炮的玩家得分的鸡分都不算，但是输的依然算分; rules-spec B5.7, B7
-    #16): WA-5 with seat 3 (the 热炮 discarder, ready) holding three 1s: by default that income is
-    void (+2, 0, 0, -2); with re_pao_shao_ji off he collects 3 from each (his 点豆 stays burned by
-    热炮烧豆): -1, -3, -3, +7."""
+    """热炮烧鸡 (source: 热炮烧鸡 被热炮的玩家得分的鸡分都不算，但是输的依然算分;
+    §wengan-chicken-collection, §wengan-readings #16): §wengan-example-5 with seat 3 (the 热炮
+    discarder, ready) holding three 1s: by default that income is void (+2, 0, 0, -2); with
+    re_pao_shao_ji off he collects 3 from each (his 点豆 stays burned by 热炮烧豆): -1, -3, -3,
+    +7."""
     hands = dict(WA5)
     hands[3] = "6m 6m 6m 5p 6p 7p 1s 1s 1s 8m 8m 2p 3s"
     assert wa5_nets(hands) == [2, 0, 0, -2]
@@ -357,21 +367,21 @@ def test_re_pao_shao_ji():
 
 
 def test_bao_gang():
-    """包杠 (002: 包杠 不听牌的玩家需要包自己手中本来算分的杠分; rules-spec B5.10): WA-5's
-    variant with seat 3 not ready after his 点豆: with 包杠 he pays seat 1 the 1 he would have
-    collected (+2, +1, 0, -3); without it his dou is simply void (+2, 0, 0, -2)."""
+    """包杠 (source: 包杠 不听牌的玩家需要包自己手中本来算分的杠分; §wengan-dou-settlement):
+    §wengan-example-5's variant with seat 3 not ready after his 点豆: with 包杠 he pays seat 1 the 1
+    he would have collected (+2, +1, 0, -3); without it his dou is simply void (+2, 0, 0, -2)."""
     assert wa5_nets(replacement="9p") == [2, 1, 0, -3]
     assert wa5_nets(replacement="9p", bao_gang=False) == [2, 0, 0, -2]
 
 
 # ------------------------------------------------------------------------------ who may win a
-# discard (B3.1, B3.6, B4.2, B4.3, B5.2)
+# discard (§wengan-claims, §wengan-guo-hu, §wengan-how-to-win, §wengan-passport, §wengan-mingtang)
 
 
 def test_ping_hu_ron_needs_passport():
-    """平胡点炮需要通行证 (002: 平胡点炮胡需要通行证; rules-spec B4.2): seat 0's 平胡 on seat 3's
-    4s, no dou and no exception, is not listed by default; with the option off it wins, seat
-    3 paying 1."""
+    """平胡点炮需要通行证 (source: 平胡点炮胡需要通行证; §wengan-how-to-win): seat 0's 平胡 on seat
+    3's 4s, no dou and no exception, is not listed by default; with the option off it wins, seat 3
+    paying 1."""
     for needs in (True, False):
         table = Table({0: PING_HU_ON_4S, 3: "4s 9m"}, "9p 9p", ping_hu_ron_needs_passport=needs)
         table.discard(3, "4s")
@@ -391,10 +401,10 @@ def test_ping_hu_ron_needs_passport():
     ],
 )
 def test_passport_kinds_chicken_and_none(hand, kinds, listed):
-    """通行证 (002: 平胡点炮胡需要通行证; rules-spec B4.3, B7 #1, option passport_kinds; the
-    any_kong / scoring_kong pair on a 憨包豆: test_wengan_engine): a 平胡 holding a 1s but no
-    kong may win seat 3's 4s only under kong_or_chicken (an 8p counts only with 乌骨鸡, B7
-    #38: not here); with none anything may."""
+    """通行证 (source: 平胡点炮胡需要通行证; §wengan-passport, §wengan-reading-passport-is-a-kong,
+    option passport_kinds; the any_kong / scoring_kong pair on a 憨包豆: test_wengan_engine): a 平胡
+    holding a 1s but no kong may win seat 3's 4s only under kong_or_chicken (an 8p counts only with
+    乌骨鸡, §wengan-readings #38: not here); with none anything may."""
     table = Table({0: hand, 3: "4s 9m"}, "9p 9p", passport_kinds=kinds)
     table.discard(3, "4s")
     assert wins_listed(table, 3, "4s") == ([0] if listed else [])
@@ -408,7 +418,7 @@ SEVEN_PAIRS_ON_4S = (
 
 @pytest.mark.parametrize(("multi_ron", "nets"), [(True, [5, 0, 5, -10]), (False, [5, 0, 0, -5])])
 def test_multi_ron(multi_ron, nets):
-    """一炮多响 (002: 一炮多响 玩家打出一张牌，被多个玩家胡牌; rules-spec B3.1): seats 0 and 2
+    """一炮多响 (source: 一炮多响 玩家打出一张牌，被多个玩家胡牌; §wengan-claims): seats 0 and 2
     both wait on 4s with a 七对; seat 3 discards it. With multi_ron both win, 5 each from seat
     3; without, only the first in turn order from the discarder (seat 0)."""
     hands = {0: SEVEN_PAIRS_ON_4S[0], 1: JUNK[1], 2: SEVEN_PAIRS_ON_4S[1], 3: "4s 9m"}
@@ -430,10 +440,10 @@ TWO_WAITS = "2m 3m 4m 5p 6p 7p 9m 9m 2s 3s"  # beside a kong: 平胡 on 1s or 4s
     ],
 )
 def test_guo_hu_limit_and_scope(options, after_4s, after_1s):
-    """过胡 (002: 过胡限制 同一轮内不能点炮同一张牌（能胡，选择了过）; rules-spec B3.6, B7 #15,
-    #33): seat 0 (a 闷豆 as 通行证, waiting on 1s and 4s) declines seat 3's 4s. By default he
-    may not win the next 4s but may win a 1s; with guo_hu_scope any_tile neither; with
-    guo_hu_limit off both, as if he had not passed."""
+    """过胡 (source: 过胡限制 同一轮内不能点炮同一张牌（能胡，选择了过）; §wengan-guo-hu,
+    §wengan-reading-guo-hu-same-tile, #33): seat 0 (a 闷豆 as 通行证, waiting on 1s and 4s) declines
+    seat 3's 4s. By default he may not win the next 4s but may win a 1s; with guo_hu_scope any_tile
+    neither; with guo_hu_limit off both, as if he had not passed."""
     agents = (AGENT_SELF_DRAW, 0, 0, 0)  # passes every win on a discard
     table = Table({0: TWO_WAITS, 3: "4s 4s 1s 9m"}, "5m 5m", agents=agents, **options)
     table.meld(0, CONCEALED, "1p")
@@ -459,10 +469,10 @@ def di_hu_table(di_hu_window, fourth):
     ("di_hu_window", "listed"), [("before_first_discard", []), ("first_go_around", [1])]
 )
 def test_di_hu_window(di_hu_window, listed):
-    """地胡 window (002: 地胡 闲家起牌后第一轮接炮或自摸胡牌，此时可以无豆平胡; rules-spec B5.2, B7
-    #26, option di_hu_window): seat 1, no dou, has discarded once; seat 3's 4s, the hand's fourth
-    discard, completes his 平胡. Only within the first go-around is it a 地胡: listed without
-    通行证, 1 + 9 from seat 3. A 4s as the fifth discard is outside either window."""
+    """地胡 window (source: 地胡 闲家起牌后第一轮接炮或自摸胡牌，此时可以无豆平胡; §wengan-mingtang,
+    §wengan-readings #26, option di_hu_window): seat 1, no dou, has discarded once; seat 3's 4s, the
+    hand's fourth discard, completes his 平胡. Only within the first go-around is it a 地胡: listed
+    without 通行证, 1 + 9 from seat 3. A 4s as the fifth discard is outside either window."""
     table = di_hu_table(di_hu_window, "4s")
     assert wins_listed(table, 3, "4s") == listed
     if listed:
@@ -474,7 +484,7 @@ def test_di_hu_window(di_hu_window, listed):
 
 
 # ------------------------------------------------------------------------------ 名堂 and who
-# pays them (B5.2, B5.3)
+# pays them (§wengan-mingtang, §wengan-hand-payments)
 
 
 @pytest.mark.parametrize(
@@ -487,9 +497,10 @@ def test_di_hu_window(di_hu_window, listed):
     ],
 )
 def test_mingtang_bonus_mode(mode, hand, drawn, nets):
-    """名堂 "平胡9分 大胡10分" (002: 报听 平胡9分 大胡10分; rules-spec B5.2, B7 #5, #38): a 报听
-    player self-draws. bonus_9_10: a 平胡 is 1 + 9 = 10 from each; total_9_plus_10: it totals 9.
-    A 七对 is 5 + 10 = 15 under both."""
+    """名堂 "平胡9分 大胡10分" (source: 报听 平胡9分 大胡10分; §wengan-mingtang,
+    §wengan-reading-mingtang-is-a-bonus, §wengan-reading-scorer-details): a 报听 player self-draws.
+    bonus_9_10: a 平胡 is 1 + 9 = 10 from each; total_9_plus_10: it totals 9. A 七对 is 5 + 10 = 15
+    under both."""
     table = Table({1: hand, 0: JUNK[0], 2: JUNK[1]}, "9p 9p", mingtang_bonus_mode=mode)
     table.tell(S.EVENT_DECLARE, 1, -1, H.DECLARE_BAO_TING)
     table.self_draw(1, drawn)
@@ -501,9 +512,10 @@ def test_mingtang_bonus_mode(mode, hand, drawn, nets):
     [("bao_ting_player", [-1, -10, -1, 12]), ("all_payers", [-10, -10, -10, 30])],
 )
 def test_sha_ting_payer(payer, nets):
-    """杀听 on a self-draw (002: 杀听 当报听者点炮…或其他玩家自摸时 平胡9分; rules-spec B5.3, B7
-    #6): seat 1 has declared 报听; seat 3 self-draws a 平胡 (1 from each). The 杀听 9 is paid by
-    seat 1 alone (bao_ting_player), or by every other player (all_payers)."""
+    """杀听 on a self-draw (source: 杀听 当报听者点炮…或其他玩家自摸时 平胡9分;
+    §wengan-hand-payments, §wengan-readings #6): seat 1 has declared 报听; seat 3 self-draws a 平胡
+    (1 from each). The 杀听 9 is paid by seat 1 alone (bao_ting_player), or by every other player
+    (all_payers)."""
     table = Table(
         {3: PING_HU_ON_4S, 0: JUNK[0], 1: JUNK[1], 2: JUNK[0]}, "9p 9p", sha_ting_payer=payer
     )
@@ -513,12 +525,12 @@ def test_sha_ting_payer(payer, nets):
 
 
 # ------------------------------------------------------------------------------ the first
-# dealer (B2.1)
+# dealer (§wengan-next-dealer)
 
 
 @pytest.mark.parametrize("player_count", [4, 3])
 def test_first_dealer(player_count):
-    """定庄 (002: 定庄 第一局房主坐庄，亲友圈第一个进房玩家坐庄; rules-spec B2.1, option
+    """定庄 (source: 定庄 第一局房主坐庄，亲友圈第一个进房玩家坐庄; §wengan-next-dealer, option
     first_dealer): with seat0 every session starts with seat 0 dealing; with random the first
     dealers spread over every seat, reproducibly, and the played hands start with them."""
     seat0 = first_dealers(800, 8, WenganOptions(player_count=player_count), seed=1)

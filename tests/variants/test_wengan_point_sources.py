@@ -4,7 +4,7 @@ item kind has exactly one source after a win and after a 荒庄, so over thousan
 several option sets every seat's sources sum to its score change, each source is zero-sum, and
 the sources the win's bonuses gained (热炮, 杀听, 连庄) are seen to move points.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将): 总分 (胡牌牌型分 + 杠上花 + 鸡分 + 豆分 +
+Rules: docs/rules/wengan.md (贵州瓮安麻将): 总分 (胡牌牌型分 + 杠上花 + 鸡分 + 豆分 +
 连庄, × 底分); 热炮; 杀听; 连庄 / 一口二; 原缺.
 """
 

@@ -2,11 +2,10 @@
 (tests/reference/wengan.py): patterns of complete hands, waits and readiness of 13-tile hands,
 the flip and the value of one chicken tile.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将); each test names the rule it checks, with
-its rules-spec Part B section. Hands are built constructively (melds, sets, pairs, seven pairs,
-flushes) by hypothesis; the adversarial cases and every worked example's hand (WA-1 to WA-8) are
-written out.
-"""
+Rules: docs/rules/wengan.md (贵州瓮安麻将); each test names the rule it checks, with its
+§wengan-rules section. Hands are built constructively (melds, sets, pairs, seven pairs, flushes) by
+hypothesis; the adversarial cases and every worked example's hand (§wengan-example-1 to
+§wengan-example-8) are written out."""
 
 from __future__ import annotations
 
@@ -150,9 +149,9 @@ def _wait_args(seat: R.Seat, options):
 
 
 def test_pattern_table_is_rules_spec_b5_1():
-    """牌型分 (002: 平胡1分 大对子5分 七对5分 龙七对20分 清一色10分 清大对15分 清七对15分 青龙背30分
-    单吊10分 清单吊20分; rules-spec B5.1): one row per pattern, the reference's points, codes
-    1-10 with 0 = no win, and the kernels' points array the same."""
+    """牌型分 (source: 平胡1分 大对子5分 七对5分 龙七对20分 清一色10分 清大对15分 清七对15分
+    青龙背30分 单吊10分 清单吊20分; §wengan-pattern-score): one row per pattern, the reference's
+    points, codes 1-10 with 0 = no win, and the kernels' points array the same."""
     assert {chinese: points for _, chinese, _, points in PATTERNS} == R.PATTERN_POINTS
     assert sorted(code for code, *_ in PATTERNS) == list(range(1, len(PATTERNS) + 1))
     assert len({english for _, _, english, _ in PATTERNS}) == len(PATTERNS)
@@ -244,9 +243,9 @@ PATTERN_OPTIONS = st.builds(
 @SETTINGS
 @given(complete_hands(), PATTERN_OPTIONS, st.sampled_from([27, 34]))
 def test_pattern_of_random_complete_hands(made, options, size):
-    """牌型 (002: 平胡/大对子/七对/龙七对/清一色/单吊; rules-spec B4.1, B5.1): the kernel names the
-    reference's pattern for constructed complete hands, under both 单吊 definitions and both
-    龙七对 readings, from (27,) and (34,) counts."""
+    """牌型 (source: 平胡/大对子/七对/龙七对/清一色/单吊; §wengan-hand-forms,
+    §wengan-pattern-score): the kernel names the reference's pattern for constructed complete hands,
+    under both 单吊 definitions and both 龙七对 readings, from (27,) and (34,) counts."""
     if made is None:
         return
     hand, melds, win = made
@@ -257,8 +256,8 @@ def test_pattern_of_random_complete_hands(made, options, size):
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_hands_reach_every_pattern(seed):
-    """Every row of the pattern table (002: 牌型分; rules-spec B5.1) comes out of the hand builder
-    under the four combinations of the 单吊 and 龙七对 options, the kernel agreeing with the
+    """Every row of the pattern table (source: 牌型分; §wengan-pattern-score) comes out of the hand
+    builder under the four combinations of the 单吊 and 龙七对 options, the kernel agreeing with the
     reference on each hand: the random tests above can see every pattern."""
     rnd = random.Random(seed)
     seen = Counter()
@@ -284,9 +283,9 @@ def test_random_hands_reach_every_pattern(seed):
 
 @pytest.mark.slow
 def test_many_random_hands_and_their_waits():
-    """The same as the tests above on many more hands (rules-spec B4.1, B5.1, B5.9, B3.9): each
-    complete hand's pattern, and the waits of the hand less one tile under random 定缺 and
-    单吊 / 龙七对 options, as the reference."""
+    """The same as the tests above on many more hands (§wengan-hand-forms, §wengan-pattern-score,
+    §wengan-exhaustive-draw, §wengan-ding-que): each complete hand's pattern, and the waits of the
+    hand less one tile under random 定缺 and 单吊 / 龙七对 options, as the reference."""
     rnd = random.Random(7)
     for _ in range(2000):
         options = WenganOptions(
@@ -314,7 +313,7 @@ def test_many_random_hands_and_their_waits():
 @given(complete_hands(), PATTERN_OPTIONS, st.data())
 def test_pattern_of_complete_hands_with_one_tile_changed(made, options, data):
     """A complete hand with one concealed tile swapped for another kind: mostly not winning; the
-    kernel and the reference agree which still win, and how (rules-spec B4.1)."""
+    kernel and the reference agree which still win, and how (§wengan-hand-forms)."""
     if made is None:
         return
     hand, melds, win = made
@@ -343,9 +342,10 @@ WAIT_OPTIONS = st.builds(
 @SETTINGS
 @given(complete_hands(), WAIT_OPTIONS, st.data())
 def test_waits_of_ready_hands(made, options, data):
-    """听牌 / 查叫 (002: 荒庄查叫 最大牌型分; rules-spec B5.9, B7 #29, 定缺 B3.9): a complete hand
-    less one tile is ready; its waits, each wait's pattern, readiness and the best wait's points
-    agree with the reference, with 2 and 3 players under both 定缺 modes."""
+    """听牌 / 查叫 (source: 荒庄查叫 最大牌型分; §wengan-exhaustive-draw,
+    §wengan-reading-cha-jiao-pattern-only, 定缺 §wengan-ding-que): a complete hand less one tile is
+    ready; its waits, each wait's pattern, readiness and the best wait's points agree with the
+    reference, with 2 and 3 players under both 定缺 modes."""
     if made is None:
         return
     hand, melds, win = made
@@ -361,7 +361,8 @@ def test_waits_of_ready_hands(made, options, data):
 @SETTINGS
 @given(st.randoms(use_true_random=False), WAIT_OPTIONS, st.integers(0, 3))
 def test_waits_of_random_hands(rnd, options, n_pongs):
-    """Waits of random 13-tile hands with up to three pongs (mostly not ready; rules-spec B4.1)."""
+    """Waits of random 13-tile hands with up to three pongs (mostly not ready;
+    §wengan-hand-forms)."""
     pool = Pool(rnd, rnd.choice(SUIT_CHOICES))
     melds = []
     for _ in range(n_pongs):
@@ -380,8 +381,9 @@ def test_waits_of_random_hands(rnd, options, n_pongs):
 @SETTINGS
 @given(complete_hands(), WAIT_OPTIONS, st.sampled_from(["m", "p", "s"]))
 def test_heavenly_win_scores_its_best_winning_tile(made, options, que):
-    """天胡 (002: 天胡 庄家起手胡牌; rules-spec B7 #38): the best pattern over every choice of the
-    winning tile among the 14, as the reference's best_pattern (with 定缺 for 2/3 players)."""
+    """天胡 (source: 天胡 庄家起手胡牌; §wengan-reading-scorer-details): the best pattern over every
+    choice of the winning tile among the 14, as the reference's best_pattern (with 定缺 for 2/3
+    players)."""
     if made is None or made[1]:
         return
     hand, melds, win = made
@@ -407,9 +409,9 @@ def pattern_of(text: str, win: str, melds=(), **values) -> str | None:
 
 
 def test_seven_pairs_that_is_also_standard():
-    """七对 vs 平胡 (002: 七对 5分, 清七对 15分; rules-spec B5.1: the highest row applies): seven
-    pairs that also split into sets and a pair score as 七对; with any_pair_wait a split with the
-    winning tile as the pair makes it 单吊, higher still (rules-spec B4.1)."""
+    """七对 vs 平胡 (source: 七对 5分, 清七对 15分; §wengan-pattern-score: the highest row applies):
+    seven pairs that also split into sets and a pair score as 七对; with any_pair_wait a split with
+    the winning tile as the pair makes it 单吊, higher still (§wengan-hand-forms)."""
     assert pattern_of("11223344556677m", "1m") == "清七对"
     assert pattern_of("11223344556677m", "7m") == "清七对"
     assert pattern_of("11223344556677m", "7m", dan_diao_definition="any_pair_wait") == "清单吊"
@@ -420,9 +422,10 @@ def test_seven_pairs_that_is_also_standard():
 
 
 def test_long_qi_dui_with_a_quad():
-    """龙七对 (002: 龙七对 七对中必有一对是刻子 20分; rules-spec B4.1, B7 #4): the winning tile must
-    make the four by default; any quad with the option off; a quad that is also a standard hand's
-    triplet and pair; two quads score as one."""
+    """龙七对 (source: 龙七对 七对中必有一对是刻子 20分; §wengan-hand-forms,
+    §wengan-reading-long-qi-dui-winning-tile): the winning tile must make the four by default; any
+    quad with the option off; a quad that is also a standard hand's triplet and pair; two quads
+    score as one."""
     assert pattern_of("1111m 22m 33m 445566p", "1m") == "龙七对"
     assert pattern_of("1111m 22m 33m 445566p", "2m") == "七对"
     assert pattern_of("1111m 22m 33m 445566p", "2m", long_qi_dui_win_on_quad=False) == "龙七对"
@@ -433,9 +436,10 @@ def test_long_qi_dui_with_a_quad():
 
 
 def test_dan_diao_edge_cases():
-    """单吊 (002: 单吊将牌 10分; rules-spec B4.1, B7 #3): four melds (pongs or kongs) and the pair
-    of the winning tile by default; with any_pair_wait the winning kind must be the pair of some
-    split (a tile also usable in a set still counts); 七对 is never 单吊."""
+    """单吊 (source: 单吊将牌 10分; §wengan-hand-forms, §wengan-reading-dan-diao-four-melds): four
+    melds (pongs or kongs) and the pair of the winning tile by default; with any_pair_wait the
+    winning kind must be the pair of some split (a tile also usable in a set still counts); 七对 is
+    never 单吊."""
     four = (
         R.Meld("pong", "3m"),
         R.Meld("pong", "7p"),
@@ -467,8 +471,8 @@ def test_dan_diao_edge_cases():
 
 
 def test_waits_never_count_a_fifth_copy():
-    """听牌 (rules-spec B5.9; the reference's waits): a kind the seat holds all four of (hand and
-    melds) is no wait; a pong's fourth copy is."""
+    """听牌 (§wengan-exhaustive-draw; the reference's waits): a kind the seat holds all four of
+    (hand and melds) is no wait; a pong's fourth copy is."""
     options = WenganOptions()
     seat = R.Seat("1111m 2m 456p 789p 55s")
     assert assert_waits_agree(seat, options) == {kind("3m"): "平胡"}
@@ -482,7 +486,7 @@ def test_waits_never_count_a_fifth_copy():
 
 
 def test_ding_que_waits():
-    """定缺 (002: 二、三人的玩法中，需要定缺才能叫胡牌; rules-spec B3.9): with 3 players a
+    """定缺 (source: 二、三人的玩法中，需要定缺才能叫胡牌; §wengan-ding-que): with 3 players a
     hand of three suits has no wait; with 4, or 定缺 off, it has; under declare the named suit
     must be absent."""
     seat = R.Seat("234m 567p 345s 78m 55s")
@@ -499,21 +503,22 @@ def test_ding_que_waits():
 
 
 def test_wa_example_hands():
-    """Every worked example's hand (rules-spec WA-1 to WA-7; 002: 平胡, 龙七对, 青龙背, 单吊,
-    清单吊, 荒庄查叫): the kernel's pattern, waits and best wait equal the spec's numbers."""
+    """Every worked example's hand (§wengan-example-1 to §wengan-example-7; source: 平胡, 龙七对,
+    青龙背, 单吊, 清单吊, 荒庄查叫): the kernel's pattern, waits and best wait equal the spec's
+    numbers."""
     options = WenganOptions()
-    # WA-1: a 平胡 waiting on 6m / 9m
+    # §wengan-example-1: a 平胡 waiting on 6m / 9m
     wa1 = R.Seat("234m 567p 345s 78m 55s")
     assert assert_waits_agree(wa1, options) == {kind("6m"): "平胡", kind("9m"): "平胡"}
     dou = R.Seat("234m 345s 78m 55s", (R.Meld("men_dou", "6p"),))
     assert kernel_best(dou, kind("9m"), False, options) == "平胡"
-    # WA-2: 龙七对 on the fourth 5p, 七对 on 2s, 青龙背 in dots
+    # §wengan-example-2: 龙七对 on the fourth 5p, 七对 on 2s, 青龙背 in dots
     assert pattern_of("5555p 11s 33m 77m 99p 22s", "5p") == "龙七对"
     assert pattern_of("5555p 11s 33m 77m 99p 22s", "2s") == "七对"
     assert pattern_of("5555p 11s 33m 77m 99p 22s", "2s", long_qi_dui_win_on_quad=False) == "龙七对"
     assert pattern_of("5555p 11p 33p 77p 99p 22p", "5p") == "青龙背"
     assert PATTERN_POINTS[PATTERN_BY_NAME["青龙背"]] == 30
-    # WA-3: 单吊 and 清单吊 on four melds
+    # §wengan-example-3: 单吊 and 清单吊 on four melds
     melds = (
         R.Meld("pong", "3m"),
         R.Meld("pong", "7p"),
@@ -528,12 +533,12 @@ def test_wa_example_hands():
         R.Meld("dian_dou", "4s"),
     )
     assert kernel_best(R.Seat("6s", flush), kind("6s"), False, options) == "清单吊"
-    # WA-4: seat 0's self-drawn 平胡
+    # §wengan-example-4: seat 0's self-drawn 平胡
     assert pattern_of("234m 678p 345s 678m 9p 9p", "9p") == "平胡"
-    # WA-5: seat 0 wins 2p (平胡)
+    # §wengan-example-5: seat 0 wins 2p (平胡)
     wa5 = R.Seat("3p 4p 789p 234s 789s 9m 9m")
     assert assert_waits_agree(wa5, options) == {kind("2p"): "平胡", kind("5p"): "平胡"}
-    # WA-6: 查叫's best patterns 清一色 10 and 平胡 1
+    # §wengan-example-6: 查叫's best patterns 清一色 10 and 平胡 1
     seat0 = R.Seat("1p 2p 3p 4p 5p 6p 7p 8p 9p 2p 2p 5p 6p")
     assert set(assert_waits_agree(seat0, options)) == {kind("4p"), kind("7p")}
     assert int(K.max_wait_points(*_wait_args(seat0, options))) == 10
@@ -545,7 +550,7 @@ def test_wa_example_hands():
         R.Seat("1m 2m 5m 8p 9s 1s 3p 4p 6m 7m 2s 2s 7p"),
     ):
         assert assert_waits_agree(seat, options) == R.waits(seat, 4, options)
-    # WA-7: a 平胡 waiting on 4s
+    # §wengan-example-7: a 平胡 waiting on 4s
     wa7 = R.Seat("234m 567p 789m 23s 55s")
     assert kind("4s") in assert_waits_agree(wa7, options)
 
@@ -564,10 +569,11 @@ PASSPORT_OPTIONS = st.builds(
 @SETTINGS
 @given(st.randoms(use_true_random=False), PASSPORT_OPTIONS, st.integers(0, 4))
 def test_passport_agrees_with_the_reference(rnd, options, n_melds):
-    """通行证 (002: 平胡点炮胡需要通行证; 此时可以无豆平胡; rules-spec B4.3, B7 #1, #38): a kong of
-    the allowed kinds (憨包豆 only under any_kong), or with kong_or_chicken a 1s (8p with 乌骨鸡)
-    in hand or melds, as the reference's has_passport; chickens are drawn often. Then who may win
-    a discard (平胡点炮需要通行证, B4.2): a big hand always, a 平胡 with the pass or an
+    """通行证 (source: 平胡点炮胡需要通行证; 此时可以无豆平胡; §wengan-passport,
+    §wengan-reading-passport-is-a-kong, §wengan-reading-scorer-details): a kong of the allowed kinds
+    (憨包豆 only under any_kong), or with kong_or_chicken a 1s (8p with 乌骨鸡) in hand or melds, as
+    the reference's has_passport; chickens are drawn often. Then who may win a discard
+    (平胡点炮需要通行证, §wengan-how-to-win): a big hand always, a 平胡 with the pass or an
     exception."""
     pool = Pool(rnd, (0, 1, 2))
     melds = []
@@ -623,9 +629,9 @@ CHICKEN_OPTIONS = st.builds(
 @SETTINGS
 @given(CHICKEN_OPTIONS, st.lists(st.integers(0, 26), max_size=4))
 def test_flip_hits_agree_with_the_reference(options, wall):
-    """翻牌鸡 / 本鸡 / 摇摆鸡 / 前后翻鸡 (002: 翻牌鸡 通过翻牌确认, 本鸡, 摇摆鸡
-    翻牌顺位+1，-1, 前后翻鸡 未摸牌不少于2张时; rules-spec B5.5, B7 #36): how many tiles flip
-    after a win and H(t) of every kind, as the reference's flips and hits."""
+    """翻牌鸡 / 本鸡 / 摇摆鸡 / 前后翻鸡 (source: 翻牌鸡 通过翻牌确认, 本鸡, 摇摆鸡 翻牌顺位+1，-1,
+    前后翻鸡 未摸牌不少于2张时; §wengan-chicken-flip, §wengan-reading-flip-options-need-flip): how
+    many tiles flip after a win and H(t) of every kind, as the reference's flips and hits."""
     end = R.HandEnd(
         (R.Seat(),) * 4, (R.Win(0, "1m", "self_draw"),), wall=name(wall), options=options
     )
@@ -639,8 +645,9 @@ def test_flip_hits_agree_with_the_reference(options, wall):
 @SETTINGS
 @given(CHICKEN_OPTIONS, st.integers(0, 26), st.integers(0, 2), st.booleans(), st.integers(0, 4))
 def test_chicken_value_agrees_with_the_reference(options, tile, hit, charging, ordinal):
-    """鸡的分值 (002: 幺鸡1分 乌骨鸡2分 冲锋鸡 金鸡 全清幺 星期鸡; rules-spec B5.6, B7 #7, #38): the
-    value of one tile for any H, charging or ordinal, under the gold models, as the reference."""
+    """鸡的分值 (source: 幺鸡1分 乌骨鸡2分 冲锋鸡 金鸡 全清幺 星期鸡; §wengan-chicken-value,
+    §wengan-reading-chicken-arithmetic, §wengan-reading-scorer-details): the value of one tile for
+    any H, charging or ordinal, under the gold models, as the reference."""
     if ordinal and (tile != R.ONE_S or charging):
         return  # an ordinal is a discarded 1s's, and never with the plain charge
     expected = R.chicken_value(tile, hit, options, charging=charging, ordinal=ordinal or None)
@@ -667,15 +674,21 @@ WA8 = [
     ("4m", 1, {}, False, 1),
     ("4m", 2, {"qian_hou_fan_ji": True}, False, 2),
     ("3m", 0, {"xing_qi_ji": True}, False, 1),
-    ("8p", 1, {}, False, 1),  # B7 #31: 8p without 乌骨鸡 is an ordinary flip chicken
+    (
+        "8p",
+        1,
+        {},
+        False,
+        1,
+    ),  # §wengan-reading-8p-gold-needs-wu-gu-ji: 8p without 乌骨鸡 is an ordinary flip chicken
 ]
 
 
 @pytest.mark.parametrize(("tile", "hit", "values", "charging", "value"), WA8)
 def test_wa8_single_chicken_values(tile, hit, values, charging, value):
-    """WA-8 (002: 幺鸡1分, 冲锋鸡2分, 乌骨鸡2分, 冲锋乌骨鸡4分, 金鸡 每只鸡+2分,
-    金乌骨鸡4分（翻中两次6分）, 冲锋金乌骨鸡8分（翻中2次12分）; rules-spec B5.6): the kernel gives
-    the spec's value of every row."""
+    """§wengan-example-8 (source: 幺鸡1分, 冲锋鸡2分, 乌骨鸡2分, 冲锋乌骨鸡4分, 金鸡 每只鸡+2分,
+    金乌骨鸡4分（翻中两次6分）, 冲锋金乌骨鸡8分（翻中2次12分）; §wengan-chicken-value): the kernel
+    gives the spec's value of every row."""
     params = WenganOptions(**values).params()
     assert int(K.chicken_value(kind(tile), hit, charging, 0, params)) == value
 
@@ -684,9 +697,10 @@ def test_wa8_single_chicken_values(tile, hit, values, charging, value):
     ("mode", "values"), [("4321", (4, 3, 2, 1, 1)), ("3211", (3, 2, 1, 1, 1)), ("plain", (0,) * 5)]
 )
 def test_wa8_ordinal_charging_values(mode, values):
-    """WA-8 冲锋鸡4321 / 3211 (002: 所有且打出未被碰杠的幺鸡，按幺鸡出现牌桌的先后顺序;
-    rules-spec B5.6): the 1st-4th counted discarded 1s are worth 4/3/2/1 (3/2/1/1), a 5th the
-    last value; a flip hit adds 2 (gold) to the ordinal base."""
+    """§wengan-example-8 冲锋鸡4321 / 3211 (source:
+    所有且打出未被碰杠的幺鸡，按幺鸡出现牌桌的先后顺序; §wengan-chicken-value): the 1st-4th counted
+    discarded 1s are worth 4/3/2/1 (3/2/1/1), a 5th the last value; a flip hit adds 2 (gold) to the
+    ordinal base."""
     params = WenganOptions(chong_feng_mode=mode).params()
     for position, value in enumerate(values, start=1):
         assert int(K.ordinal_value(position, params)) == value

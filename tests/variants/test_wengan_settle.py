@@ -1,8 +1,9 @@
 """Weng'an settlement kernel (sim/variants/wengan/settle.py) against the slow reference
-(tests/reference/wengan.py ``settle``): every worked example WA-1 to WA-8 of rules-spec Part B and
-hypothesis-built hands under random options give the same items and the same per-seat deltas.
+(tests/reference/wengan.py ``settle``): every worked example §wengan-example-1 to §wengan-example-8
+of §wengan-rules and hypothesis-built hands under random options give the same items and the same
+per-seat deltas.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将), rules-spec B5.12 算分 (总分=（胡牌牌型分
+Rules: docs/rules/wengan.md (贵州瓮安麻将), §wengan-settlement-order 算分 (总分=（胡牌牌型分
 +杠上花+鸡分+豆分+连庄）*底分); each test names the rules its items come from. The hands come
 from the reference tests' builders (``tests/reference/test_wengan_reference.py``).
 """
@@ -130,7 +131,7 @@ STEP_KINDS = {
     "chickens": {"chicken", "responsibility", "bao_ji"},
     "draw": {"cha_jiao", "dealer_bonus", "yuan_que"},
 }
-"""The kinds of item each step of the settlement adds (B5.12)."""
+"""The kinds of item each step of the settlement adds (§wengan-settlement-order)."""
 
 
 def assert_same(end: R.HandEnd, step: str | None = None) -> None:
@@ -210,44 +211,47 @@ EARTHLY = dataclasses.replace(
 )
 
 EXAMPLES = {
-    "WA-1 dou passport": (WA1, {}),
-    "WA-1 self-draw": (WA1_SELF_DRAW, {}),
-    "WA-2": (W.WA2, {}),
-    "WA-2 on 2s": (W.WA2_ON_2S, {}),
-    "WA-2 any quad": (W.WA2_ON_2S, {"long_qi_dui_win_on_quad": False}),
-    "WA-2 no flip": (W.WA2, {"fan_pai_ji": False}),
-    "WA-3": (W.WA3, {}),
-    "WA-4": (W.WA4, {}),
-    "WA-4 4321": (W.WA4, {"chong_feng_mode": "4321"}),
-    "WA-4 3211 counts claimed": (
+    "§wengan-example-1 dou passport": (WA1, {}),
+    "§wengan-example-1 self-draw": (WA1_SELF_DRAW, {}),
+    "§wengan-example-2": (W.WA2, {}),
+    "§wengan-example-2 on 2s": (W.WA2_ON_2S, {}),
+    "§wengan-example-2 any quad": (W.WA2_ON_2S, {"long_qi_dui_win_on_quad": False}),
+    "§wengan-example-2 no flip": (W.WA2, {"fan_pai_ji": False}),
+    "§wengan-example-3": (W.WA3, {}),
+    "§wengan-example-4": (W.WA4, {}),
+    "§wengan-example-4 4321": (W.WA4, {"chong_feng_mode": "4321"}),
+    "§wengan-example-4 3211 counts claimed": (
         W.WA4,
         {"chong_feng_mode": "3211", "chongfeng_ordinal_counts_claimed": True},
     ),
-    "WA-4 seat 3 not ready": (WA4_SEAT3_NOT_READY, {}),
-    "WA-4 bao requires ready": (WA4_SEAT3_NOT_READY, {"bao_requires_ready": True}),
-    "WA-5": (W.WA5, {}),
-    "WA-5 no burn": (W.WA5, {"re_pao_shao_dou": False}),
-    "WA-5 bao gang": (WA5_NOT_READY, {}),
-    "WA-6": (W.WA6, {}),
-    "WA-6 lian zhuang": (
+    "§wengan-example-4 seat 3 not ready": (WA4_SEAT3_NOT_READY, {}),
+    "§wengan-example-4 bao requires ready": (WA4_SEAT3_NOT_READY, {"bao_requires_ready": True}),
+    "§wengan-example-5": (W.WA5, {}),
+    "§wengan-example-5 no burn": (W.WA5, {"re_pao_shao_dou": False}),
+    "§wengan-example-5 bao gang": (WA5_NOT_READY, {}),
+    "§wengan-example-6": (W.WA6, {}),
+    "§wengan-example-6 lian zhuang": (
         dataclasses.replace(W.WA6, streak=1),
         {"dealer_bonus_mode": "lian_zhuang"},
     ),
-    "WA-6 yi kou er": (dataclasses.replace(W.WA6, streak=1), {"dealer_bonus_mode": "yi_kou_er"}),
-    "WA-6 charging at 3": (W.WA6_CHARGING_AT_3, {}),
-    "WA-6 charging at 3, no burn": (W.WA6_CHARGING_AT_3, {"huang_zhuang_burn": False}),
-    "WA-6 charging at 1, non-ready burn": (
+    "§wengan-example-6 yi kou er": (
+        dataclasses.replace(W.WA6, streak=1),
+        {"dealer_bonus_mode": "yi_kou_er"},
+    ),
+    "§wengan-example-6 charging at 3": (W.WA6_CHARGING_AT_3, {}),
+    "§wengan-example-6 charging at 3, no burn": (W.WA6_CHARGING_AT_3, {"huang_zhuang_burn": False}),
+    "§wengan-example-6 charging at 1, non-ready burn": (
         W.WA6_CHARGING_AT_1,
         {"huang_zhuang_burn_scope": "non_ready_only"},
     ),
-    "WA-6 bao on a draw": (
+    "§wengan-example-6 bao on a draw": (
         W.WA6_CHARGING_AT_3,
         {"huang_zhuang_burn": False, "huang_zhuang_no_bao": False},
     ),
-    "WA-7": (W.WA7, {}),
-    "WA-7 self-draw": (WA7_SELF_DRAW, {}),
-    "WA-7 self-draw all payers": (WA7_SELF_DRAW, {"sha_ting_payer": "all_payers"}),
-    "WA-8 wu gu ji": (
+    "§wengan-example-7": (W.WA7, {}),
+    "§wengan-example-7 self-draw": (WA7_SELF_DRAW, {}),
+    "§wengan-example-7 self-draw all payers": (WA7_SELF_DRAW, {"sha_ting_payer": "all_payers"}),
+    "§wengan-example-8 wu gu ji": (
         dataclasses.replace(W.WA4, discards=(R.Discard(3, "8p", claimed_by=1),)),
         {"wu_gu_ji": True},
     ),
@@ -282,10 +286,11 @@ def example(name: str) -> R.HandEnd:
 @pytest.mark.parametrize("name", EXAMPLES)
 @pytest.mark.parametrize("step", [*STEP_KINDS, None])
 def test_worked_examples(name, step):
-    """WA-1 to WA-8 of rules-spec B5 and their stated variants, step by step of B5.12 and in
-    full: 牌型分 and 名堂 (002: 平胡1分 ... 天胡/地胡/抢杠/报听/杀听), 连庄 (002: 连庄), 豆分 with
-    包杠 and 烧豆 (002: 闷豆/爬坡豆/点豆, 热炮烧豆), 鸡分 with 包鸡 / 责任鸡 / 冲锋鸡 (002: 冲锋鸡,
-    责任鸡, 包鸡), 荒庄查叫 (002: 荒庄查叫) and 原缺; the kernel pays as the reference does."""
+    """§wengan-example-1 to §wengan-example-8 of §wengan-scoring and their stated variants, step by
+    step of §wengan-settlement-order and in full: 牌型分 and 名堂 (source: 平胡1分 ...
+    天胡/地胡/抢杠/报听/杀听), 连庄 (source: 连庄), 豆分 with 包杠 and 烧豆 (source:
+    闷豆/爬坡豆/点豆, 热炮烧豆), 鸡分 with 包鸡 / 责任鸡 / 冲锋鸡 (source: 冲锋鸡, 责任鸡, 包鸡),
+    荒庄查叫 (source: 荒庄查叫) and 原缺; the kernel pays as the reference does."""
     assert_same(example(name), step)
 
 
@@ -294,7 +299,7 @@ def test_worked_examples(name, step):
 def test_random_hands(end):
     """Random finished hands under random options (the reference tests' ``hand_ends``: 2-4
     players, wins of every kind or 荒庄, melds of every dou kind, chicken discards, 报听, 原缺):
-    items and the deltas equal the reference's (002: 算分, rules-spec B5.12)."""
+    items and the deltas equal the reference's (source: 算分, §wengan-settlement-order)."""
     assert_same(end)
 
 
@@ -328,8 +333,8 @@ def named_hand_ends(draw):
 @W.SETTINGS
 @given(named_hand_ends())
 def test_random_hands_with_mingtang_and_declared_que(end):
-    """Random hands with 天胡 / 地胡 / 杠开 (002: 天胡/地胡 名堂, 杠上花 3分) and 定缺 by a named
-    suit (rules-spec B3.9): the kernel pays as the reference does."""
+    """Random hands with 天胡 / 地胡 / 杠开 (source: 天胡/地胡 名堂, 杠上花 3分) and 定缺 by a named
+    suit (§wengan-ding-que): the kernel pays as the reference does."""
     assert_same(end)
 
 

@@ -1,7 +1,7 @@
 """Anhua Seven Kings 安化七王麻将 (Hunan): options, pattern names, and a Python face on the kernels.
 
-Source: ``000_256f49c87fe6e891.txt``; English reading: ``rules-spec.md`` Part A. Every option of
-rules-spec A6 is declared once in ``options`` (:data:`ANHUA_OPTIONS`), with the spec's default;
+Rules: docs/rules/anhua.md. Every option of
+§anhua-options is declared once in ``options`` (:data:`ANHUA_OPTIONS`), with the spec's default;
 :class:`AnhuaOptions` and its ``params()`` come from there.
 
 This folder holds the whole variant: ``scoring`` (king classes, features, points, payments) and
@@ -34,7 +34,7 @@ with variant_cache_folder("anhua", Path(__file__).parent):
     from . import scoring as kernels
 
 # Feature bits: (bit, Chinese name, English id), in the order used to name combinations the
-# text does not name (rules-spec A5.1).
+# text does not name (§anhua-features).
 FEATURES = (
     (kernels.FEATURE_HARD, "硬庄", "hard"),
     (kernels.FEATURE_THREE_KINGS, "三王", "three_kings"),
@@ -49,7 +49,7 @@ FEATURES = (
 )
 _BIT = {english: bit for bit, _, english in FEATURES}
 
-# Every named pattern of rules-spec A5.3 (the text's names do not follow one feature order).
+# Every named pattern of §anhua-named-patterns (the text's names do not follow one feature order).
 _NAMED_ROWS = (
     ("平胡", ()),
     ("清一色", ("flush",)),
@@ -93,7 +93,7 @@ _NAMED_ROWS = (
     ("七王清一色小七对", ("seven_kings", "flush", "seven_pairs")),
 )
 NAMED_PATTERNS = {sum(_BIT[f] for f in features): name for name, features in _NAMED_ROWS}
-"""Feature bits -> the text's name, for every row of the A5.3 table."""
+"""Feature bits -> the text's name, for every row of the §anhua-named-patterns table."""
 _KING_TIERS = (
     kernels.FEATURE_THREE_KINGS,
     kernels.FEATURE_FOUR_KINGS,
@@ -113,7 +113,7 @@ HOW = {
 
 
 def kings_of(indicator: int, king_mode: str = "seven_kings") -> tuple[int, int]:
-    """(X, Y) king kinds for a flipped indicator (rules-spec A2.3): X = the indicator's kind (-1
+    """(X, Y) king kinds for a flipped indicator (§anhua-kings): X = the indicator's kind (-1
     in four-kings mode), Y = the next rank of the same suit, 9 wrapping to 1."""
     y_kind = int(kernels.king_y_kind.py_func(indicator))
     return (indicator if king_mode == "seven_kings" else -1), y_kind
@@ -129,9 +129,10 @@ def feature_names(features: int) -> tuple[str, ...]:
 
 
 def pattern_name(features: int) -> str:
-    """The name of a scored win: the text's name where rules-spec A5.3 gives one; otherwise the
-    feature names joined in ``FEATURES`` order, with 平胡 after a lone king tier as the text writes
-    四王平胡 (so the unnamed seven kings alone is 七王平胡). The instant win is 起手四王/七王."""
+    """The name of a scored win: the text's name where §anhua-named-patterns gives one; otherwise
+    the feature names joined in ``FEATURES`` order, with 平胡 after a lone king tier as the text
+    writes 四王平胡 (so the unnamed seven kings alone is 七王平胡). The instant win is
+    起手四王/七王."""
     if features & kernels.FEATURE_INSTANT:
         return "起手胡"
     if features in NAMED_PATTERNS:
@@ -186,7 +187,7 @@ def settle(
     dealer: int,
     options: AnhuaOptions | None = None,
 ) -> list[int]:
-    """Score change of every seat for a finished hand (rules-spec A5.4).
+    """Score change of every seat for a finished hand (§anhua-payments).
 
     ``winners``: (seat, base points P) pairs; ``payer``: the discarder or konger, None for a
     self-draw; ``birds``: the bird tiles flipped.
@@ -211,7 +212,7 @@ def settle(
 
 
 def points(features: int) -> int:
-    """Base points P of a scored win (rules-spec A5.2)."""
+    """Base points P of a scored win (§anhua-base-points)."""
     return int(kernels.base_points(features))
 
 

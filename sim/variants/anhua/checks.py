@@ -2,19 +2,19 @@
 
 ``check_hand`` replays one hand's event log on the ledger's books (``sim.kernels.ledger``: every
 tile accounted for after every event, hand sizes, moves legal in shape, claim priority, the final
-state and the record) and checks Anhua's own rules (rules-spec Part A) beside it: the kings 王 from
-the flipped indicator and the king mode; 王不能碰杠吃 (no chi, pong, kong or meld of a king); chi
-only by the discarder's next player; the open kong 开杠's conditions (K2 enough wall, K3 no king,
-K1 ready once the kong is made, scored by ``anhua.best_win``, itself checked against the slow
+state and the record) and checks Anhua's own rules (§anhua-rules) beside it: the kings 王 from the
+flipped indicator and the king mode; 王不能碰杠吃 (no chi, pong, kong or meld of a king); chi only
+by the discarder's next player; the open kong 开杠's conditions (K2 enough wall, K3 no king, K1
+ready once the kong is made, scored by ``anhua.best_win``, itself checked against the slow
 reference), its revealed tiles, the bloom 杠上花 on the best of them with the right points, the
 cannon 杠上炮 and the hand lock after it; robbing 抢杠胡 as the options allow; no win on a discarded
 or revealed king, none on a kind passed since the last draw (漏胡); several winners only with
-一炮多响; the instant win 起手四王/七王; no win its king class forbids (A4.3); birds 抓鸟 and
-payments; and Anhua's state columns and record slots. The ledger learns from these checks which
-seats could win on each discard (``anhua.best_win`` of their books, kings, 漏胡), for its claim
-priority. Anhua's own events (``EVENT_WILD``, ``EVENT_REVEAL``, ``EVENT_BIRD``, ``EVENT_PAY``) and
-win kinds (杠上花, 杠上炮, the instant win) are booked here with the ledger's tile moves: revealed
-tiles and birds sit in the ledger's ``L_ASIDE`` until the kong resolves them.
+一炮多响; the instant win 起手四王/七王; no win its king class forbids (§anhua-who-may-win); birds
+抓鸟 and payments; and Anhua's state columns and record slots. The ledger learns from these checks
+which seats could win on each discard (``anhua.best_win`` of their books, kings, 漏胡), for its
+claim priority. Anhua's own events (``EVENT_WILD``, ``EVENT_REVEAL``, ``EVENT_BIRD``, ``EVENT_PAY``)
+and win kinds (杠上花, 杠上炮, the instant win) are booked here with the ledger's tile moves:
+revealed tiles and birds sit in the ledger's ``L_ASIDE`` until the kong resolves them.
 
 The first violation is returned as ``(error code, event index)``: the ledger's codes and Anhua's
 own below (``ERROR_NAMES`` names both), ``OK`` (0) when the hand passed.
@@ -148,7 +148,7 @@ ERR_PASSED_WIN = FIRST_VARIANT_ERROR + 8  # a win on a kind passed since the las
 ERR_BIRDS = FIRST_VARIANT_ERROR + 9  # bird tiles: number, or the seat they land on
 ERR_PAY = FIRST_VARIANT_ERROR + 10  # a malformed payment, or payments without a win
 ERR_DELTA = FIRST_VARIANT_ERROR + 11  # the record's score changes differ from the payments
-ERR_KING_CLASS = FIRST_VARIANT_ERROR + 12  # a win its king class forbids (A4.3)
+ERR_KING_CLASS = FIRST_VARIANT_ERROR + 12  # a win its king class forbids (§anhua-who-may-win)
 ERR_BLOOM = FIRST_VARIANT_ERROR + 13  # 杠上花 not on the best revealed tile, or its points
 ERR_STATE_WILD = FIRST_VARIANT_ERROR + 14  # the state's wild flags are not the kings
 ERR_STATE_PASSED = FIRST_VARIANT_ERROR + 15  # the state's 漏胡 column differs from the log
@@ -229,7 +229,7 @@ def _new_facts():
 
 @inline_kernel
 def _tier_weight(x_kings, y_kings, tier_mode):
-    """King tier weight (rules-spec A4.4): 0 none/单王, else 三王 四王 六王 七王 (>= 1)."""
+    """King tier weight (§anhua-king-tiers): 0 none/单王, else 三王 四王 六王 七王 (>= 1)."""
     if tier_mode == anhua.TIER_MODE_COUNT:
         return 1 if x_kings + y_kings >= 3 else 0
     if x_kings == 3 or y_kings >= 3:
@@ -245,9 +245,9 @@ NO_KING = np.int64(-1)
 
 @kernel
 def _ready_after_kong(concealed, meld_suits, n_melds, x_kind, y_kind, params, tables):
-    """K1 (rules-spec A3.3): with the kong made, some tile would complete a legal hand, scored
+    """K1 (§anhua-kongs): with the kong made, some tile would complete a legal hand, scored
     as a self-drawn win by ``anhua.best_win`` (the scorer, itself checked against the slow
-    reference); never a fifth copy of a kind held four times (rules-spec 0.3)."""
+    reference); never a fifth copy of a kind held four times (§anhua-hand-vocabulary)."""
     hand = concealed.copy()
     for kind in range(27):
         if hand[kind] >= 4:
@@ -266,7 +266,7 @@ def _ready_after_kong(concealed, meld_suits, n_melds, x_kind, y_kind, params, ta
 def _best_bloom(
     concealed, tile, revealed, meld_suits, n_melds, x_kind, y_kind, params, tables, record
 ):
-    """杠上花 (rules-spec A3.4 step 3): the konger, holding ``concealed`` with the revealed
+    """杠上花 (§anhua-open-kong step 3): the konger, holding ``concealed`` with the revealed
     ``tile`` he won on, took a revealed tile (``revealed``) with the most bigs, and the record
     shows its features and points: its base points, doubled with ``kong_multi_tile_win =
     double`` when several revealed tiles win. Every agent takes a self-drawn win, so every
@@ -298,8 +298,8 @@ def _best_bloom(
 
 @kernel
 def _instant_kings_held(hand, dealt_hand, x_kind, y_kind, params):
-    """起手四王/七王 (rules-spec A3.6): the kings of ``hand`` (only those also in the dealt hand,
-    unless instant_king_win_counts_draw) are 四王 or 七王 by the tier mode."""
+    """起手四王/七王 (§anhua-instant-king-win): the kings of ``hand`` (only those also in the dealt
+    hand, unless instant_king_win_counts_draw) are 四王 or 七王 by the tier mode."""
     x_held = hand[x_kind] if x_kind >= 0 else 0
     y_held = hand[y_kind]
     if params[anhua.P_INSTANT_COUNTS_DRAW] == 0:
@@ -336,9 +336,9 @@ def _complete_with_kings_wild(books, facts, seat, tile, tables):
 @inline_kernel
 def _discard_winners(books, facts, discarder, tile, params, tables):
     """The seats that could win on ``discarder``'s discard ``tile`` (bit per seat): not on a king
-    (unless discarded_king_claimable_for_win, and then a natural tile of its face, A2.3.5), not
-    after passing a win on the kind since the last draw (漏胡), and ``anhua.best_win`` of the
-    seat's books plus the tile is a win on a discard."""
+    (unless discarded_king_claimable_for_win, and then a natural tile of its face,
+    §anhua-discarded-kings), not after passing a win on the kind since the last draw (漏胡), and
+    ``anhua.best_win`` of the seat's books plus the tile is a win on a discard."""
     king = facts[F_KING + tile] != 0
     if king and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0:
         return 0
@@ -373,7 +373,7 @@ def _discard_winners(books, facts, discarder, tile, params, tables):
 
 @inline_kernel
 def _indicator(books, facts, tile, params):
-    """王的确定 (A2.3): one flip, after the deal and before any draw; Y the next rank of its
+    """王的确定 (§anhua-kings): one flip, after the deal and before any draw; Y the next rank of its
     suit (9 wraps to 1), X the flipped kind with seven kings."""
     if books[SCALARS, B_INDICATOR] >= 0 or books[SCALARS, B_N_DRAWS] > 0:
         return ERR_EVENT
@@ -406,8 +406,8 @@ def _wild(books, facts, tile):
 
 @inline_kernel
 def _claim(books, facts, event, seat, first, source):
-    """王不能碰杠吃 (A2.3.4); chi only by the discarder's next player (A3.2); nothing claimed by
-    a locked hand (A3.4 step 6)."""
+    """王不能碰杠吃 (§anhua-king-power); chi only by the discarder's next player (§anhua-claims);
+    nothing claimed by a locked hand (§anhua-open-kong step 6)."""
     size = 3 if event == EVENT_CHI else 1
     for member in range(max(first, 0), min(first + size, 34)):
         if facts[F_KING + member] != 0:
@@ -422,8 +422,8 @@ def _claim(books, facts, event, seat, first, source):
 
 @inline_kernel
 def _kong_allowed(books, facts, seat, kind, kong_type, params):
-    """开杠 (A3.3): K3 no king, K2 enough wall left; a locked hand konged only with the tile it
-    drew, and never on a discard."""
+    """开杠 (§anhua-kongs): K3 no king, K2 enough wall left; a locked hand konged only with the tile
+    it drew, and never on a discard."""
     if kind < 0 or kind >= 34:
         return OK  # the ledger reports the shape
     if facts[F_KING + kind] != 0:
@@ -459,7 +459,8 @@ def _kong_made(books, facts, seat, params, tables):
 
 @inline_kernel
 def _reveal(books, facts, seat, tile, params):
-    """A tile the open kong reveals from the head of the wall (A3.4 step 2), set aside."""
+    """A tile the open kong reveals from the head of the wall (§anhua-open-kong step 2), set
+    aside."""
     n_revealed = facts[F_N_REVEALED]
     if facts[F_REVEAL_OPEN] == 0 or seat != facts[F_KONGER]:
         return ERR_REVEAL
@@ -476,7 +477,7 @@ def _reveal(books, facts, seat, tile, params):
 @inline_kernel
 def _resolve_reveals(books, facts, event, seat, tile, detail, params):
     """The event after an open kong's reveals: the konger's bloom on one revealed tile (to his
-    hand), the rest (or all) to his discards (A3.4 steps 3-5)."""
+    hand), the rest (or all) to his discards (§anhua-open-kong steps 3-5)."""
     facts[F_REVEAL_OPEN] = 0
     n_revealed = facts[F_N_REVEALED]
     if n_revealed != params[anhua.P_KONG_REVEAL_COUNT]:
@@ -503,9 +504,9 @@ def _resolve_reveals(books, facts, event, seat, tile, detail, params):
 
 @inline_kernel
 def _robbed(books, facts, seat, kind, params):
-    """抢杠胡 (A3.4 step 1), once the ledger booked the rob: robbing allowed, a 直杠 only with
-    allow_rob_direct_kong and not by its discarder, K2 for the kong, a locked konger only with
-    his drawn tile, several robbers only with 一炮多响, not on a kind passed (漏胡)."""
+    """抢杠胡 (§anhua-open-kong step 1), once the ledger booked the rob: robbing allowed, a 直杠
+    only with allow_rob_direct_kong and not by its discarder, K2 for the kong, a locked konger only
+    with his drawn tile, several robbers only with 一炮多响, not on a kind passed (漏胡)."""
     if params[anhua.P_ALLOW_ROB_KONG] == 0:
         return ERR_ROB
     if facts[F_KING + kind] != 0:
@@ -545,8 +546,8 @@ def _claimed_win(facts, seat, tile, params):
 
 @inline_kernel
 def _instant_win(books, facts, seat, tile, params):
-    """起手四王/七王 (A3.6): on the seat's own turn, no tile, no claim yet, in its window, with
-    the kings its dealt hand holds (or, counting the draw, its hand)."""
+    """起手四王/七王 (§anhua-instant-king-win): on the seat's own turn, no tile, no claim yet, in
+    its window, with the kings its dealt hand holds (or, counting the draw, its hand)."""
     if seat != books[SCALARS, B_HOLDER] or books[SCALARS, B_JUST_CLAIMED] != 0:
         return ERR_WIN
     if tile != -1 or books[SEATS + seat, S_CLAIMED] != 0:
@@ -613,8 +614,8 @@ def _cannon(books, facts, seat, tile, params):
 
 @inline_kernel
 def _bird(books, facts, seat, tile, params):
-    """抓鸟 (A5.4): after a win, up to bird_count tiles from the head; each lands on the seat
-    its rank counts to from the first winner."""
+    """抓鸟 (§anhua-payments): after a win, up to bird_count tiles from the head; each lands on the
+    seat its rank counts to from the first winner."""
     n_birds = facts[F_N_BIRDS]
     if books[SCALARS, B_N_WINNERS] == 0 or n_birds >= params[anhua.P_BIRD_COUNT]:
         return ERR_BIRDS
@@ -745,7 +746,7 @@ def _holds_king(facts, meld_type, first):
 
 @inline_kernel
 def _end_melds(books, facts, state):
-    """No meld holds a king (A2.3.4), in the books and in the state."""
+    """No meld holds a king (§anhua-king-power), in the books and in the state."""
     melds = state.melds
     for s in range(books[SCALARS, B_N_PLAYERS]):
         for m in range(books[SEATS + s, S_N_MELDS]):
@@ -760,10 +761,10 @@ def _end_melds(books, facts, state):
 
 @inline_kernel
 def _end_king_class(books, facts, params, record):
-    """Who may win how by king class (A4.3): from the features (effective kings) and, where the
-    physical kings decide, from the kings in the winner's hand. A winning tile claimed from
-    another seat is not in the hand's count here; a claimed king is a natural tile of its face
-    for the claimer (A2.3.5), so it is not counted either."""
+    """Who may win how by king class (§anhua-who-may-win): from the features (effective kings) and,
+    where the physical kings decide, from the kings in the winner's hand. A winning tile claimed
+    from another seat is not in the hand's count here; a claimed king is a natural tile of its face
+    for the claimer (§anhua-discarded-kings), so it is not counted either."""
     by_effective = params[anhua.P_KING_AS_ITSELF_AFFECTS_ELIGIBILITY] != 0
     physical_decides = params[anhua.P_KING_AS_ITSELF_IS_HARD] == 0 or not by_effective
     tiers = (

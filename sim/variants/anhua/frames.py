@@ -104,7 +104,7 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
 
 
 def bird_hits(winners: Winners, n_players: int) -> np.ndarray:
-    """Per winner, the birds that land on him or on the payer (rules-spec A5.4)."""
+    """Per winner, the birds that land on him or on the payer (§anhua-payments)."""
     rows, seat, payer = winners.rows, winners.seat, winners.payer
     birds = rows[:, R_BIRD : R_BIRD + 4]
     in_use = np.arange(4)[None, :] < rows[:, R_N_BIRDS][:, None]

@@ -10,8 +10,8 @@ game state: the kings 王
 from the flip, the instant king win, claims without kings and chi only from the previous
 player, the open kong 开杠 and its three revealed tiles, and settlement with birds.
 
-Source: ``000_256f49c87fe6e891.txt``; English reading ``rules-spec.md`` Part A; this project's
-decisions in docs/rules-anhua.md.
+Rules: docs/rules/anhua.md (§anhua-rules); this project's
+decisions in docs/rules/anhua.md.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def set_kings(state, x_kind, y_kind):
 
 @kernel
 def setup(variant, state, params, record):
-    """王的确定 (rules-spec A2.3): flip the tile after the deal; X is its kind (seven kings
+    """王的确定 (§anhua-kings): flip the tile after the deal; X is its kind (seven kings
     only), Y the next rank of its suit (9 wraps to 1). Every other copy of X and Y is a king."""
     indicator = flip(variant, state, params)
     y_kind = anhua.king_y_kind(indicator)
@@ -177,7 +177,7 @@ def lists_chi(variant):
 def win(variant, state, seat, how, tile, params, tables):
     """anhua.best_win for ``seat``'s concealed hand as it is (the winning ``tile`` already in it,
     -1 when none was drawn). A king won on from another player (only with
-    discarded_king_claimable_for_win) is a natural tile of its face (rules-spec A2.3.5)."""
+    discarded_king_claimable_for_win) is a natural tile of its face (§anhua-discarded-kings)."""
     claimed = how == anhua.HOW_DISCARD or how == anhua.HOW_ROB_KONG or how == anhua.HOW_KONG_CANNON
     natural_king = tile if claimed and tile >= 0 and state.wild[tile] else -1
     return anhua.best_win(
@@ -209,9 +209,9 @@ def win_with(variant, state, seat, tile, how, params, tables):
 
 @inline_kernel
 def holds_instant_kings(x_held, y_held, params):
-    """起手四王/七王 (rules-spec A3.6, docs/rules-anhua.md #4): ``x_held`` X and ``y_held`` Y
-    kings are 四王 or 七王 by the tier mode: all four Y, or all seven kings; with ``count`` any
-    four or more."""
+    """起手四王/七王 (§anhua-instant-king-win, §anhua-reading-instant-win-dealt-hand): ``x_held`` X
+    and ``y_held`` Y kings are 四王 or 七王 by the tier mode: all four Y, or all seven kings; with
+    ``count`` any four or more."""
     if params[anhua.P_KING_TIER_MODE] == anhua.TIER_MODE_COUNT:
         return x_held + y_held >= 4
     tier = anhua.king_tier(x_held, y_held, anhua.TIER_MODE_IDENTICAL_SETS)
@@ -221,11 +221,11 @@ def holds_instant_kings(x_held, y_held, params):
 @kernel
 def instant_win(hand, status, seat, params):
     """起手四王/七王: on the seat's first own turn, or (option instant_win_window) on any own turn
-    before its first claim, a dealt hand (起手) holding 四王/七王 may win at once as 小胡. The
-    kings counted are those dealt and still held: a king drawn since, the first draw included,
-    counts only with ``instant_king_win_counts_draw`` (rules-spec A3.6). ``hand``: the seat's
-    concealed counts; ``status``: the state's status array. Returns 1 when the instant win is
-    there, 0 when not, -1 when the window has closed for this hand."""
+    before its first claim, a dealt hand (起手) holding 四王/七王 may win at once as 小胡. The kings
+    counted are those dealt and still held: a king drawn since, the first draw included, counts only
+    with ``instant_king_win_counts_draw`` (§anhua-instant-king-win). ``hand``: the seat's concealed
+    counts; ``status``: the state's status array. Returns 1 when the instant win is there, 0 when
+    not, -1 when the window has closed for this hand."""
     window_open = status[seat, ST_ACTED] == 0 or (
         params[anhua.P_INSTANT_WIN_WINDOW] == 1 and status[seat, ST_CLAIMED] == 0
     )
@@ -245,11 +245,11 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
     """The legal actions of ``seat`` on its own turn (``drawn``: the tile it drew, -1 for the
     dealer's first turn), written to ``actions``; returns their number. In order: the instant
     win 起手四王/七王 (``instant_win``), the self-drawn win (``win``: 自摸, its best scoring), then
-    every kong the K1-K3 conditions allow (``kong_allowed``; rules-spec A3.3), by kind: a 暗杠
+    every kong the K1-K3 conditions allow (``kong_allowed``; §anhua-kongs), by kind: a 暗杠
     of four held tiles or a 明杠 of a pong's fourth; a locked hand (after its open kong) only
     with the tile it drew. Both wins are listed where both are there: the agent takes the one
     that pays more (a dealt 四王 that is also a complete hand is a 四王平胡, P = 8, not 小胡;
-    rules-spec A3.6)."""
+    §anhua-instant-king-win)."""
     status = state.status
     hand = state.hands[seat]
     n_actions = 0
@@ -304,7 +304,7 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
 def tile_winnable(wild, tile, params):
     """Whether anyone may win on ``tile`` offered by another player (``wild``: the state's wild
     mask): never on a king unless the option discarded_king_claimable_for_win says so
-    (rules-spec A2.3.5)."""
+    (§anhua-discarded-kings)."""
     return not (wild[tile] and params[anhua.P_DISCARDED_KING_CLAIMABLE] == 0)
 
 
@@ -318,12 +318,12 @@ def claim_actions(
     discard a 直杠 took).
 
     A win (``win``: its best scoring), unless the tile is a king (``tile_winnable``), the seat
-    passed a win on this kind since its last draw (漏胡) or, when robbing a 直杠, the seat
-    discarded the tile (nobody wins on his own discard; rules-spec A3.4 step 1). On a discard
-    also, for a hand that is not locked and never on a king (A2.3.4): a 直杠 of three held
-    tiles (``kong_allowed``), a pong of two, and a chi, only by the discarder's next player,
-    each sequence in order of its first tile, with natural tiles only. Returns the number of
-    actions listed in all."""
+    passed a win on this kind since its last draw (漏胡) or, when robbing a 直杠, the seat discarded
+    the tile (nobody wins on his own discard; §anhua-open-kong step 1). On a discard also, for a
+    hand that is not locked and never on a king (§anhua-king-power): a 直杠 of three held tiles
+    (``kong_allowed``), a pong of two, and a chi, only by the discarder's next player, each sequence
+    in order of its first tile, with natural tiles only. Returns the number of actions listed in
+    all."""
     # the arrays bound once and no kernel given the state in the common path: this runs on
     # every discard, and each call that passes the state counts a reference per array in it
     n_players = state.scalars[N_PLAYERS]
@@ -388,7 +388,7 @@ def list_chis(hand, wild, tile, actions, n_actions):
 @kernel
 def discard_mask(variant, hand, status, seat, drawn, params, allowed):
     """What ``seat`` may discard: a locked hand (after its open kong) discards the tile it
-    drew, returned as the forced discard (选择杠开后手牌不能动, rules-spec A3.4 step 6); any
+    drew, returned as the forced discard (选择杠开后手牌不能动, §anhua-open-kong step 6); any
     other hand may discard any tile it holds (``allowed`` stays as it is: -1)."""
     if status[seat, ST_LOCKED] != 0:
         return drawn
@@ -398,7 +398,7 @@ def discard_mask(variant, hand, status, seat, drawn, params, allowed):
 @kernel
 def observe(variant, status, event, seat, tile, detail, params):
     """漏胡: a seat that passes a win on a kind offered by another player may not win on that
-    kind from others until its next draw from the wall (rules-spec A3.5); kept as bits in the
+    kind from others until its next draw from the wall (§anhua-missed-win); kept as bits in the
     seat's ``ST_PASSED_WINS``."""
     if event == EVENT_DRAW:
         status[seat, ST_PASSED_WINS] = 0
@@ -410,7 +410,7 @@ def observe(variant, status, event, seat, tile, detail, params):
 def max_winners(variant, how, kong_type, params):
     """How many players may win on one tile: on a discard all who can with 一炮多响, else the
     first in turn order; robbing 明杠 (and 直杠 with allow_rob_direct_kong) likewise; none for a
-    暗杠 or when robbing is off (rules-spec A3.5)."""
+    暗杠 or when robbing is off (§anhua-claims, §anhua-kongs)."""
     several = 4 if params[anhua.P_MULTI_RON] != 0 else 1
     if how == anhua.HOW_DISCARD:
         return several
@@ -424,8 +424,8 @@ def max_winners(variant, how, kong_type, params):
 
 @kernel
 def is_ready(variant, state, seat, params, tables):
-    """听牌 under Anhua's rules: some tile would complete a legal hand (rules-spec 0.3: never a
-    fifth copy of a kind held four times; a wait counts even if every copy is visible)."""
+    """听牌 under Anhua's rules: some tile would complete a legal hand (§anhua-hand-vocabulary:
+    never a fifth copy of a kind held four times; a wait counts even if every copy is visible)."""
     for kind in range(27):
         if state.hands[seat, kind] < 4 and (
             win_with(variant, state, seat, kind, np.int64(anhua.HOW_SELF_DRAW), params, tables)
@@ -437,7 +437,7 @@ def is_ready(variant, state, seat, params, tables):
 
 @kernel
 def kong_allowed(variant, state, seat, kind, kong_type, params, tables):
-    """Conditions of an open kong 开杠 (rules-spec A3.3): K3 no king among the four, K2 enough
+    """Conditions of an open kong 开杠 (§anhua-kongs): K3 no king among the four, K2 enough
     wall, K1 ready once the four tiles are set aside."""
     if state.wild[kind] or tiles_left(state) < params[anhua.P_KONG_MIN_WALL]:
         return False
@@ -460,7 +460,7 @@ def kong_allowed(variant, state, seat, kind, kong_type, params, tables):
 
 @kernel
 def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, outcome):
-    """The open kong 开杠 of rules-spec A3.4 after the engine has made the kong (robbing is
+    """The open kong 开杠 of §anhua-open-kong after the engine has made the kong (robbing is
     over): the next tiles of the wall are revealed; the konger blooms on the best of them
     (杠上花; with ``kong_multi_tile_win = double`` twice the points when several would win);
     else they are his discards, and the first eligible player from his next seat may win on
@@ -537,16 +537,16 @@ def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, out
             set_single_win(outcome, other, seat_best, anhua.HOW_KONG_CANNON, konger, seat_tile, 1)
             return KONG_HAND_OVER
         emit(variant, state, EVENT_PASS_WIN, other, seat_tile, 0, params)
-    state.status[konger, ST_LOCKED] = 1  # 选择杠开后手牌不能动 (rules-spec A3.4 step 6)
+    state.status[konger, ST_LOCKED] = 1  # 选择杠开后手牌不能动 (§anhua-open-kong step 6)
     return KONG_CONTINUE
 
 
 @kernel
 def settle_win(variant, state, outcome, params, tables, record, delta):
-    """Points P = 2^(B+1) times the outcome's factor, birds 抓鸟 (none when the winning tile was
-    the last of the wall, 海底), the payments into ``delta`` and the event log, and the next
-    dealer: the winner, or the discarder when several won on one discard (rules-spec A2.1,
-    A3.8, A5). Fills the record's points, birds and instant-win slots."""
+    """Points P = 2^(B+1) times the outcome's factor, birds 抓鸟 (none when the winning tile was the
+    last of the wall, 海底), the payments into ``delta`` and the event log, and the next dealer: the
+    winner, or the discarder when several won on one discard (§anhua-dealer, §anhua-exhaustive-draw,
+    §anhua-scoring). Fills the record's points, birds and instant-win slots."""
     n_players = state.scalars[N_PLAYERS]
     n_winners = outcome[O_N_WINNERS]
     how = outcome[O_HOW]
@@ -590,5 +590,5 @@ def settle_win(variant, state, outcome, params, tables, record, delta):
 
 @kernel
 def settle_draw(variant, state, last_drawer, params, tables, record, delta):
-    """荒庄: no payments; whoever drew the last tile deals next (rules-spec A3.8)."""
+    """荒庄: no payments; whoever drew the last tile deals next (§anhua-exhaustive-draw)."""
     return last_drawer

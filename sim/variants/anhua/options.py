@@ -1,9 +1,9 @@
-"""Anhua Seven Kings 安化七王麻将: every option of rules-spec A6, declared once.
+"""Anhua Seven Kings 安化七王麻将: every option of §anhua-options, declared once.
 
 The options class, its checks, the kernels' ``params`` array and its ``P_*`` indices, the
 ``[options]`` comments of ``configs/anhua-*.toml`` and the options table of
-``docs/rules-anhua.md`` all come from :data:`ANHUA_OPTIONS` (see :mod:`sim.options`). Pure Python:
-the kernels import the indices from here. Defaults are the spec's (A6).
+`docs/rules/anhua.md` all come from :data:`ANHUA_OPTIONS` (see :mod:`sim.options`). Pure Python:
+the kernels import the indices from here. Defaults are the spec's (§anhua-options).
 """
 
 from __future__ import annotations
@@ -15,7 +15,12 @@ N_TILES = 108
 
 ANHUA_OPTIONS = (
     choice(
-        "player_count", (3, 4), 4, "人数", "players: 4 (四人玩) or 3 (三人玩)", "A1, A6 #1, A7 #22"
+        "player_count",
+        (3, 4),
+        4,
+        "人数",
+        "players: 4 (四人玩) or 3 (三人玩)",
+        "§anhua-setup, §anhua-players, §anhua-reading-player-count",
     ),
     choice(
         "king_mode",
@@ -23,26 +28,43 @@ ANHUA_OPTIONS = (
         "seven_kings",
         "七王 / 四王",
         "seven kings (flipped kind X and next rank Y) or four (Y only)",
-        "A2.3, A6 #2",
+        "§anhua-kings, §anhua-king-mode",
     ),
     flag(
         "king_as_itself_is_hard",
         False,
         "王代硬",
         "a king standing for its own face may count as hard",
-        "A4.5, A6 #3",
+        "§anhua-king-as-itself",
     ),
-    flag("allow_rob_kong", True, "可抢杠胡", "a 明杠 can be robbed", "A3.4, A6 #4"),
-    flag("multi_ron", True, "一炮多响", "several players may win on one discard", "A3.2, A6 #5"),
+    flag(
+        "allow_rob_kong",
+        True,
+        "可抢杠胡",
+        "a 明杠 can be robbed",
+        "§anhua-open-kong, §anhua-robbing-a-kong",
+    ),
+    flag(
+        "multi_ron",
+        True,
+        "一炮多响",
+        "several players may win on one discard",
+        "§anhua-claims, §anhua-multi-ron",
+    ),
     flag(
         "dealer_bonus",
         False,
         "庄闲分",
         "one extra point on every payment with the dealer",
-        "A5.4, A6 #6",
+        "§anhua-payments, §anhua-dealer-bonus",
     ),
     choice(
-        "bird_count", (1, 2, 4), 2, "抓鸟", "birds flipped after a win: 1, 2 or 4", "A5.4, A6 #7"
+        "bird_count",
+        (1, 2, 4),
+        2,
+        "抓鸟",
+        "birds flipped after a win: 1, 2 or 4",
+        "§anhua-payments, §anhua-birds",
     ),
     choice(
         "king_tier_mode",
@@ -50,14 +72,14 @@ ANHUA_OPTIONS = (
         "identical_sets",
         "单王/三王/四王/六王/七王",
         "tiers by identical sets, or by king count",
-        "A4.4, A6 #8, A7 #1",
+        "§anhua-king-tiers, §anhua-reading-king-tiers",
     ),
     flag(
         "king_as_itself_affects_eligibility",
         True,
         "王代硬",
         "also decides who may win on discards",
-        "A4.5, A6 #9, A7 #9",
+        "§anhua-king-as-itself, §anhua-reading-king-as-itself-scope",
     ),
     choice(
         "instant_king_win_window",
@@ -65,7 +87,7 @@ ANHUA_OPTIONS = (
         "first_turn",
         "起手四王/七王",
         "window of the instant win",
-        "A3.6, A6 #10, A7 #8",
+        "§anhua-instant-king-win, §anhua-reading-instant-win-dealt-hand",
     ),
     choice(
         "kong_reveal_count",
@@ -73,7 +95,7 @@ ANHUA_OPTIONS = (
         3,
         "开杠",
         "tiles revealed by an open kong: 3 or 2",
-        "A3.4, A6 #11, A7 #3",
+        "§anhua-open-kong, §anhua-kong-reveal, §anhua-reading-three-revealed-tiles",
     ),
     choice(
         "kong_multi_tile_win",
@@ -81,7 +103,7 @@ ANHUA_OPTIONS = (
         "best_only",
         "开杠",
         "several revealed tiles win: best only, or double points",
-        "A3.4, A6 #12, A7 #2",
+        "§anhua-open-kong, §anhua-kong-bloom, §anhua-reading-kong-cannon-defined-twice",
     ),
     # 余牌数: the bounds depend on kong_reveal_count and player_count (AnhuaOptions.check_together)
     integer(
@@ -89,7 +111,7 @@ ANHUA_OPTIONS = (
         4,
         "开杠",
         "tiles that must be left in the wall to kong (at least reveal + 1)",
-        "A3.3, A6 #13",
+        "§anhua-kongs, §anhua-kong-min-wall",
         minimum=1,
         allowed_text=(
             "an integer from kong_reveal_count + 1 to the wall after the deal "
@@ -101,7 +123,7 @@ ANHUA_OPTIONS = (
         True,
         "小七对",
         "four identical tiles count as two pairs",
-        "A4.1, A6 #14, A7 #7",
+        "§anhua-hand-forms, §anhua-seven-pairs, §anhua-reading-seven-pairs",
     ),
     choice(
         "dealer_bonus_timing",
@@ -109,7 +131,7 @@ ANHUA_OPTIONS = (
         "after_birds",
         "庄闲分",
         "added after or before the birds double",
-        "A5.4, A6 #15, A7 #10",
+        "§anhua-payments, §anhua-dealer-bonus, §anhua-reading-dealer-bonus",
     ),
     choice(
         "first_dealer",
@@ -117,31 +139,31 @@ ANHUA_OPTIONS = (
         "seat0",
         "开房玩家坐庄",
         "first dealer of a session: seat 0 or random",
-        "A2.1, A6 #16, A7 #12",
+        "§anhua-dealer, §anhua-first-dealer, §anhua-reading-first-dealer",
     ),
     flag(
         "discarded_king_claimable_for_win",
         False,
         "",
         "a discarded or revealed king can be won on",
-        "A2.3, A6 #17, A7 #13",
+        "§anhua-kings, §anhua-discarded-kings, §anhua-reading-kings-and-claims",
     ),
     flag(
         "allow_rob_direct_kong",
         True,
         "抢杠",
         "a 直杠 (kong on a discard) can also be robbed",
-        "A3.4, A6 #18, A7 #16",
+        "§anhua-open-kong, §anhua-robbing-a-kong, §anhua-reading-robbing-a-direct-kong",
     ),
     flag(
         "instant_king_win_counts_draw",
         False,
         "起手四王/七王",
         "the first drawn tile counts (off: the dealt hand only)",
-        "A3.6, A6 #19",
+        "§anhua-instant-king-win",
     ),
 )
-"""Every option of rules-spec A6, in ``params`` order."""
+"""Every option of §anhua-options, in ``params`` order."""
 
 OPTION = by_name(ANHUA_OPTIONS)
 OPTION_NAMES = tuple(OPTION)
@@ -179,15 +201,15 @@ TIER_MODE_COUNT = OPTION["king_tier_mode"].code("count")
 
 
 class AnhuaOptions(Options, declarations=ANHUA_OPTIONS):
-    """Every option of rules-spec A6, with its default (:data:`ANHUA_OPTIONS`)."""
+    """Every option of §anhua-options, with its default (:data:`ANHUA_OPTIONS`)."""
 
     def check_together(self) -> None:
-        """余牌数 for 开杠 (rules-spec A6 #13): room for the revealed tiles, and a wall that can
+        """余牌数 for 开杠 (§anhua-kong-min-wall): room for the revealed tiles, and a wall that can
         hold that many when a kong is first possible."""
         if self.kong_min_wall < self.kong_reveal_count + 1:
             raise ValueError(
                 f"kong_min_wall: {self.kong_min_wall} is below kong_reveal_count + 1 = "
-                f"{self.kong_reveal_count + 1} (rules-spec A6 #13)"
+                f"{self.kong_reveal_count + 1} (§anhua-kong-min-wall)"
             )
         if self.kong_min_wall > self.wall_after_deal:
             raise ValueError(

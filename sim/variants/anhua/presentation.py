@@ -1,10 +1,9 @@
 """What ``mjsim report`` says of Anhua Seven Kings 安化七王麻将 beyond its options.
 
 The report's labels for the win kind and the points sources only this game has (起手胡, 抓鸟,
-庄闲分), the named patterns of rules-spec A5.3 (to list those a run never won), and one sentence
-each on the tiers, on what a score change holds and on how the points moved in a hand are split
-(:func:`sim.analysis.points_sources` counts the birds as the rest of the points moved).
-"""
+庄闲分), the named patterns of §anhua-named-patterns (to list those a run never won), and one
+sentence each on the tiers, on what a score change holds and on how the points moved in a hand are
+split (:func:`sim.analysis.points_sources` counts the birds as the rest of the points moved)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Anhua Seven Kings 安化七王麻将: win eligibility, features and payments (numba kernels).
 
-Source: ``000_256f49c87fe6e891.txt``; English reading ``rules-spec.md`` Part A. Decisions where the
-text is unclear follow rules-spec A7; those of this project are in docs/rules-anhua.md.
+Rules: docs/rules/anhua.md. Decisions where the
+text is unclear follow §anhua-readings; those of this project are in docs/rules/anhua.md.
 
 Scoring needs no enumeration of decompositions. A king 王 standing for its own face is simply a
 natural tile of that face, so each way of counting some X-kings and Y-kings as naturals (王代硬,
@@ -34,7 +34,7 @@ from ...kernels.moves import HOW_ROB_KONG as HOW_ROB_KONG
 from ...kernels.moves import HOW_SELF_DRAW as HOW_SELF_DRAW
 from ...kernels.moves import NO_WIN as NO_WIN
 
-# Options (rules-spec A6): indices into ``params`` and the codes of choices, from the declarations
+# Options (§anhua-options): indices into ``params`` and the codes of choices, from the declarations
 from .options import (  # noqa: F401 (read by hooks and checks as scoring.P_*)
     KING_MODE_FOUR,
     KING_MODE_SEVEN,
@@ -81,7 +81,7 @@ TIER_SIX = 3  # 六王
 TIER_SEVEN = 4  # 七王
 TIER_WEIGHT = np.array([0, 1, 2, 2, 3], np.int64)
 
-# Feature bits of a scored win (rules-spec A5.1); the pattern name is a function of these bits.
+# Feature bits of a scored win (§anhua-features); the pattern name is a function of these bits.
 FEATURE_HARD = 1 << 0  # 硬庄
 FEATURE_THREE_KINGS = 1 << 1  # 三王
 FEATURE_FOUR_KINGS = 1 << 2  # 四王
@@ -100,7 +100,7 @@ TIER_FEATURE = np.array(
 
 @inline_kernel
 def king_tier(x_kings, y_kings, tier_mode):
-    """King tier 王 of the effective kings (rules-spec A4.4): x of kind X, y of kind Y."""
+    """King tier 王 of the effective kings (§anhua-king-tiers): x of kind X, y of kind Y."""
     if tier_mode == TIER_MODE_COUNT:
         total = x_kings + y_kings
         if total >= 7:
@@ -134,7 +134,7 @@ def king_class(x_kings, y_kings, tier_mode):
 
 @inline_kernel
 def class_may_win(klass, how):
-    """Who may win how by king class (rules-spec A4.3 table)."""
+    """Who may win how by king class (§anhua-who-may-win table)."""
     if how == HOW_SELF_DRAW or how == HOW_KONG_BLOOM or how == HOW_INSTANT:
         return True
     if how == HOW_DISCARD:
@@ -155,7 +155,7 @@ def _how_feature(how):
 
 @inline_kernel
 def bigs_of(features):
-    """B, the number of bigs 大胡 (rules-spec A5.1): each feature bit counts its weight."""
+    """B, the number of bigs 大胡 (§anhua-features): each feature bit counts its weight."""
     bigs = 0
     if features & FEATURE_HARD:
         bigs += 1
@@ -199,8 +199,8 @@ def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, natural_king, 
     face. meld_suits: bit s set when a meld of suit s exists. x_kind: kind X of the seven-kings
     mode (-1 in four-kings mode); y_kind: kind Y. natural_king: the kind of a king claimed from
     another player (a discarded or revealed king, only with discarded_king_claimable_for_win),
-    one copy of which is a natural tile of its face for the claimer (rules-spec A2.3.5), or -1.
-    Implements rules-spec A4.1-A4.6 and A5.1: among every way of counting kings as their own
+    one copy of which is a natural tile of its face for the claimer (§anhua-discarded-kings), or -1.
+    Implements §anhua-hand-forms and §anhua-features: among every way of counting kings as their own
     face (only with 王代硬) the legal hand form with the most bigs that the king class allows
     for ``how``.
     """
@@ -251,7 +251,7 @@ def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, natural_king, 
             )
             wilds = x_effective + y_effective
             flush = suits == 1 or suits == 2 or suits == 4
-            # 二五八将 unless 清一色 or 小七对 (乱将, rules-spec A4.2)
+            # 二五八将 unless 清一色 or 小七对 (乱将, §anhua-pair-rule)
             pair_form = FORM_STANDARD if flush else FORM_STANDARD | OPTION_PAIR_258
             standard = is_complete(key_m, key_p, key_s, 0, wilds, pair_form, tables)
             pairs = n_melds == 0 and is_complete(
@@ -268,7 +268,7 @@ def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, natural_king, 
             if pairs:
                 features |= FEATURE_SEVEN_PAIRS
             # most bigs; on a tie the weakest king class (硬 before 单王 before heavy), so a
-            # hand reports the same pattern however it is won (docs/rules-anhua.md)
+            # hand reports the same pattern however it is won (docs/rules/anhua.md)
             rank = 4 * bigs_of(features) + (CLASS_HEAVY - klass)
             if rank > best_rank:
                 best_rank = rank
@@ -278,7 +278,7 @@ def best_win(concealed, meld_suits, n_melds, x_kind, y_kind, how, natural_king, 
 
 @inline_kernel
 def base_points(features):
-    """P = 2^(B+1) (rules-spec A5.2); the instant win is 小胡, P = 2."""
+    """P = 2^(B+1) (§anhua-base-points); the instant win is 小胡, P = 2."""
     if features & FEATURE_INSTANT:
         return 2
     return np.int64(1) << (bigs_of(features) + 1)
@@ -286,7 +286,7 @@ def base_points(features):
 
 @inline_kernel
 def king_y_kind(indicator):
-    """王的确定 (rules-spec A2.3): the king kind Y of a flipped ``indicator``, the next rank of its
+    """王的确定 (§anhua-kings): the king kind Y of a flipped ``indicator``, the next rank of its
     suit, 9 wrapping to 1 (X, with seven kings, is the indicator's own kind). The one statement
     of the rule: the hooks call it, Python code its ``py_func`` (on an int or a numpy array);
     only the rule checker (``checks.py``) keeps its own, to check the engine independently."""
@@ -294,7 +294,7 @@ def king_y_kind(indicator):
 
 
 # ---------------------------------------------------------------------------------------------
-# Birds 抓鸟 and payments (rules-spec A5.4)
+# Birds 抓鸟 and payments (§anhua-payments)
 
 
 @inline_kernel
@@ -354,7 +354,7 @@ def settle(
 
 @kernel
 def anhua_legal_batch(counts, x_kinds, y_kinds, params, tables, out):
-    """out[i] = hand i is a legal Anhua win by self-draw (rules-spec A4.1-A4.2, kings wild).
+    """out[i] = hand i is a legal Anhua win by self-draw (§anhua-hand-forms, kings wild).
 
     counts: (n, 34) uint8 concealed hands with kings at their face; x_kinds, y_kinds: (n,) int64
     king kinds of each hand's deal (x -1 in four-kings mode). Uses the engine's own scorer

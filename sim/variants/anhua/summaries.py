@@ -51,7 +51,7 @@ def point_sources(
     explained: np.ndarray,
 ) -> dict[str, np.ndarray]:
     """Points per hand from the birds and, when the run's ``options`` enable it, the dealer
-    bonus (rules-spec A5.4), which the records do not carry as ``points_from_*`` columns.
+    bonus (§anhua-payments), which the records do not carry as ``points_from_*`` columns.
 
     The points moved in a hand (the sum of the positive score changes) are the pattern points and
     other recorded sources (``explained``), plus the dealer bonus (one point per payment the

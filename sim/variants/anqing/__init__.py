@@ -1,7 +1,7 @@
 """Anqing 安庆麻将 (Anhui): options, scoring, hooks and engine.
 
-Source: ``004_4a131f7ccc7583f8.txt``; English reading: ``rules-spec.md`` Part C, the project's
-further decisions in ``docs/rules-anqing.md``. Every option of rules-spec C6 is declared once in
+Rules: docs/rules/anqing.md (§anqing-rules), the project's
+further decisions in `docs/rules/anqing.md`. Every option of §anqing-options is declared once in
 ``options`` (:data:`ANQING_OPTIONS`); ``scoring`` holds the numba kernels (win legality under
 the 钻 conditions, the best reading's items, the payments), ``hooks`` the variant interface and
 ``engine`` the generic loop compiled with those hooks, all imported here inside

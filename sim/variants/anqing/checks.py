@@ -1,26 +1,26 @@
 """Anqing's rule checks of played hands (numba), over the generic tile ledger.
 
 ``check_hand`` replays one hand's event log on the ledger's books (``sim.kernels.ledger``: every
-tile accounted for after every event, hand sizes, moves legal in shape, claim order, the final
-state and the record) and checks Anqing's own rules (rules-spec Part C, docs/rules-anqing.md)
-beside it: the 钻 is the flipped tile's successor (C2.2); no win on a discard and no robbing
-(只能自摸胡牌, C4.1); 杠开 only on a replacement; every win legal under the 钻 conditions (the
-winner's hand, D, the kong chain and his single-tile kongs as the log shows them, scored again
-by ``scoring.best_score``: C4.4); no class-1 win while holding an un-konged 杠牌 (the winning
-form must then be 十三烂, C3.3); no 钻 in a chi, pong or kong and no claim of a 钻 or a 杠牌
-(钻不可以吃碰, C3.2); a chi only by the discarder's next player (C3.1); a 杠牌 never discarded
-unless ``gang_tile_discardable``; a single-tile kong only of a 杠牌 or of a 钻, and of a 钻 only
-when the rest is ready, with a 跑风 wait under ``zhi_jiao_requires = pao_feng_wait`` (直叫,
-C3.2); the settlement: the items sum to the winner's S, every
-payment is one seat paying the winner, each 包 factor and amount is derived again from the books
-(S, the melds and whose discards they took, the dealer, the 连庄 count: C5.2-C5.4), the score
-changes are the payments' (so zero-sum).
+tile accounted for after every event, hand sizes, moves legal in shape, claim order, the final state
+and the record) and checks Anqing's own rules (§anqing-rules, docs/rules/anqing.md) beside it: the
+钻 is the flipped tile's successor (§anqing-zuan); no win on a discard and no robbing (只能自摸胡牌,
+§anqing-self-draw-only); 杠开 only on a replacement; every win legal under the 钻 conditions (the
+winner's hand, D, the kong chain and his single-tile kongs as the log shows them, scored again by
+``scoring.best_score``: §anqing-zuan-conditions); no class-1 win while holding an un-konged 杠牌
+(the winning form must then be 十三烂, §anqing-gang-tile-kong); no 钻 in a chi, pong or kong and no
+claim of a 钻 or a 杠牌 (钻不可以吃碰, §anqing-zuan-kong-needs-zhi-jiao); a chi only by the
+discarder's next player (§anqing-claims); a 杠牌 never discarded unless ``gang_tile_discardable``; a
+single-tile kong only of a 杠牌 or of a 钻, and of a 钻 only when the rest is ready, with a 跑风
+wait under ``zhi_jiao_requires = pao_feng_wait`` (直叫, §anqing-zuan-kong-needs-zhi-jiao); the
+settlement: the items sum to the winner's S, every payment is one seat paying the winner, each 包
+factor and amount is derived again from the books (S, the melds and whose discards they took, the
+dealer, the 连庄 count: §anqing-payments), the score changes are the payments' (so zero-sum).
 
 ``check_anqing_hands`` plays hands like ``engine.play_hands`` with the log on and checks each;
 ``check_games`` is its Python face, the one the variant contract test
 (``tests/test_variant_contract.py``) calls for every variant.
 
-Seed rules: ``004_4a131f7ccc7583f8.txt`` (安庆麻将).
+Rules: docs/rules/anqing.md (安庆麻将).
 """
 
 from __future__ import annotations
@@ -143,8 +143,8 @@ F_ITEMS = 28  # the items' sum
 F_FORM = 29  # the legal win's best form, recomputed at the win
 F_STREAK = 30  # the dealer's 连庄 count k the hand was dealt with
 F_DERIVED = 31  # 1 once the payments were derived from the books (at the first 包 event)
-F_AMOUNT = 32  # + seat: each payer's amount, derived (C5.2-C5.4)
-F_FACTOR = 36  # + seat: each payer's 包 factor, derived (C5.4)
+F_AMOUNT = 32  # + seat: each payer's amount, derived (§anqing-payments)
+F_FACTOR = 36  # + seat: each payer's 包 factor, derived (§anqing-bao)
 N_FACTS = 40
 
 
@@ -166,7 +166,8 @@ def _melds_of(books, seat, melds):
 
 @kernel
 def _win_legal(books, facts, seat, tile, how, wall, params):
-    """The win's best legal reading as the log shows the hand (C4, C5.1): its form, or -1."""
+    """The win's best legal reading as the log shows the hand (§anqing-winning,
+    §anqing-score-table): its form, or -1."""
     zuan = facts[F_ZUAN]
     hand = np.zeros(scoring.N_KINDS, np.int64)
     _hand_of(books, seat, hand)
@@ -188,10 +189,11 @@ def _win_legal(books, facts, seat, tile, how, wall, params):
 
 @kernel
 def _zhi_jiao_allowed(books, facts, seat, params, tables):
-    """直叫 (C3.2): the seat's 13 tiles left after konging a 钻 are ready in shape
-    (``_ready_in_shape``), and with ``zhi_jiao_requires = pao_feng_wait`` some natural kind
-    drawn next (the replacement, so 杠开) wins with 跑风 in its best reading; never a fifth copy
-    of a kind held four of. Written from the books, apart from the hooks' readiness test."""
+    """直叫 (§anqing-zuan-kong-needs-zhi-jiao): the seat's 13 tiles left after konging a 钻 are
+    ready in shape (``_ready_in_shape``), and with ``zhi_jiao_requires = pao_feng_wait`` some
+    natural kind drawn next (the replacement, so 杠开) wins with 跑风 in its best reading; never a
+    fifth copy of a kind held four of. Written from the books, apart from the hooks' readiness
+    test."""
     zuan = facts[F_ZUAN]
     hand = np.zeros(scoring.N_KINDS, np.int64)
     _hand_of(books, seat, hand)
@@ -205,7 +207,7 @@ def _zhi_jiao_allowed(books, facts, seat, params, tables):
         first = melds[m, 1]
         if melds[m, 0] == MELD_CHI:
             for member in range(first, first + 3):
-                # a chi through the 钻's face holds a 红中 for it (C2.3)
+                # a chi through the 钻's face holds a 红中 for it (§anqing-red-dragon)
                 held[scoring.RED if member == zuan else member] += 1
         else:
             held[first] += 3 if melds[m, 0] == MELD_PONG else 4
@@ -231,10 +233,10 @@ def _zhi_jiao_allowed(books, facts, seat, params, tables):
 
 @kernel
 def _ready_in_shape(hand, zuan, held, params):
-    """直叫's "ready" (C7 #31), derived by the scorer's own decompositions rather than the
-    hooks' key tables: some physical kind other than the 钻, not one ``held`` (concealed and
-    melded) counts four of, completes the 13 tiles (``hand``, its 钻 as wilds) as a class-1
-    hand (``_class_one_shape``) or, with no meld, a 十三烂."""
+    """直叫's "ready" (§anqing-reading-scorer-details), derived by the scorer's own decompositions
+    rather than the hooks' key tables: some physical kind other than the 钻, not one ``held``
+    (concealed and melded) counts four of, completes the 13 tiles (``hand``, its 钻 as wilds) as a
+    class-1 hand (``_class_one_shape``) or, with no meld, a 十三烂."""
     concealed = hand.sum() == 13  # no melds: a 十三烂 may be
     for kind in range(scoring.N_KINDS):
         if kind == zuan or held[kind] >= 4:
@@ -252,10 +254,10 @@ def _ready_in_shape(hand, zuan, held, params):
 
 @kernel
 def _class_one_shape(hand, zuan, params):
-    """14 tiles as a class-1 hand in shape (C4.2): no 杠牌; the naturals at their class-1
-    identities (红中 as the 钻's face) and the 钻 as wilds make its sets and a pair, or (14
-    concealed tiles) seven pairs: four of a kind as two pairs only with
-    ``seven_pairs_allow_quad``; a pair of 钻 is a pair of a kind not otherwise held."""
+    """14 tiles as a class-1 hand in shape (§anqing-class-one): no 杠牌; the naturals at their
+    class-1 identities (红中 as the 钻's face) and the 钻 as wilds make its sets and a pair, or (14
+    concealed tiles) seven pairs: four of a kind as two pairs only with ``seven_pairs_allow_quad``;
+    a pair of 钻 is a pair of a kind not otherwise held."""
     naturals = np.zeros(scoring.N_KINDS, np.int64)
     for kind in range(scoring.N_KINDS):
         if kind == zuan or hand[kind] == 0:
@@ -288,7 +290,8 @@ def _before(books, facts, event, seat, tile, detail, wall, params, tables):
         last = books[SCALARS, B_LAST_SEAT]
         if last < 0 or seat != (last + 1) % books[SCALARS, B_N_PLAYERS]:
             return ERR_CLAIM
-        # a chi through the 钻's face holds a 红中 playing it (C2.3), never a 钻 (C3.2)
+        # a chi through the 钻's face holds a 红中 playing it (§anqing-red-dragon), never a 钻
+        # (§anqing-zuan-kong-needs-zhi-jiao)
         code = detail // MAX_SEATS
         through_face = tile <= zuan <= tile + 2
         if code != 0 and (
@@ -402,8 +405,8 @@ def _variant_event(books, facts, event, seat, tile, detail, params):
 
 @kernel
 def _derive_payments(books, facts, winner, params):
-    """Each payer's 包 factor and amount (C5.2-C5.4) from the books: S the items logged so far
-    (the items come first), the melds and whose discards they took as the ledger booked them,
+    """Each payer's 包 factor and amount (§anqing-payments) from the books: S the items logged so
+    far (the items come first), the melds and whose discards they took as the ledger booked them,
     the dealer, and the 连庄 count the hand was dealt with."""
     melds = np.zeros((4, 4, 3), np.int64)
     n_melds = np.zeros(4, np.int64)

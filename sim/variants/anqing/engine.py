@@ -6,7 +6,7 @@ so numba compiles and caches one engine for Anqing, in Anqing's cache folder. Be
 that play hands, the single steps (a kong, a win's settlement, the own-turn and claim listings)
 are entry points too, for tests and tools that set up an exact position.
 
-``play_hands`` adds the 连庄累加 carry (``lian_zhuang_cumulative``, rules-spec C5.3) after the
+``play_hands`` adds the 连庄累加 carry (``lian_zhuang_cumulative``, §anqing-lian-zhuang) after the
 hands are played: it depends on the amounts of the dealer's earlier wins in the session, which
 one hand's settlement does not see, and changes no move of play.
 """
@@ -43,10 +43,10 @@ ANQING = define_variant("anqing", {name: getattr(hooks, name) for name in HOOK_N
 
 @kernel
 def add_carry(records, hands_per_session, start, carry):
-    """连庄累加 (C5.3, ``lian_zhuang_cumulative``): in a hand the dealer wins, each payer also
-    pays what he paid the dealer in the dealer's earlier wins of his spell (the hands since he
-    last became dealer; a 荒庄 adds nothing), without their own carries. ``carry`` (4,) holds
-    the spell's sums on entry (hand ``start`` of a block continuing a session) and on exit."""
+    """连庄累加 (§anqing-lian-zhuang, ``lian_zhuang_cumulative``): in a hand the dealer wins, each
+    payer also pays what he paid the dealer in the dealer's earlier wins of his spell (the hands
+    since he last became dealer; a 荒庄 adds nothing), without their own carries. ``carry`` (4,)
+    holds the spell's sums on entry (hand ``start`` of a block continuing a session) and on exit."""
     dealer = np.int64(-1)
     for index in range(records.shape[0]):
         record = records[index]

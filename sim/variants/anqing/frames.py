@@ -3,9 +3,8 @@
 :mod:`sim.records` builds the generic columns and inserts these where they declare (``after``);
 :func:`games_values` and :func:`wins_values` compute them from Anqing's record slots
 (``record_slots``: the 钻, the 连庄 count, D per seat, single-tile kongs, each payer's 包 factor,
-amount and 累加 carry, the winner's points per C5.1 item). Pure numpy and pandas: no kernels run
-here.
-"""
+amount and 累加 carry, the winner's points per §anqing-score-table item). Pure numpy and pandas: no
+kernels run here."""
 
 from __future__ import annotations
 
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
 
 WIN_KINDS = {HOW_SELF_DRAW: "self_draw", HOW_KONG_BLOOM: "kong_bloom"}
 """Win kind code (``sim.kernels.moves.HOW_*``) -> name: 自摸 and 杠开 (a win on a kong's
-replacement); Anqing has no win on a discard and no robbing (rules-spec C4.1)."""
+replacement); Anqing has no win on a discard and no robbing (§anqing-self-draw-only)."""
 
 ITEM_IDS = (
     "base",
@@ -62,7 +61,7 @@ ITEM_IDS = (
     "gang_pai",
     "feng",
 )
-"""Column ids of the C5.1 items, in the order of ``scoring_names.ITEM_NAMES``."""
+"""Column ids of the §anqing-score-table items, in the order of ``scoring_names.ITEM_NAMES``."""
 
 FEATURE_ZHI_JIAO = 1 << 24
 """hooks.FEATURE_ZHI_JIAO (a pure Python copy: the hooks module compiles kernels on import)."""
@@ -117,11 +116,11 @@ WINS_COLUMNS = (
            shown_as="name"),
     Column("zhi_jiao", "the win is a 直叫 (杠开 and 跑风 together)", "bool", shown_as="flag",
            after="points"),
-    Column("items_scored", "bit i: C5.1 item i scored (屁胡 too, worth 0)", "int64",
+    Column("items_scored", "bit i: §anqing-score-table item i scored (屁胡 too, worth 0)", "int64",
            shown_as="number"),
     *(
-        Column(f"item_{name}", f"points of {chinese} (C5.1)", "int64", shown_as="points",
-               unit="points")
+        Column(f"item_{name}", f"points of {chinese} (§anqing-score-table)", "int64",
+               shown_as="points", unit="points")
         for name, chinese in zip(ITEM_IDS, ITEM_NAMES, strict=True)
     ),
 )  # fmt: skip

@@ -2,16 +2,16 @@
 
 Each hook of ``sim.kernels.variant_type.HOOK_NAMES`` is a kernel taking Anqing's marker first;
 ``sim.variants.anqing.engine`` makes them the methods of that marker, so the generic loop
-(``sim.kernels.engine``) plays Anqing through them: 136 tiles, four players; the flip after the
-deal chooses the 钻 (wild, its successor), 红中 stands for the 钻's face, two dragons are 杠牌
-(kong-only, never discarded, konged singly with a replacement from the tail); a 钻 is konged
-singly only when the rest is ready (直叫); chi (the next player) and pong, never of a 钻; no
-win on a discard and no robbing; every win self-drawn, scored by ``scoring.best_score`` (the
-钻 conditions of C4.4 decide whether it is legal); payments with the dealer extra, 连庄 and 包
+(``sim.kernels.engine``) plays Anqing through them: 136 tiles, four players; the flip after the deal
+chooses the 钻 (wild, its successor), 红中 stands for the 钻's face, two dragons are 杠牌
+(kong-only, never discarded, konged singly with a replacement from the tail); a 钻 is konged singly
+only when the rest is ready (直叫); chi (the next player) and pong, never of a 钻; no win on a
+discard and no robbing; every win self-drawn, scored by ``scoring.best_score`` (the 钻 conditions of
+§anqing-zuan-conditions decide whether it is legal); payments with the dealer extra, 连庄 and 包
 (``scoring.payments``); the dealer keeps the deal on his win and on 荒庄.
 
-Source: ``004_4a131f7ccc7583f8.txt``; English reading ``rules-spec.md`` Part C; this project's
-decisions in docs/rules-anqing.md.
+Rules: docs/rules/anqing.md (§anqing-rules); this project's
+decisions in docs/rules/anqing.md.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ N_EVENTS = 2
 
 # Feature bits of a win (R_FEATURES, A_FEATURES): the items that scored (bit i: item i,
 # scoring.I_*) and the facts beside them
-FEATURE_ZHI_JIAO = 1 << 24  # 直叫: 杠开 and 跑风 together (004:#5)
+FEATURE_ZHI_JIAO = 1 << 24  # 直叫: 杠开 and 跑风 together (§anqing-zhi-jiao-win)
 
 # The forms every legal win is complete in with every 钻 counted wild (the pre-check); a hand
 # holding a 红中 for the 钻's face is pre-checked with it read as that face (``identity_keys``)
@@ -114,11 +114,23 @@ WIN_FORMS = FORM_STANDARD | FORM_SEVEN_PAIRS | OPTION_QUADS | FORM_THIRTEEN
 CLASS_ONE_FORMS = FORM_STANDARD | FORM_SEVEN_PAIRS | OPTION_QUADS
 
 SEAT_STATUS = (
-    StatusColumn("discarded_zuan", "1 once the seat discarded a 钻 this hand (D, C4.4)", "flag"),
-    StatusColumn("gang_kongs", "single-tile kongs of 杠牌 the seat made (C3.3)", "count"),
-    StatusColumn("zuan_kongs", "单张钻杠: 钻 the seat konged singly (直叫, C3.2)", "count"),
     StatusColumn(
-        "kong_chain", "kongs the seat made in a row this turn (杠开's chain, C5.1 #14)", "hidden"
+        "discarded_zuan",
+        "1 once the seat discarded a 钻 this hand (D, §anqing-zuan-conditions)",
+        "flag",
+    ),
+    StatusColumn(
+        "gang_kongs", "single-tile kongs of 杠牌 the seat made (§anqing-gang-tile-kong)", "count"
+    ),
+    StatusColumn(
+        "zuan_kongs",
+        "单张钻杠: 钻 the seat konged singly (直叫, §anqing-zuan-kong-needs-zhi-jiao)",
+        "count",
+    ),
+    StatusColumn(
+        "kong_chain",
+        "kongs the seat made in a row this turn (杠开's chain, §anqing-gang-kai)",
+        "hidden",
     ),
     StatusColumn(
         "first_turn",
@@ -141,7 +153,9 @@ SEAT_STATUS = (
     ST_MOUTHS_FROM,
 ) = status_slots(SEAT_STATUS)
 HAND_STATUS = (
-    StatusColumn("zuan", "the 钻 (wild) kind: the flipped tile's successor (C2.2)", "tile", "hand"),
+    StatusColumn(
+        "zuan", "the 钻 (wild) kind: the flipped tile's successor (§anqing-zuan)", "tile", "hand"
+    ),
     StatusColumn(
         "melded",
         "1 once anyone made a chi, pong or 4-tile kong (天胡 / 地胡 over)",
@@ -161,9 +175,9 @@ HAND_ZUAN, HAND_MELDED, HAND_DEALT_LAST = status_slots(HAND_STATUS)
 
 @kernel
 def setup(variant, state, params, record):
-    """钻牌的出现 (C2.2): flip the tile after the deal (out of play); its successor is the 钻,
-    whose four tiles are wild. A seat dealt a tile that may make an own-turn action the
-    engine's pre-checks do not see (``special_held``) is flagged for the own-turn hook."""
+    """钻牌的出现 (§anqing-zuan): flip the tile after the deal (out of play); its successor is the
+    钻, whose four tiles are wild. A seat dealt a tile that may make an own-turn action the engine's
+    pre-checks do not see (``special_held``) is flagged for the own-turn hook."""
     indicator = flip(variant, state, params)
     zuan = scoring.zuan_of(np.int64(indicator))
     set_wild(state, zuan)
@@ -171,7 +185,7 @@ def setup(variant, state, params, record):
     status = state.status
     status[HAND_ROW, HAND_ZUAN] = zuan
     status[HAND_ROW, HAND_STEER_FORMS] = CLASS_ONE_FORMS
-    if zuan < scoring.RED:  # 红中 plays the 钻's face, in chis too (C2.3)
+    if zuan < scoring.RED:  # 红中 plays the 钻's face, in chis too (§anqing-red-dragon)
         status[HAND_ROW, HAND_STAND_IN] = scoring.RED + 1
         status[HAND_ROW, HAND_STAND_IN_FACE] = zuan
     # the forms the agents steer by, and what Anqing pays for (agent.steer_hints)
@@ -188,9 +202,10 @@ def setup(variant, state, params, record):
 
 @inline_kernel
 def is_special(kind, zuan):
-    """Whether a tile of ``kind`` may make an own-turn action the engine's pre-checks
-    (a plausible win with its natural keys, a kong shape) do not see: a 杠牌 or a 钻 (single-tile
-    kongs, C3.2, C3.3) or a 红中 playing the 钻's face (a win reading it so, C2.3)."""
+    """Whether a tile of ``kind`` may make an own-turn action the engine's pre-checks (a plausible
+    win with its natural keys, a kong shape) do not see: a 杠牌 or a 钻 (single-tile kongs,
+    §anqing-zuan-kong-needs-zhi-jiao, §anqing-gang-tile-kong) or a 红中 playing the 钻's face (a win
+    reading it so, §anqing-red-dragon)."""
     first, second = gang_kinds(zuan)
     red_plays_face = kind == scoring.RED and zuan < scoring.RED
     return kind == first or kind == second or kind == zuan or red_plays_face
@@ -230,7 +245,8 @@ def lists_chi(variant):
 
 @inline_kernel
 def gang_kinds(zuan):
-    """The two 杠牌 kinds (C2.3): 发财 and 白板, or the dragons other than a dragon 钻."""
+    """The two 杠牌 kinds (§anqing-red-dragon): 发财 and 白板, or the dragons other than a dragon
+    钻."""
     if zuan < scoring.RED:
         return scoring.GREEN, scoring.WHITE
     first = scoring.RED if zuan != scoring.RED else scoring.GREEN
@@ -240,8 +256,8 @@ def gang_kinds(zuan):
 
 @kernel
 def identity_keys(hand, zuan, keys, out):
-    """The seat's suit keys with each 红中 read as the 钻's face (C2.3), for the pre-checks of a
-    class-1 hand; the 钻 stay out of the keys (wild)."""
+    """The seat's suit keys with each 红中 read as the 钻's face (§anqing-red-dragon), for the
+    pre-checks of a class-1 hand; the 钻 stay out of the keys (wild)."""
     for suit in range(4):
         out[suit] = keys[suit]
     red = np.int64(hand[scoring.RED])
@@ -298,7 +314,7 @@ def features_of(items):
 def win(variant, state, seat, how, tile, params, tables):
     """The features of ``seat``'s self-drawn win (``how``: HOW_SELF_DRAW or HOW_KONG_BLOOM;
     ``tile``: the winning tile, -1 for the dealer's dealt 14), or NO_WIN: every win is
-    self-drawn (C4.1), so any other ``how`` is none."""
+    self-drawn (§anqing-self-draw-only), so any other ``how`` is none."""
     if how != HOW_SELF_DRAW and how != HOW_KONG_BLOOM:
         return NO_WIN
     items = np.zeros(scoring.N_ITEM_SLOTS, np.int64)
@@ -315,7 +331,7 @@ def win(variant, state, seat, how, tile, params, tables):
 def held_copies(state, seat, out):
     """``out[kind]``: the physical tiles of ``kind`` the seat holds, concealed and in its melds
     (a chi through the 钻's face holds a 红中 for it): a ready hand never waits on a fifth copy
-    (rules-spec 0.3, C3.2)."""
+    (§anqing-vocabulary, §anqing-zuan-kong-needs-zhi-jiao)."""
     for kind in range(scoring.N_KINDS):
         out[kind] = state.hands[seat, kind]
     for index in range(state.n_melds[seat]):
@@ -333,9 +349,9 @@ def held_copies(state, seat, out):
 @kernel
 def is_ready(hand, zuan, keys, wilds, held, params, tables):
     """Whether a 13-tile hand (``hand`` counts, natural ``keys``, ``wilds`` 钻) is ready in shape
-    (C7 #31: some natural tile completes it, the 钻 conditions aside): class 1 with 红中 as the
-    face when no 杠牌 is held, or 十三烂. No wait on a kind of which ``held`` (concealed and
-    melded, ``held_copies``) counts four; four of a kind are two pairs only with
+    (§anqing-reading-scorer-details: some natural tile completes it, the 钻 conditions aside): class
+    1 with 红中 as the face when no 杠牌 is held, or 十三烂. No wait on a kind of which ``held``
+    (concealed and melded, ``held_copies``) counts four; four of a kind are two pairs only with
     ``seven_pairs_allow_quad``, as in win scoring."""
     first, second = gang_kinds(zuan)
     class_one = hand[first] == 0 and hand[second] == 0
@@ -378,9 +394,9 @@ def is_ready(hand, zuan, keys, wilds, held, params, tables):
 
 @kernel
 def zhi_jiao_allowed(state, seat, params, tables):
-    """直叫 (C3.2): the seat may kong one 钻 when the 13 tiles left are ready (``ready``), and
-    with ``pao_feng_wait`` one of its winning kinds, drawn as a natural tile, wins as 跑风 (the
-    best reading of that win, 杠开 making it legal, has 跑风)."""
+    """直叫 (§anqing-zuan-kong-needs-zhi-jiao): the seat may kong one 钻 when the 13 tiles left are
+    ready (``ready``), and with ``pao_feng_wait`` one of its winning kinds, drawn as a natural tile,
+    wins as 跑风 (the best reading of that win, 杠开 making it legal, has 跑风)."""
     zuan = state.status[HAND_ROW, HAND_ZUAN]
     hand = state.hands[seat]
     held = np.empty(scoring.N_KINDS, np.int64)
@@ -398,9 +414,9 @@ def zhi_jiao_allowed(state, seat, params, tables):
 
 @kernel
 def pao_feng_wait(state, seat, zuan, held, params):
-    """Whether some natural kind drawn into ``seat``'s hand (one 钻 already out of it) wins as
-    跑风 after the 钻 kong (C3.2 ``pao_feng_wait``); never a fifth copy of a kind ``held``
-    counts four of."""
+    """Whether some natural kind drawn into ``seat``'s hand (one 钻 already out of it) wins as 跑风
+    after the 钻 kong (§anqing-zuan-kong-needs-zhi-jiao ``pao_feng_wait``); never a fifth copy of a
+    kind ``held`` counts four of."""
     items = np.zeros(scoring.N_ITEM_SLOTS, np.int64)
     hand = np.zeros(scoring.N_KINDS, np.int64)
     for kind in range(scoring.N_KINDS):
@@ -429,10 +445,10 @@ def pao_feng_wait(state, seat, zuan, held, params):
 @kernel
 def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
     """The legal actions of ``seat`` on its own turn (``drawn``: the tile it drew, -1 for the
-    dealer's first turn): the self-drawn win (杠开 after a replacement; 天胡 / 地胡) when the
-    best reading is legal (A_VALUE: its S); while a tile is left, a single-tile kong of each
-    杠牌 held (C3.3), of a 钻 when 直叫 allows it (C3.2), a 暗杠 of four held and a 加杠 onto a
-    pong (never of a 钻 or a 杠牌, C3.4)."""
+    dealer's first turn): the self-drawn win (杠开 after a replacement; 天胡 / 地胡) when the best
+    reading is legal (A_VALUE: its S); while a tile is left, a single-tile kong of each 杠牌 held
+    (§anqing-gang-tile-kong), of a 钻 when 直叫 allows it (§anqing-zuan-kong-needs-zhi-jiao), a 暗杠
+    of four held and a 加杠 onto a pong (never of a 钻 or a 杠牌, §anqing-kongs)."""
     status = state.status
     zuan = status[HAND_ROW, HAND_ZUAN]
     hand = state.hands[seat]
@@ -483,12 +499,12 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
 
 @kernel
 def chi_actions(hand, tile, zuan, actions, n_actions):
-    """The next player's chis of the discarded ``tile`` (C3.1), rows appended to ``actions``
-    (A_TILE the sequence's first tile, A_DETAIL its stand-in code): sequences of natural tiles
-    without the 钻 kind (钻不可以吃碰, C3.2), and, when 红中 plays the 钻's suited face (C2.3
-    "红中…可以吃，可以碰"), sequences through that face in which a 红中 plays it: a held 红中
-    beside a discarded neighbour, or the discarded 红中 itself between held neighbours
-    (docs/rules-anqing.md decision 25)."""
+    """The next player's chis of the discarded ``tile`` (§anqing-claims), rows appended to
+    ``actions`` (A_TILE the sequence's first tile, A_DETAIL its stand-in code): sequences of natural
+    tiles without the 钻 kind (钻不可以吃碰, §anqing-zuan-kong-needs-zhi-jiao), and, when 红中 plays
+    the 钻's suited face (§anqing-red-dragon "红中…可以吃，可以碰"), sequences through that face in
+    which a 红中 plays it: a held 红中 beside a discarded neighbour, or the discarded 红中 itself
+    between held neighbours (§anqing-reading-chi-through-red)."""
     red_plays_face = zuan < scoring.RED
     played = zuan if tile == scoring.RED and red_plays_face else tile
     if played >= 27:
@@ -518,11 +534,11 @@ def chi_actions(hand, tile, zuan, actions, n_actions):
 def claim_actions(
     variant, state, offerer, tile, how, kong_type, kong_from, params, tables, claims, n_claims
 ):
-    """Each other seat's legal claims on ``tile`` discarded by ``offerer``: no win (C4.1, only
-    self-draw) and nothing of a 钻 (C3.2 "钻不可以吃碰") or a 杠牌 (kong-only, C3.3); a 直杠
-    of three held while a tile is left, a pong of two, and for the next player each chi
-    (``chi_actions``: natural tiles, or a 红中 playing the 钻's face). Nothing when a kong is
-    offered for robbing (no robbing)."""
+    """Each other seat's legal claims on ``tile`` discarded by ``offerer``: no win
+    (§anqing-self-draw-only, only self-draw) and nothing of a 钻 (§anqing-zuan-kong-needs-zhi-jiao
+    "钻不可以吃碰") or a 杠牌 (kong-only, §anqing-gang-tile-kong); a 直杠 of three held while a tile
+    is left, a pong of two, and for the next player each chi (``chi_actions``: natural tiles, or a
+    红中 playing the 钻's face). Nothing when a kong is offered for robbing (no robbing)."""
     n_players = state.scalars[N_PLAYERS]
     zuan = state.status[HAND_ROW, HAND_ZUAN]
     first_gang, second_gang = gang_kinds(zuan)
@@ -544,7 +560,8 @@ def claim_actions(
         if offset == 1:
             n_actions = chi_actions(hands[seat], tile, zuan, claims[seat], n_actions)
         # a pong's or chi's worth to the agents (A_VALUE): the 口 of the offerer's discards the
-        # claimer then holds (3 or more: 包, the offerer pays his win three times or more, C5.4)
+        # claimer then holds (3 or more: 包, the offerer pays his win three times or more,
+        # §anqing-bao)
         mouths = (state.status[seat, ST_MOUTHS_FROM] >> (4 * offerer)) & 15
         for row in range(melds_before, n_actions):
             claims[seat, row, A_VALUE] = mouths + 1
@@ -555,9 +572,9 @@ def claim_actions(
 
 @kernel
 def discard_mask(variant, hand, status, seat, drawn, params, allowed):
-    """杠牌 are never discarded (C3.3; ``gang_tile_discardable`` allows it), unless the hand holds
-    nothing else (its kongs were declined); anything else may be (a 钻 too: the discarder then
-    has D, C4.4). Never forced."""
+    """杠牌 are never discarded (§anqing-gang-tile-kong; ``gang_tile_discardable`` allows it),
+    unless the hand holds nothing else (its kongs were declined); anything else may be (a 钻 too:
+    the discarder then has D, §anqing-zuan-conditions). Never forced."""
     if params[scoring.P_GANG_TILE_DISCARDABLE] != 0:
         return -1
     first, second = gang_kinds(status[HAND_ROW, HAND_ZUAN])
@@ -581,7 +598,8 @@ def max_winners(variant, how, kong_type, params):
 @kernel
 def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, outcome):
     """Every kong, single-tile ones included, is followed by a replacement from the tail
-    (C3.3, C3.4); a win on it is 杠开 (the chain is counted by ``observe``)."""
+    (§anqing-gang-tile-kong, §anqing-kongs); a win on it is 杠开 (the chain is counted by
+    ``observe``)."""
     return KONG_REPLACEMENT
 
 
@@ -644,11 +662,12 @@ def fill_seat_slots(state, record):
 
 @kernel
 def settle_win(variant, state, outcome, params, tables, record, delta):
-    """The winner's best legal reading (C5.1) and the payments (C5.2-C5.4: dealer extra, 连庄,
-    包), each logged (the items and 包 factors as Anqing's events, the payments as EVENT_PAY);
-    the record; the next dealer: the dealer keeps the deal on his win, else it passes to his
-    next player (``next_dealer_rule = rotate``) or to the winner (C2.1). The 累加 carry of
-    ``lian_zhuang_cumulative`` is added across the session by ``engine.play_hands``."""
+    """The winner's best legal reading (§anqing-score-table) and the payments (§anqing-payments:
+    dealer extra, 连庄, 包), each logged (the items and 包 factors as Anqing's events, the payments
+    as EVENT_PAY); the record; the next dealer: the dealer keeps the deal on his win, else it passes
+    to his next player (``next_dealer_rule = rotate``) or to the winner (§anqing-next-dealer). The
+    累加 carry of ``lian_zhuang_cumulative`` is added across the session by
+    ``engine.play_hands``."""
     winner = outcome[O_WINNER]
     how = outcome[O_HOW]
     tile = outcome[O_TILE]
@@ -694,7 +713,8 @@ def settle_win(variant, state, outcome, params, tables, record, delta):
 
 @kernel
 def settle_draw(variant, state, last_drawer, params, tables, record, delta):
-    """荒庄 (C3.5): no payment; the dealer keeps the deal and his streak grows ("黄庄也算连庄")."""
+    """荒庄 (§anqing-exhaustive-draw): no payment; the dealer keeps the deal and his streak grows
+    ("黄庄也算连庄")."""
     fill_seat_slots(state, record)
     for item in range(scoring.N_ITEMS):
         record[RA_ITEMS + item] = 0

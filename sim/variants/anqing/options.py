@@ -1,23 +1,23 @@
-"""Anqing 安庆麻将: every option of rules-spec C6, declared once.
+"""Anqing 安庆麻将: every option of §anqing-options, declared once.
 
-Source: ``004_4a131f7ccc7583f8.txt`` (items 1-22 and the introduction; the repeated items 23-76
-add nothing, rules-spec C7 #1). The options class and its checks, the kernels' ``params`` array
-and its ``P_*`` indices, and the options table of ``docs/rules-anqing.md`` all come from
-:data:`ANQING_OPTIONS` (see :mod:`sim.options`). Pure Python: the kernels will import the
-indices from here. Defaults are the spec's (C6; the text itself names no option, every row
-exposes a decision of C7). ``player_count`` is not a C6 row: the text says four players only
-(C1.2), and the generic layer reads ``options.player_count``; its bounds reject any other count.
-"""
+Source: docs/rules/anqing.md (items 1-22 and the introduction; the repeated items 23-76 add nothing,
+§anqing-reading-items-once). The options class and its checks, the kernels' ``params`` array and its
+``P_*`` indices, and the options table of `docs/rules/anqing.md` all come from
+:data:`ANQING_OPTIONS` (see :mod:`sim.options`). Pure Python: the kernels will import the indices
+from here. Defaults are the spec's (§anqing-options; the text itself names no option, every row
+exposes a decision of §anqing-readings). ``player_count`` is not a §anqing-options row: the text
+says four players only (§anqing-players), and the generic layer reads ``options.player_count``; its
+bounds reject any other count."""
 
 from __future__ import annotations
 
 from ...options import Options, by_name, choice, flag, int_list, integer, param_count, param_slots
 
 N_TILES = 136
-"""The tile set: 万, 筒, 条 and the honours 东南西北中发白, four of each (rules-spec C1.1)."""
+"""The tile set: 万, 筒, 条 and the honours 东南西北中发白, four of each (§anqing-tiles)."""
 
 N_PLAYERS = 4
-"""安庆麻将是一个四个人才能玩的游戏 (rules-spec C1.2)."""
+"""安庆麻将是一个四个人才能玩的游戏 (§anqing-players)."""
 
 _TABLE = (
     integer(
@@ -25,7 +25,7 @@ _TABLE = (
         N_PLAYERS,
         "四个人才能玩",
         "players: four only",
-        "C1.2",
+        "§anqing-players",
         minimum=N_PLAYERS,
         maximum=N_PLAYERS,
         allowed_text="4 only (安庆麻将是一个四个人才能玩的游戏)",
@@ -36,7 +36,7 @@ _TABLE = (
         "random",
         "起庄",
         "first dealer of a session: rolled for (random) or seat 0",
-        "C2.1, C6 #1",
+        "§anqing-next-dealer, §anqing-option-first-dealer",
     ),
     choice(
         "next_dealer_rule",
@@ -44,14 +44,14 @@ _TABLE = (
         "rotate",
         "定庄",
         "when a non-dealer wins the deal passes to the dealer's next player, or to the winner",
-        "C2.1, C6 #2, C7 #23",
+        "§anqing-next-dealer, §anqing-option-next-dealer-rule, §anqing-reading-dealer-rotation",
     ),
     integer(
         "dealer_extra",
         3,
         "庄家额外",
         "points added to every payment the dealer makes or receives",
-        "C5.2, C6 #3",
+        "§anqing-payments, §anqing-option-dealer-extra",
         minimum=0,
     ),
     flag(
@@ -59,14 +59,15 @@ _TABLE = (
         True,
         "庄家额外",
         "the dealer's extra also when he pays (off: only when he wins)",
-        "C5.2, C6 #4, C7 #13",
+        "§anqing-payments, §anqing-option-dealer-extra-symmetric, "
+        "§anqing-reading-dealer-extra-symmetric",
     ),
     int_list(
         "lian_zhuang_table",
         (3, 6, 12, 15),
         "连庄",
         "streak points L(1), L(2), L(3), L(4 or more) on each payment with the dealer",
-        "C5.3, C6 #5, C7 #12",
+        "§anqing-lian-zhuang, §anqing-option-lian-zhuang-table, §anqing-reading-lian-zhuang-values",
         length=4,
         minimum=0,
     ),
@@ -75,7 +76,8 @@ _TABLE = (
         False,
         "连庄 是不是累加的",
         "a dealer's streak win also collects the amounts of his earlier streak wins",
-        "C5.3, C6 #6, C7 #12",
+        "§anqing-lian-zhuang, §anqing-option-lian-zhuang-cumulative, "
+        "§anqing-reading-lian-zhuang-values",
     ),
     choice(
         "gang_kai_count_mode",
@@ -83,21 +85,21 @@ _TABLE = (
         "chain",
         "杠开",
         "kongs counted for 杠开: the chain of this turn, or all the winner's kongs",
-        "C5.1, C6 #7, C7 #10",
+        "§anqing-score-table, §anqing-option-gang-kai-count-mode, §anqing-reading-gang-kai-values",
     ),
     flag(
         "gang_kai_cumulative",
         True,
         "杠开",
         "杠开 for 1-4 kongs is 3, 9, 18, 30 (off: 3, 6, 9, 12)",
-        "C5.1, C6 #8, C7 #10",
+        "§anqing-score-table, §anqing-option-gang-kai-cumulative, §anqing-reading-gang-kai-values",
     ),
     integer(
         "single_kong_points",
         1,
         "单张杠",
         "points of a single-tile 杠牌 or 钻 kong",
-        "C5.1, C6 #9, C7 #17",
+        "§anqing-score-table, §anqing-option-single-kong-points, §anqing-reading-kong-points",
         minimum=0,
     ),
     flag(
@@ -105,14 +107,16 @@ _TABLE = (
         False,
         "单张杠 门清",
         "a single-tile kong breaks 门清",
-        "C5.1, C6 #10, C7 #14",
+        "§anqing-score-table, §anqing-option-single-kong-breaks-menqing, "
+        "§anqing-reading-menqing-single-kongs",
     ),
     flag(
         "menqing_ying_additive",
         True,
         "门清（硬）",
         "门清（硬） adds 3 to 门清 (off: it replaces it)",
-        "C5.1, C6 #11, C7 #14",
+        "§anqing-score-table, §anqing-option-menqing-ying-additive, "
+        "§anqing-reading-menqing-single-kongs",
     ),
     choice(
         "bao_all_pong_4_factor",
@@ -120,7 +124,7 @@ _TABLE = (
         12,
         "四口全碰 包",
         "包 factor for four 口 all pongs or kongs",
-        "C5.4, C6 #12, C7 #16",
+        "§anqing-bao, §anqing-option-bao-all-pong-4-factor, §anqing-reading-bao-four-pongs",
     ),
     choice(
         "mutual_bao_mode",
@@ -128,7 +132,7 @@ _TABLE = (
         "sum",
         "互为顺包",
         "winner and payer fed each other three 口: add both factors, or take the larger",
-        "C5.4, C6 #13, C7 #16",
+        "§anqing-bao, §anqing-option-mutual-bao-mode, §anqing-reading-bao-four-pongs",
     ),
     choice(
         "pao_feng_definition",
@@ -136,7 +140,7 @@ _TABLE = (
         "decomposition",
         "跑风",
         "the drawn tile is pair, middle or edge in some reading; or also a single wait",
-        "C4.4, C6 #14, C7 #6",
+        "§anqing-zuan-conditions, §anqing-option-pao-feng-definition, §anqing-reading-pao-feng",
     ),
     choice(
         "jian_zi_hu_definition",
@@ -144,28 +148,30 @@ _TABLE = (
         "suited_natural",
         "见字胡",
         "the drawn tile is a suited tile at its face; or also paired with a 钻 (钻吊)",
-        "C4.4, C6 #15, C7 #7",
+        "§anqing-zuan-conditions, §anqing-option-jian-zi-hu-definition, §anqing-reading-jian-zi-hu",
     ),
     flag(
         "jian_zi_hu_red_counts",
         True,
         "见字胡 红中",
         "a drawn 红中 standing for a suited 钻 face counts for 见字胡",
-        "C4.4, C6 #16, C7 #7",
+        "§anqing-zuan-conditions, §anqing-option-jian-zi-hu-red-counts, §anqing-reading-jian-zi-hu",
     ),
     flag(
         "gang_tile_discardable",
         False,
         "杠牌",
         "the kong-only dragons may be discarded",
-        "C3.3, C6 #17, C7 #5",
+        "§anqing-gang-tile-kong, §anqing-option-gang-tile-discardable, "
+        "§anqing-reading-gang-tile-use",
     ),
     flag(
         "shisanlan_honours_literal",
         True,
         "十三烂",
         "in 十三烂 红中 is 中 and 杠牌 are held as honours",
-        "C4.3, C6 #18, C7 #19, C7 #32",
+        "§anqing-shisanlan, §anqing-option-shisanlan-honours-literal, "
+        "§anqing-reading-seven-stars-honours, §anqing-reading-literal-shisanlan-off",
     ),
     choice(
         "zhi_jiao_requires",
@@ -173,27 +179,29 @@ _TABLE = (
         "ready",
         "直叫",
         "a 钻 may be konged when the rest is ready, or waits as 跑风",
-        "C3.2, C6 #19, C7 #9",
+        "§anqing-zuan-kong-needs-zhi-jiao, §anqing-option-zhi-jiao-requires, "
+        "§anqing-reading-zhi-jiao",
     ),
     flag(
         "seven_pairs_allow_quad",
         True,
         "七小对",
         "four identical tiles count as two pairs",
-        "C4.2, C6 #20",
+        "§anqing-class-one, §anqing-option-seven-pairs-allow-quad",
     ),
     integer(
         "shuang_tian_hu_points",
         60,
         "双天胡",
         "points of 双天胡, instead of 七对天胡 and 四个钻牌",
-        "C5.1, C6 #21, C7 #11",
+        "§anqing-score-table, §anqing-option-shuang-tian-hu-points, "
+        "§anqing-reading-shuang-tian-hu-value",
         minimum=0,
     ),
 )
 
 ANQING_OPTIONS = _TABLE
-"""``player_count`` (C1.2), then every option of rules-spec C6 in its order (#1-21)."""
+"""``player_count`` (§anqing-players), then every option of §anqing-options in its order (#1-21)."""
 
 OPTION = by_name(ANQING_OPTIONS)
 OPTION_NAMES = tuple(OPTION)
@@ -245,16 +253,17 @@ ZHI_JIAO_PAO_FENG_WAIT = OPTION["zhi_jiao_requires"].code("pao_feng_wait")
 
 
 class AnqingOptions(Options, declarations=ANQING_OPTIONS):
-    """Every option of rules-spec C6, with its default, and the four-player rule (C1.2).
+    """Every option of §anqing-options, with its default, and the four-player rule
+    (§anqing-players).
 
-    No two C6 options contradict each other: each combination is a playable rule set (some
-    make another option moot, e.g. ``shuang_tian_hu_points`` without
-    ``seven_pairs_allow_quad``, where 双天胡 cannot occur; docs/rules-anqing.md lists these).
-    The one impossible setting, another player count, is rejected by ``player_count``'s
-    bounds, one line naming the option."""
+    No two §anqing-options options contradict each other: each combination is a playable rule set
+    (some make another option moot, e.g. ``shuang_tian_hu_points`` without
+    ``seven_pairs_allow_quad``, where 双天胡 cannot occur; docs/rules/anqing.md lists these). The
+    one impossible setting, another player count, is rejected by ``player_count``'s bounds, one line
+    naming the option."""
 
     def lian_zhuang_points(self, streak: int) -> int:
-        """L(k) of rules-spec C5.3: 0 for k = 0, then the table, capped at its fourth value."""
+        """L(k) of §anqing-lian-zhuang: 0 for k = 0, then the table, capped at its fourth value."""
         if streak < 0:
             raise ValueError(f"streak: {streak} is below 0")
         return 0 if streak == 0 else self.lian_zhuang_table[min(streak, 4) - 1]

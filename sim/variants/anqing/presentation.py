@@ -14,8 +14,8 @@ from .scoring_names import ITEM_ENGLISH, ITEM_NAMES
 
 ITEMS_SECTION = CountedSection(
     key="anqing-items",
-    title="Score items 名堂 (C5.1)",
-    intro="Which of the C5.1 items 1-22 scored, per winner (a win scores every item that "
+    title="Score items 名堂 (§anqing-score-table)",
+    intro="Which of the score items 1-22 scored, per winner (a win scores every item that "
     "applies, 所有都是累加的): how often each scored, with its 95% interval, and its mean points "
     "where it scored (屁胡 is a marker worth 0; 杠开's points follow its chain, 杠牌's the "
     "kongs). Items of the reading the win was scored by (the legal one with the highest S).",
@@ -32,7 +32,7 @@ ITEMS_SECTION = CountedSection(
 
 BAO_SECTION = CountedSection(
     key="anqing-bao",
-    title="包 factors 顺包 / 反包 (C5.4)",
+    title="包 factors 顺包 / 反包 (§anqing-bao)",
     intro="包 per hand: 顺包 (a payer fed the winner three 口 or more, so pays × the factor), 反包 "
     "(the winner fed the payer: × twice the factor) and 互为顺包 (both ways: the factors added, "
     "or the larger with the option mutual_bao_mode). How often a hand has each, what the "
@@ -69,7 +69,10 @@ REPORT = ReportText(
         "硬烂",
         "软烂",
     ),
-    tier_note="Anqing has no tiers: a win scores the sum of its items (C5.1, 所有都是累加的).",
+    tier_note=(
+        "Anqing has no tiers: a win scores the sum of its items (§anqing-score-table, "
+        "所有都是累加的)."
+    ),
     score_includes="the winner's items, 庄家额外, 连庄 and the 包 factors",
     points_note="Pattern points = the winner's S × payers; 庄家额外, 连庄, 包 and 连庄累加 = "
     "what each adds to the payments.",

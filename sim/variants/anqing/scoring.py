@@ -1,15 +1,14 @@
 """Anqing 安庆麻将: win legality, the best score of a win and the payments (numba kernels).
 
-Source: ``004_4a131f7ccc7583f8.txt`` (items 1-22 and the introduction); English reading
-``rules-spec.md`` Part C (C4 winning, C5 scoring and payments), further decisions in
-``docs/rules-anqing.md``. The slow reference these kernels are checked against is
-``tests/reference/anqing.py`` (``tests/variants/test_anqing_scoring.py``).
+Rules: docs/rules/anqing.md (§anqing-winning winning, §anqing-scoring scoring and payments). The
+slow reference these kernels are checked against is ``tests/reference/anqing.py``
+(``tests/variants/test_anqing_scoring.py``).
 
 How the best reading is found without listing every tile: tiles of one identity (the kind they
 stand for) are interchangeable between the groups of a reading, so a reading is read at the
 level of identities: which groups (``hand.decompositions`` over the naturals, the 钻 filling
 the gaps), how many 钻 stand for each kind (``zuan_for``), and on which identity the winning
-tile ``W`` sits. Every flag of C4.4 follows from that:
+tile ``W`` sits. Every flag of §anqing-zuan-conditions follows from that:
 
 * W natural, identity w: 跑风 when some group puts w as a pair tile, the middle of a sequence or
   the edge 3 / 7 (cases 1-3); 见字胡 when w is suited (a 红中 only with
@@ -24,7 +23,7 @@ the edge (跑风 for a drawn 钻 at its face). Any other identity scores and win
 
 Hands are counts by physical kind (34), the winner's concealed tiles with ``W``; the 钻 kind's
 count is the 钻 held. Melds are the engine's rows ``(type, first tile, from seat)``;
-single-tile kongs (杠牌 and 钻) are counts, not melds (they are no sets, C4.2 牌型5).
+single-tile kongs (杠牌 and 钻) are counts, not melds (they are no sets, §anqing-class-one 牌型5).
 """
 
 from __future__ import annotations
@@ -113,7 +112,7 @@ RED, GREEN, WHITE = 31, 32, 33  # 红中 发财 白板
 N_ITEMS = len(ITEM_NAMES)
 S_BITS = N_ITEMS  # slot of ``items`` holding the bit mask of the items that scored
 S_FORM = N_ITEMS + 1  # slot holding the form of the best reading (FORM_*)
-S_ZHI_JIAO = N_ITEMS + 2  # 1 when the win is a 直叫 (杠开 and 跑风 together, 004:#5)
+S_ZHI_JIAO = N_ITEMS + 2  # 1 when the win is a 直叫 (杠开 and 跑风 together, §anqing-zhi-jiao-win)
 N_ITEM_SLOTS = N_ITEMS + 3
 
 FORM_STANDARD = 0  # 牌型1 / 4 (and 5)
@@ -122,13 +121,13 @@ FORM_SHISANLAN = 2  # 十三烂
 
 NO_LEGAL_WIN = -1
 
-# 包 between a payer and the winner (C5.4; ``bao_kind``, record slot ``bao_kind``)
+# 包 between a payer and the winner (§anqing-bao; ``bao_kind``, record slot ``bao_kind``)
 BAO_NONE = 0
 BAO_SHUN = 1  # 顺包: the payer fed the winner three 口 or more
 BAO_FAN = 2  # 反包: the winner fed the payer three 口 or more
 BAO_MUTUAL = 3  # both (互为顺包)
 
-# Where W sits in its group, best first for 跑风 (C4.4 cases 1-3)
+# Where W sits in its group, best first for 跑风 (§anqing-zuan-conditions cases 1-3)
 _AT_PAIR = 2
 _AT_MIDDLE_OR_EDGE = 1
 _ELSEWHERE = 0
@@ -136,12 +135,13 @@ _ELSEWHERE = 0
 _DECOMPOSITION_CAPACITY = 4096
 
 
-# ---------------------------------------------------------------------------------- tiles (C2)
+# ---------------------------------------------------------------------------------- tiles
+# (§anqing-setup)
 
 
 @kernel
 def zuan_of(indicator):
-    """钻牌的出现 (C2.2): the successor of the flipped tile: rank + 1 in its suit (9 -> 1),
+    """钻牌的出现 (§anqing-zuan): the successor of the flipped tile: rank + 1 in its suit (9 -> 1),
     E -> S -> W -> N -> E, RD -> GD -> WD -> RD."""
     if indicator < 27:
         return indicator - indicator % 9 + (indicator % 9 + 1) % 9
@@ -152,7 +152,7 @@ def zuan_of(indicator):
 
 @kernel
 def is_gang_tile(kind, zuan):
-    """杠牌 (C2.3): 发财 and 白板, or with a dragon 钻 the two other dragons."""
+    """杠牌 (§anqing-red-dragon): 发财 and 白板, or with a dragon 钻 the two other dragons."""
     if zuan < RED:
         return kind == GREEN or kind == WHITE
     return kind >= RED and kind != zuan
@@ -161,7 +161,7 @@ def is_gang_tile(kind, zuan):
 @kernel
 def class_one_kind(kind, zuan):
     """The identity a natural has in a class-1 hand: 红中 stands for the 钻's face when the 钻
-    is not a dragon ("红中就代替钻牌本来的牌", C2.3)."""
+    is not a dragon ("红中就代替钻牌本来的牌", §anqing-red-dragon)."""
     if kind == RED and zuan < RED:
         return zuan
     return kind
@@ -170,7 +170,7 @@ def class_one_kind(kind, zuan):
 @kernel
 def may_stand_for(kind, zuan):
     """What a 钻 may stand for in a class-1 hand: any kind but a 杠牌, and not 中 when 红中 is
-    the 钻's face (C2.3)."""
+    the 钻's face (§anqing-red-dragon)."""
     if is_gang_tile(kind, zuan):
         return False
     return not (kind == RED and zuan < RED)
@@ -181,7 +181,8 @@ def may_stand_for(kind, zuan):
 
 @kernel
 def _is_open(meld_type):
-    """A chi, pong or 4-tile kong on a discard (明杠, 加杠): breaks 门清 (C5.1 item 2)."""
+    """A chi, pong or 4-tile kong on a discard (明杠, 加杠): breaks 门清 (§anqing-score-table item
+    2)."""
     return meld_type == MELD_CHI or meld_type == MELD_PONG or meld_type >= MELD_ADDED_KONG
 
 
@@ -201,8 +202,8 @@ def gang_kai_points(chain, kongs, params):
 def _fixed_items(
     hand, zuan, melds, n_melds, single_kongs, zuan_kongs, chain, heavenly, params, out
 ):
-    """The items every reading of the hand shares (C5.1 items 1, 2, 3, 7, 14, 20 and melded 风)
-    -> ``out`` points; returns the number of wind sets among the melds."""
+    """The items every reading of the hand shares (§anqing-score-table items 1, 2, 3, 7, 14, 20 and
+    melded 风) -> ``out`` points; returns the number of wind sets among the melds."""
     n_zuan = hand[zuan]
     menqing = True
     set_kongs = 0
@@ -239,12 +240,13 @@ def _fixed_items(
     return melded_winds
 
 
-# ---------------------------------------------------------------------------------- C4.4
+# ----------------------------------------------------------------------------------
+# §anqing-zuan-conditions
 
 
 @kernel
 def _conditions_met(hard_pong_pong, pao_feng, jian_zi_hu, has_zuan, discarded, bloom):
-    """The table of C4.4; a 硬对对胡 (跑风 case 4) meets every row."""
+    """The table of §anqing-zuan-conditions; a 硬对对胡 (跑风 case 4) meets every row."""
     if hard_pong_pong or bloom or not (has_zuan or discarded):
         return True
     if not has_zuan:
@@ -267,7 +269,7 @@ def _suited_win_counts(win_tile, identity, params):
 def _standard_waits(counts, held, zuan, seven_pairs, params):
     """The number of kinds that complete ``counts`` (13 naturals, class-1 identities) as a
     standard hand or, with ``seven_pairs``, seven pairs; not a kind held four of (``held``,
-    hand and melds; rules-spec 0.3). For ``pao_feng_definition = unique_wait``."""
+    hand and melds; §anqing-vocabulary). For ``pao_feng_definition = unique_wait``."""
     scratch = np.empty((1, MAX_GROUPS, 3), np.int8)
     quads = params[P_SEVEN_PAIRS_ALLOW_QUAD] != 0
     waits = 0
@@ -587,7 +589,7 @@ def _best_seven_pairs(naturals, win, ctx, all_zuan, params):
 @kernel
 def _rank_sets(out):
     """Rank masks (bit r-1 for rank r) of 0-3 ranks pairwise at least 3 apart ("序数牌间隔大于
-    等于3", C4.3) -> ``out``; returns how many."""
+    等于3", §anqing-shisanlan) -> ``out``; returns how many."""
     n = 0
     for mask in range(512):
         ranks = 0
@@ -607,10 +609,10 @@ def _rank_sets(out):
 
 @kernel
 def _best_shisanlan(hand, zuan, all_zuan, params):
-    """Best 十三烂 reading (C4.3) of 14 concealed tiles -> (points of 七星归位, 铁烂 / 硬烂 /
-    软烂 and 四个钻牌, bits), points -1 when the tiles fit no 十三烂. With
-    ``shisanlan_honours_literal`` every natural is at its face (红中 = 中, 杠牌 as honours) and a
-    钻 may fill any slot; without it the tiles read as in class 1 and a held 杠牌 rules it out."""
+    """Best 十三烂 reading (§anqing-shisanlan) of 14 concealed tiles -> (points of 七星归位, 铁烂 /
+    硬烂 / 软烂 and 四个钻牌, bits), points -1 when the tiles fit no 十三烂. With
+    ``shisanlan_honours_literal`` every natural is at its face (红中 = 中, 杠牌 as honours) and a 钻
+    may fill any slot; without it the tiles read as in class 1 and a held 杠牌 rules it out."""
     literal = params[P_SHISANLAN_HONOURS_LITERAL] != 0
     n_zuan = hand[zuan]
     held = np.zeros(N_KINDS, np.int64)
@@ -709,7 +711,8 @@ def best_score(
     params,
     items,
 ):
-    """The score S of the best legal reading of a self-drawn win (C4, C5.1), or NO_LEGAL_WIN.
+    """The score S of the best legal reading of a self-drawn win (§anqing-winning,
+    §anqing-score-table), or NO_LEGAL_WIN.
 
     hand (34,) the winner's concealed tiles with W (the 钻 kind's count: 钻 held); win_tile the
     physical kind of W (the 钻 kind: a drawn 钻); melds (4, 3) the winner's rows, n_melds of them;
@@ -836,8 +839,8 @@ def _fill_items(items, reading_bits, form, winds, params):
 
 @kernel
 def bao_factor_one_way(mouths, all_pongs, params):
-    """f(A -> B) of C5.4 for the 口 B took from A: 0 below three; 3, x2 for four, x2 when all are
-    pongs or kongs (four all-pong: ``bao_all_pong_4_factor``)."""
+    """f(A -> B) of §anqing-bao for the 口 B took from A: 0 below three; 3, x2 for four, x2 when all
+    are pongs or kongs (four all-pong: ``bao_all_pong_4_factor``)."""
     if mouths < 3:
         return 0
     if mouths >= 4 and all_pongs:
@@ -864,7 +867,7 @@ def _feed(melds, n_melds, receiver, feeder, params):
 @kernel
 def bao_factor(payer, winner, melds, n_melds, params):
     """顺包 (the payer fed the winner three 口: f), 反包 (the winner fed the payer: 2f), both:
-    their sum or the larger (``mutual_bao_mode``); 1 when neither (C5.4)."""
+    their sum or the larger (``mutual_bao_mode``); 1 when neither (§anqing-bao)."""
     shun = _feed(melds, n_melds, winner, payer, params)
     fan = 2 * _feed(melds, n_melds, payer, winner, params)
     if shun == 0 and fan == 0:
@@ -876,7 +879,7 @@ def bao_factor(payer, winner, melds, n_melds, params):
 
 @kernel
 def bao_kind(payer, winner, melds, n_melds, params):
-    """Which 包 binds ``payer`` to ``winner`` (C5.4): BAO_NONE, BAO_SHUN (the payer fed the
+    """Which 包 binds ``payer`` to ``winner`` (§anqing-bao): BAO_NONE, BAO_SHUN (the payer fed the
     winner three 口), BAO_FAN (the winner fed the payer) or BAO_MUTUAL (both)."""
     shun = _feed(melds, n_melds, winner, payer, params) > 0
     fan = _feed(melds, n_melds, payer, winner, params) > 0
@@ -885,7 +888,7 @@ def bao_kind(payer, winner, melds, n_melds, params):
 
 @kernel
 def lian_zhuang_points(streak, params):
-    """L(k) of C5.3: 0 for k = 0, then the table, capped at its fourth value."""
+    """L(k) of §anqing-lian-zhuang: 0 for k = 0, then the table, capped at its fourth value."""
     if streak <= 0:
         return 0
     return params[P_LIAN_ZHUANG_TABLE + min(streak, 4) - 1]
@@ -893,7 +896,7 @@ def lian_zhuang_points(streak, params):
 
 @kernel
 def payments(total, winner, dealer, streak, melds, n_melds, params, amounts, factors):
-    """C5.2-C5.4: each other seat pays (S + dealer extra + 连庄) x 包 factor -> ``amounts``
+    """§anqing-payments: each other seat pays (S + dealer extra + 连庄) x 包 factor -> ``amounts``
     (the winner's slot 0) and each payer's factor -> ``factors``."""
     for payer in range(4):
         amounts[payer] = 0

@@ -1,4 +1,4 @@
-"""Anqing 安庆麻将: the score items of rules-spec C5.1 (items 1-22 of ``004_4a131f7ccc7583f8.txt``)
+"""Anqing 安庆麻将: the score items of §anqing-score-table (items 1-22 of docs/rules/anqing.md)
 by their Chinese names, in the order of their ids (``scoring.I_*``, the bits of a win's
 features). Pure Python: records, frames and replays read them without the kernels."""
 

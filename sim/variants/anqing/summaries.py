@@ -1,5 +1,5 @@
 """What the generic analysis, figures and sweeps need to know of Anqing: no tier colours (its
-items add up, rules-spec C5.1), the labels of its figures and the metrics a sweep draws.
+items add up, §anqing-score-table), the labels of its figures and the metrics a sweep draws.
 
 Where its points come from besides the winner's S is recorded: ``frames`` gives the games frame
 a ``points_from_<source>`` column per source (庄家额外, 连庄, 包, 连庄累加), which
@@ -10,7 +10,7 @@ a ``points_from_<source>`` column per source (庄家额外, 连庄, 包, 连庄�
 from __future__ import annotations
 
 TIER_COLORS: dict[str, str] = {}
-"""Anqing has no tiers (every item of C5.1 adds)."""
+"""Anqing has no tiers (every item of §anqing-score-table adds)."""
 
 METRIC_LABELS = {
     "points_dealer_extra": "庄家额外 points",

@@ -1,16 +1,16 @@
 """Weng'an 贵州瓮安麻将 (Guizhou): options, scoring, settlement, hooks and engine.
 
-Source: ``002_065383326e4e38d7.txt``; English reading: ``rules-spec.md`` Part B, and the
-project's further decisions in ``docs/rules-wengan.md``. Every option of rules-spec B6 is declared
-once in ``options`` (:data:`WENGAN_OPTIONS`); :class:`WenganOptions` comes from there. The pattern
-table of B5.1 is declared once in ``patterns``, Weng'an's record slots in ``record_slots``;
-``scoring`` holds the numba kernels (patterns, waits, chicken values), ``settle`` the settlement
-of a finished hand (B5.12), ``hooks`` the variant interface and ``engine`` the generic loop
-compiled with those hooks, all imported here inside :func:`sim.kernels.variant_cache_folder` so
-that they cache in Weng'an's own folder. :func:`play_records` and :func:`replay_hand` play
-hands. Its registry entry is ``entry`` (with ``frames``, ``replay``, ``presentation`` and
-``summaries``); ``checks`` holds its rule checks over the tile ledger.
-"""
+Rules: docs/rules/wengan.md (§wengan-rules), and the project's further decisions in
+`docs/rules/wengan.md`. Every option of §wengan-options is declared once in ``options``
+(:data:`WENGAN_OPTIONS`); :class:`WenganOptions` comes from there. The pattern table of
+§wengan-pattern-score is declared once in ``patterns``, Weng'an's record slots in ``record_slots``;
+``scoring`` holds the numba kernels (patterns, waits, chicken values), ``settle`` the settlement of
+a finished hand (§wengan-settlement-order), ``hooks`` the variant interface and ``engine`` the
+generic loop compiled with those hooks, all imported here inside
+:func:`sim.kernels.variant_cache_folder` so that they cache in Weng'an's own folder.
+:func:`play_records` and :func:`replay_hand` play hands. Its registry entry is ``entry`` (with
+``frames``, ``replay``, ``presentation`` and ``summaries``); ``checks`` holds its rule checks over
+the tile ledger."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ __all__ = [
 
 
 class WenganOptions(Options, declarations=WENGAN_OPTIONS):
-    """Every option of rules-spec B6, with its default (:data:`WENGAN_OPTIONS`)."""
+    """Every option of §wengan-options, with its default (:data:`WENGAN_OPTIONS`)."""
 
 
 # Play and replay through the generic Python face (``sim.variants.session``): records of

@@ -4,21 +4,22 @@ The generic agents (``sim.kernels.agents``) read hints of what a variant pays fo
 the steer word above its forms (``STEER_*``); this module makes Weng'an's, from its options and,
 during the hand, from what the other seats have shown (docs/strategies.md, "Weng'an"):
 
-* 大对子 is worth ``TRIPLETS_WORTH`` plain wins (5 against a 平胡's 1, B5.1), and more: it wins
-  on a discard without a 通行证, which a 平胡 cannot (B4.3); 七对 5 and 清一色 10 likewise.
-  Playing for them costs readiness, which chickens, dou and 包 pay for (off: ``TRIPLETS``,
-  ``TARGETS``); once ready, the value agent keeps the wait worth most, a win as 大对子 or 七对
-  counting ``BIG_WAIT_WORTH`` (docs/strategies.md, "Weng'an");
-* 冲锋鸡: the hand's first discarded 幺鸡 ``1s`` (and ``8p`` with ``wu_gu_ji``) that nobody
-  claims counts double for its discarder, who owns his unclaimed discards (B5.4, B5.7): the
-  kinds to lead with (``STEER_LEAD_SHIFT``; keeping them instead loses, docs/strategies.md);
+* 大对子 is worth ``TRIPLETS_WORTH`` plain wins (5 against a 平胡's 1, §wengan-pattern-score), and
+  more: it wins on a discard without a 通行证, which a 平胡 cannot (§wengan-passport); 七对 5 and
+  清一色 10 likewise. Playing for them costs readiness, which chickens, dou and 包 pay for (off:
+  ``TRIPLETS``, ``TARGETS``); once ready, the value agent keeps the wait worth most, a win as 大对子
+  or 七对 counting ``BIG_WAIT_WORTH`` (docs/strategies.md, "Weng'an");
+* 冲锋鸡: the hand's first discarded 幺鸡 ``1s`` (and ``8p`` with ``wu_gu_ji``) that nobody claims
+  counts double for its discarder, who owns his unclaimed discards (§wengan-chickens,
+  §wengan-chicken-collection): the kinds to lead with (``STEER_LEAD_SHIFT``; keeping them instead
+  loses, docs/strategies.md);
 * claims pay: a pong is a step to 大对子 and to a 爬坡豆 (3 from each other player), so the
   value agent claims as the efficiency agent does (``STEER_CLAIMS_PAY``);
 * an opponent looks ready once he declared 报听 or shows ``DANGER_MELDS`` pongs or kongs (a
   大对子 in the making, and 通行证 for his 平胡): the cautious agent's cue (``STEER_DANGER``),
   recomputed for each seat as its turn begins (a draw or a pong).
 
-Source: ``002_065383326e4e38d7.txt``; rules-spec Part B.
+Rules: docs/rules/wengan.md.
 """
 
 from __future__ import annotations
@@ -40,11 +41,11 @@ from ...kernels.state import HAND_ROW, HAND_STEER_FORMS, MAX_SEATS
 from .options import OPTION, P_CHONG_FENG_MODE, P_WU_GU_JI
 
 TRIPLETS_WORTH = 5
-"""大对子's worth in plain wins (B5.1: 5 against 1), given to the value agent."""
+"""大对子's worth in plain wins (§wengan-pattern-score: 5 against 1), given to the value agent."""
 PAIRS_WORTH = 5
-"""七对's worth in plain wins (B5.1: 5; 龙七对 20)."""
+"""七对's worth in plain wins (§wengan-pattern-score: 5; 龙七对 20)."""
 FLUSH_WORTH = 10
-"""清一色's worth in plain wins (B5.1: 10)."""
+"""清一色's worth in plain wins (§wengan-pattern-score: 10)."""
 DANGER_MELDS = 0
 """Pongs and kongs an opponent shows before the cautious agent treats him as ready (0: never;
 only a declared 报听 is the cue, docs/strategies.md)."""
@@ -58,8 +59,9 @@ TARGETS = False
 """Whether the value agent plays for 七对 and 清一色 (from ``seven_pairs_from`` pairs,
 ``flush_off_suit`` tiles off suit; docs/strategies.md): off, ``STEER_TARGETS`` alone."""
 BIG_WAIT_WORTH = 5
-"""A ready hand's win as 大对子 or 七对, in plain wins (B5.1: 5 against a 平胡's 1; and it may
-win on a discard without a 通行证, B4.2): the value agent keeps the wait worth most."""
+"""A ready hand's win as 大对子 or 七对, in plain wins (§wengan-pattern-score: 5 against a 平胡's 1;
+and it may win on a discard without a 通行证, §wengan-how-to-win): the value agent keeps the wait
+worth most."""
 
 _YAO_JI = 18  # 1s
 _WU_GU_JI = 16  # 8p

@@ -2,7 +2,7 @@
 
 ``check_hand`` replays one hand's event log on the ledger's books (``sim.kernels.ledger``: every
 tile accounted for after every event, hand sizes, moves legal in shape, claim order, the final
-state and the record) and checks Weng'an's own rules (rules-spec Part B, docs/rules-wengan.md)
+state and the record) and checks Weng'an's own rules (§wengan-rules, docs/rules/wengan.md)
 beside it: no chi ever (不可以吃); a win's hand complete (with the winning tile) and holding no
 tile of its 定缺 suit; no win on a kind passed since the hand last changed (过胡) and no pong of one
 (过碰); a 平胡 wins on a discard only with a 通行证 or one of its exceptions (平胡点炮需要通行证:
@@ -32,7 +32,7 @@ that could not win, and a wrong next dealer, 连庄 count or dealer bonus
 ``check_games`` is its Python face, the one the variant contract test
 (``tests/test_variant_contract.py``) calls for every variant.
 
-Seed rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将).
+Rules: docs/rules/wengan.md (贵州瓮安麻将).
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ other option value is checked on its own by the variant contract test."""
 
 EXCEPTIONS = FEATURE_PASSPORT | FEATURE_EARTHLY | FEATURE_HOT_CANNON | FEATURE_BAO_TING
 EXCEPTIONS |= FEATURE_SHA_TING
-"""What lets a 平胡 win on a discard (B4.3): a 通行证, 地胡, 热炮, 报听 or 杀听."""
+"""What lets a 平胡 win on a discard (§wengan-passport): a 通行证, 地胡, 热炮, 报听 or 杀听."""
 _GUO_HU_ANY_TILE = OPTION["guo_hu_scope"].code("any_tile")
 ALL_SUITED = (1 << 27) - 1
 N_SOURCES = len(POINT_SOURCES)
@@ -339,8 +339,8 @@ def _meld_type(books, seat, kind):
 
 @inline_kernel
 def _dou(books, facts, seat, kind, dou):
-    """A kong's dou kind at the settlement (B3.2): 闷豆 a concealed kong, 爬坡豆 an added one,
-    点豆 one on a discard; 憨包豆 a concealed or added kong made late."""
+    """A kong's dou kind at the settlement (§wengan-kongs): 闷豆 a concealed kong, 爬坡豆 an added
+    one, 点豆 one on a discard; 憨包豆 a concealed or added kong made late."""
     meld = _meld_type(books, seat, kind)
     if meld == MELD_CONCEALED_KONG:
         fits = dou == SE.DOU_MEN or dou == SE.DOU_HAN_BAO
@@ -424,7 +424,7 @@ def _variant_event(books, facts, event, seat, tile, detail, params):
 @inline_kernel
 def _end_wins(books, facts, params, record):
     """Each winner: no tile of its 定缺 suit (record), and a 平胡 on a discard only with a
-    通行证 or an exception (B4.3)."""
+    通行证 or an exception (§wengan-passport)."""
     how = books[SCALARS, B_HOW]
     for w in range(books[SCALARS, B_N_WINNERS]):
         seat = books[SCALARS, B_WINNER + w]

@@ -131,11 +131,11 @@ def compile_ahead() -> tuple[AheadKernel, ...]:
     the helper process of a cold compile (``sim.compile_ahead``)."""
     i = Samples.integer
     # settle(hand, seats, concealed, melds, discards, n_discards, params, tables, items, deltas),
-    # the whole settlement (B5.12), is reached 15-20 s into this process's compile, before the
-    # helper could finish it: the helper compiles three of its big parts instead, which this
-    # process reaches in turn, and this process compiles settle on top of them (鸡分's,
-    # chicken_items, is reached too soon after them to be worth listing). The pattern search,
-    # best_pattern, is listed before them: the win hook reaches it before win_items, which
+    # the whole settlement (§wengan-settlement-order), is reached 15-20 s into this process's
+    # compile, before the helper could finish it: the helper compiles three of its big parts
+    # instead, which this process reaches in turn, and this process compiles settle on top of them
+    # (鸡分's, chicken_items, is reached too soon after them to be worth listing). The pattern
+    # search, best_pattern, is listed before them: the win hook reaches it before win_items, which
     # calls it, would be done (docs/engine.md, "Two cores for a cold compile").
     return (
         *dealing_kernels(),

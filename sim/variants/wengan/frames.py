@@ -42,7 +42,7 @@ WIN_KINDS = {
     HOW_KONG_BLOOM: "kong_bloom",
 }
 """Win kind code (``sim.kernels.moves.HOW_*``) -> name: 自摸, 点炮, 抢杠, 杠开 (the draw after
-one's own kong; settled as a self-draw with its 名堂, B5.3)."""
+one's own kong; settled as a self-draw with its 名堂, §wengan-hand-payments)."""
 
 # 名堂 and facts of a win, as the feature bits of hooks.FEATURE_* (pure Python copies: the
 # hooks module compiles kernels on import; tests check these against it)
@@ -136,7 +136,8 @@ WINS_COLUMNS = (
         shown_as="name",
         after="win_kind",
     ),
-    Column("pattern_points", "the pattern's points (B5.1)", "int64", shown_as="points"),
+    Column("pattern_points", "the pattern's points (§wengan-pattern-score)", "int64",
+           shown_as="points"),
     Column("mingtang", "the win's 名堂 and facts in Chinese, joined by +", "text",
            shown_as="text", after="points"),
     *(

@@ -11,8 +11,8 @@ tail (immediacy: 闷豆 / 爬坡豆 only in the turn the fourth tile came, else 
 平胡 on a discard and its exceptions; 天胡 / 地胡 / 杠开; the chicken flip(s) after a win; the
 settlement (``settle.settle``) with every item logged; the dealer and his 连庄 count.
 
-Source: ``002_065383326e4e38d7.txt``; English reading ``rules-spec.md`` Part B; this project's
-decisions in docs/rules-wengan.md.
+Rules: docs/rules/wengan.md (§wengan-rules); this project's
+decisions in docs/rules/wengan.md.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ DECLARE_QUE = 1  # tile: the first kind of the suit named (1m, 1p or 1s)
 DECLARATION_NAMES = {DECLARE_BAO_TING: "报听", DECLARE_QUE: "定缺"}
 
 # Feature bits of a win (R_FEATURES, A_FEATURES): the pattern code, then the 名堂 and facts
-FEATURE_PATTERN = 15  # the B5.1 pattern code (patterns.py) in the low four bits
+FEATURE_PATTERN = 15  # the §wengan-pattern-score pattern code (patterns.py) in the low four bits
 FEATURE_HEAVENLY = 16  # 天胡
 FEATURE_EARTHLY = 32  # 地胡
 FEATURE_ROB_KONG = 64  # 抢杠
@@ -143,7 +143,7 @@ FEATURE_BAO_TING = 128  # 报听: the winner had declared
 FEATURE_SHA_TING = 256  # 杀听: a 报听 discarder, or a self-draw while another declared
 FEATURE_KONG_BLOOM = 512  # 杠开
 FEATURE_HOT_CANNON = 1024  # 热炮
-FEATURE_PASSPORT = 2048  # the winner held a 通行证 (B4.3) when he won
+FEATURE_PASSPORT = 2048  # the winner held a 通行证 (§wengan-passport) when he won
 
 # Every hand scoring accepts is complete in one of these forms (a quad counts as two pairs)
 WIN_FORMS = FORM_STANDARD | FORM_SEVEN_PAIRS | OPTION_QUADS
@@ -217,7 +217,7 @@ HAND_MELDED, HAND_HOT_DISCARD = status_slots(HAND_STATUS)
 
 @inline_kernel
 def que_in_force(params):
-    """定缺 applies: 2 or 3 players with ``ding_que`` on (rules-spec B3.9)."""
+    """定缺 applies: 2 or 3 players with ``ding_que`` on (§wengan-ding-que)."""
     return params[P_PLAYERS] != 4 and params[P_DING_QUE] != 0
 
 
@@ -244,9 +244,10 @@ def name_que_suit(variant, state, seat, params):
 
 @kernel
 def setup(variant, state, params, record):
-    """No flip and no wilds at the deal (B2.2). Each seat's first turn may list 报听; a quad
-    dealt is fresh for the seat's first turn (B7 #23); 原缺 is judged on the dealt tiles (B3.9,
-    B7 #38); under ``ding_que_mode = declare`` each seat names its 定缺 suit."""
+    """No flip and no wilds at the deal (§wengan-deal). Each seat's first turn may list 报听; a quad
+    dealt is fresh for the seat's first turn (§wengan-reading-dealt-quad); 原缺 is judged on the
+    dealt tiles (§wengan-ding-que, §wengan-reading-scorer-details); under ``ding_que_mode =
+    declare`` each seat names its 定缺 suit."""
     status = state.status
     # the forms the agents steer by, and what Weng'an pays for (agent.steer_hints)
     status[HAND_ROW, HAND_STEER_FORMS] = WIN_FORMS | agent.steer_hints(params)
@@ -272,11 +273,11 @@ def setup(variant, state, params, record):
 
 @kernel
 def plan_actions(variant, state, seat, params, actions):
-    """The plans ``seat``'s agent may make at the deal while 定缺 applies (B3.9), binding
-    nothing: each suit to play without (``ACT_PLAN``: A_DETAIL the suit's kinds, A_TILE its
-    first kind), or under ``ding_que_mode = declare`` the suit the seat named in ``setup``.
-    A hand must lack a suit to be ready or win, which the agents' shanten does not see: the plan
-    tells them (``agents.choose_plan``). None with 4 players or 定缺 off."""
+    """The plans ``seat``'s agent may make at the deal while 定缺 applies (§wengan-ding-que),
+    binding nothing: each suit to play without (``ACT_PLAN``: A_DETAIL the suit's kinds, A_TILE its
+    first kind), or under ``ding_que_mode = declare`` the suit the seat named in ``setup``. A hand
+    must lack a suit to be ready or win, which the agents' shanten does not see: the plan tells them
+    (``agents.choose_plan``). None with 4 players or 定缺 off."""
     if not que_in_force(params):
         return 0
     named = que_suit(state.status, seat)
@@ -296,7 +297,7 @@ def win_forms(variant):
 
 @kernel
 def lists_chi(variant):
-    """No chi in Weng'an (B3.1): the engine's claim pre-check skips the chi shape."""
+    """No chi in Weng'an (§wengan-claims): the engine's claim pre-check skips the chi shape."""
     return False
 
 
@@ -306,9 +307,10 @@ def lists_chi(variant):
 
 @kernel
 def earthly(state, seat, how, params):
-    """地胡 (B5.2, B7 #26, #38): a non-dealer, nobody has ponged or konged; a self-draw on his
-    first draw (before his first discard); a discard before his first discard, or with
-    ``di_hu_window = first_go_around`` among the first round of discards."""
+    """地胡 (§wengan-mingtang, §wengan-reading-earthly-window, §wengan-reading-scorer-details): a
+    non-dealer, nobody has ponged or konged; a self-draw on his first draw (before his first
+    discard); a discard before his first discard, or with ``di_hu_window = first_go_around`` among
+    the first round of discards."""
     if seat == state.scalars[DEALER] or state.status[HAND_ROW, HAND_MELDED] != 0:
         return False
     if how == HOW_SELF_DRAW:
@@ -323,11 +325,11 @@ def earthly(state, seat, how, params):
 
 @kernel
 def win(variant, state, seat, how, tile, params, tables):
-    """The features of ``seat``'s win with its concealed hand as it is (the winning ``tile``
-    already in it; -1: the dealer's dealt 14, a 天胡), or NO_WIN. The pattern with 定缺
-    (``scoring.best_pattern``); on a discard a 平胡 needs a 通行证 or an exception: 地胡, 热炮,
-    the winner's 报听, the discarder's 报听 (杀听) (``scoring.discard_win_allowed``, B4.2); a
-    robbed 爬坡豆 needs none (抢杠)."""
+    """The features of ``seat``'s win with its concealed hand as it is (the winning ``tile`` already
+    in it; -1: the dealer's dealt 14, a 天胡), or NO_WIN. The pattern with 定缺
+    (``scoring.best_pattern``); on a discard a 平胡 needs a 通行证 or an exception: 地胡, 热炮, the
+    winner's 报听, the discarder's 报听 (杀听) (``scoring.discard_win_allowed``,
+    §wengan-how-to-win); a robbed 爬坡豆 needs none (抢杠)."""
     status = state.status
     hand = state.hands[seat]
     counts = np.zeros(27, np.int64)
@@ -383,8 +385,8 @@ def win(variant, state, seat, how, tile, params, tables):
 
 @inline_kernel
 def win_value(features, params):
-    """What the agents compare wins by: the winner's T from one payer (B5.3) and the 热炮 /
-    杀听 on top."""
+    """What the agents compare wins by: the winner's T from one payer (§wengan-hand-payments) and
+    the 热炮 / 杀听 on top."""
     code = features & FEATURE_PATTERN
     named = 0
     for bit in (FEATURE_HEAVENLY, FEATURE_EARTHLY, FEATURE_ROB_KONG, FEATURE_BAO_TING):
@@ -426,7 +428,7 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
     dealer's first turn): the self-drawn win (杠开 after a replacement draw; 天胡 on the dealt
     14); unless the hand is frozen by 报听 and while a tile is left, every kong: a 闷豆 of four
     held, a 爬坡豆 onto a pong (their dou kind is settled by ``kong``); on the first turn, with
-    no pong or kong made, 报听 when some discard leaves the hand ready (B3.5)."""
+    no pong or kong made, 报听 when some discard leaves the hand ready (§wengan-declared-ready)."""
     status = state.status
     hand = state.hands[seat]
     n_actions = 0
@@ -467,7 +469,7 @@ def own_turn_actions(variant, state, seat, drawn, params, tables, actions):
 @kernel
 def robbable(state, konger, kind, how, kong_type):
     """Whether a kong being made may be robbed: only a 爬坡豆 (an added kong whose fourth tile
-    came this turn; B3.3), never a 憨包豆, 闷豆 or 点豆."""
+    came this turn; §wengan-robbing-a-kong), never a 憨包豆, 闷豆 or 点豆."""
     if how != HOW_ROB_KONG:
         return True
     fresh = (state.status[konger, ST_FRESH] >> kind) & 1
@@ -478,13 +480,13 @@ def robbable(state, konger, kind, how, kong_type):
 def claim_actions(
     variant, state, offerer, tile, how, kong_type, kong_from, params, tables, claims, n_claims
 ):
-    """Each other seat's legal claims on ``tile`` offered by ``offerer`` (``how``: HOW_DISCARD,
-    or HOW_ROB_KONG for the tile of a kong being made), written to ``claims[seat]`` with their
-    number in ``n_claims[seat]``; returns the number listed in all. A win (``win``), unless the
-    seat declined a legal win on the kind since its hand last changed (过胡, B3.6), or the kong
+    """Each other seat's legal claims on ``tile`` offered by ``offerer`` (``how``: HOW_DISCARD, or
+    HOW_ROB_KONG for the tile of a kong being made), written to ``claims[seat]`` with their number
+    in ``n_claims[seat]``; returns the number listed in all. A win (``win``), unless the seat
+    declined a legal win on the kind since its hand last changed (过胡, §wengan-guo-hu), or the kong
     robbed is no 爬坡豆; on a discard also, for a hand not frozen by 报听: a 点豆 of three held
-    while a tile is left, and a pong of two, unless the seat declined a pong of the kind since
-    its hand last changed (过碰). No chi (B3.1)."""
+    while a tile is left, and a pong of two, unless the seat declined a pong of the kind since its
+    hand last changed (过碰). No chi (§wengan-claims)."""
     n_players = state.scalars[N_PLAYERS]
     status = state.status
     hands = state.hands
@@ -526,7 +528,8 @@ def claim_actions(
 @kernel
 def discard_mask(variant, hand, status, seat, drawn, params, allowed):
     """What ``seat`` may discard: in the turn it declares 报听, only a tile that leaves it ready;
-    afterwards the tile it drew, returned as the forced discard (B3.5); otherwise anything."""
+    afterwards the tile it drew, returned as the forced discard (§wengan-declared-ready); otherwise
+    anything."""
     if status[seat, ST_BAO_TING] == 0:
         return -1
     mask = status[seat, ST_READY_DISCARDS]
@@ -590,9 +593,9 @@ def observe(variant, status, event, seat, tile, detail, params):
 
 @kernel
 def max_winners(variant, how, kong_type, params):
-    """How many may win on one tile: on a discard all who can with 一炮多响, else the first in
-    turn order (B3.1); robbing an added kong, any number (B3.3; ``claim_actions`` lists wins
-    only on a 爬坡豆); no other kong is robbed."""
+    """How many may win on one tile: on a discard all who can with 一炮多响, else the first in turn
+    order (§wengan-claims); robbing an added kong, any number (§wengan-robbing-a-kong;
+    ``claim_actions`` lists wins only on a 爬坡豆); no other kong is robbed."""
     if how == HOW_DISCARD:
         return 4 if params[P_MULTI_RON] != 0 else 1
     if how == HOW_ROB_KONG and kong_type == MELD_ADDED_KONG:
@@ -602,7 +605,7 @@ def max_winners(variant, how, kong_type, params):
 
 @kernel
 def kong(variant, state, konger, kind, kong_type, from_seat, params, tables, outcome):
-    """After the engine made the kong: its dou kind (B3.2): a 点豆 on a discard; a 闷豆 or
+    """After the engine made the kong: its dou kind (§wengan-kongs): a 点豆 on a discard; a 闷豆 or
     爬坡豆 when the fourth tile came this turn (a dealt quad: the first turn), else a 憨包豆,
     kept as a bit of ``late_kongs``; then the replacement from the tail."""
     fresh = (state.status[konger, ST_FRESH] >> kind) & 1
@@ -703,7 +706,7 @@ def settle_hand(variant, state, hand, winners, n_winners, features, params, tabl
     )
     n_discards = state.scalars[N_HISTORY]
     if n_winners > 0 and hand[accounts.H_HOW] == accounts.HOW_DISCARD:
-        n_discards -= 1  # the discard won on belongs to the winners' hands (B5.6)
+        n_discards -= 1  # the discard won on belongs to the winners' hands (§wengan-chicken-value)
     discards = np.zeros((max(n_discards, 1), 3), np.int64)
     for index in range(n_discards):
         for column in range(3):
@@ -760,12 +763,12 @@ def fill_record(items, n_items, collecting, seats, melds, draw_game, record):
 
 @kernel
 def settle_win(variant, state, outcome, params, tables, record, delta):
-    """The chicken flip(s) after the win (``moves.flip``, and ``moves.flip_tail`` with
-    前后翻鸡; none with 翻牌鸡 off or the wall empty, B5.5), the settlement (B5.12) into
-    ``delta`` with every item logged, the record, and the next dealer (B2.1): a single winner;
-    on 一炮全响 (every other player won one discard or robbed one kong; with 2 players never)
-    the discarder, his 连庄 count restarting at 0 (B5.8); on 一炮双响 the first winner in turn
-    order from the discarder."""
+    """The chicken flip(s) after the win (``moves.flip``, and ``moves.flip_tail`` with 前后翻鸡;
+    none with 翻牌鸡 off or the wall empty, §wengan-chicken-flip), the settlement
+    (§wengan-settlement-order) into ``delta`` with every item logged, the record, and the next
+    dealer (§wengan-next-dealer): a single winner; on 一炮全响 (every other player won one discard
+    or robbed one kong; with 2 players never) the discarder, his 连庄 count restarting at 0
+    (§wengan-dealer-bonus); on 一炮双响 the first winner in turn order from the discarder."""
     n_players = state.scalars[N_PLAYERS]
     n_winners = outcome[O_N_WINNERS]
     how = outcome[O_HOW]
@@ -819,7 +822,8 @@ def settle_win(variant, state, outcome, params, tables, record, delta):
 
 @inline_kernel
 def win_total(features, params):
-    """T (B5.3): pattern + 名堂 (天胡, 地胡, 抢杠, 报听) + 杠开 3; without 热炮 and 杀听."""
+    """T (§wengan-hand-payments): pattern + 名堂 (天胡, 地胡, 抢杠, 报听) + 杠开 3; without 热炮 and
+    杀听."""
     code = features & FEATURE_PATTERN
     named = 0
     for bit in (FEATURE_HEAVENLY, FEATURE_EARTHLY, FEATURE_ROB_KONG, FEATURE_BAO_TING):
@@ -830,9 +834,9 @@ def win_total(features, params):
 
 @kernel
 def settle_draw(variant, state, last_drawer, params, tables, record, delta):
-    """荒庄 (B3.8, B5.9): 查叫, chickens and dou as the 荒庄 options say, 原缺; no flip. The
-    dealer keeps the deal; his 连庄 count stays (one more with ``lian_zhuang_counts_draws``,
-    B5.8)."""
+    """荒庄 (§wengan-exhaustive-draw): 查叫, chickens and dou as the 荒庄 options say, 原缺; no
+    flip. The dealer keeps the deal; his 连庄 count stays (one more with
+    ``lian_zhuang_counts_draws``, §wengan-dealer-bonus)."""
     hand = np.zeros(accounts.N_HAND, np.int64)
     hand[accounts.H_WIN_TILE] = -1
     hand[accounts.H_FROM] = -1

@@ -1,9 +1,9 @@
-"""Weng'an 贵州瓮安麻将: every option of rules-spec B6, declared once.
+"""Weng'an 贵州瓮安麻将: every option of §wengan-options, declared once.
 
 The options class and its checks, the kernels' ``params`` array and its ``P_*`` indices, and the
-options table of ``docs/rules-wengan.md`` all come from :data:`WENGAN_OPTIONS` (see
+options table of `docs/rules/wengan.md` all come from :data:`WENGAN_OPTIONS` (see
 :mod:`sim.options`). Pure Python: the kernels import the indices from here. Defaults are the
-spec's (B6: rows 1-30 from the text, rows 31-46 added by B7).
+spec's (§wengan-options: rows 1-30 from the text, rows 31-46 added by §wengan-readings).
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from __future__ import annotations
 from ...options import by_name, choice, flag, integer, param_count, param_slots
 
 N_TILES = 108
-"""The tile set: 万, 筒 and 条, four of each (no winds or dragons; rules-spec B1.1)."""
+"""The tile set: 万, 筒 and 条, four of each (no winds or dragons; §wengan-tiles)."""
 
 _RULE_OPTIONS = (
-    choice("player_count", (4, 3, 2), 4, "人数", "players: 4, 3 or 2", "B1.2, B6 #1"),
+    choice("player_count", (4, 3, 2), 4, "人数", "players: 4, 3 or 2", "§wengan-players"),
     integer(
         "base_stake",
         1,
         "底分",
         "every payment is multiplied by it (原缺 excepted)",
-        "B5.11, B6 #2",
+        "§wengan-total",
         minimum=1,
     ),
     flag(
@@ -28,62 +28,92 @@ _RULE_OPTIONS = (
         True,
         "翻牌鸡",
         "flip a tile after a win: rank + 1 is a chicken",
-        "B5.5, B6 #3",
+        "§wengan-chicken-flip",
     ),
-    flag("ben_ji", True, "本鸡", "the flipped tile itself is a chicken too", "B5.4, B6 #4"),
+    flag(
+        "ben_ji",
+        True,
+        "本鸡",
+        "the flipped tile itself is a chicken too",
+        "§wengan-chickens, §wengan-chicken-flip",
+    ),
     choice(
         "chong_feng_mode",
         ("none", "plain", "4321", "3211"),
         "plain",
         "冲锋鸡 / 冲锋鸡4321 / 冲锋鸡3211",
         "charging chicken: first unclaimed 1s doubles, or unclaimed 1s by order 4-3-2-1 / 3-2-1-1",
-        "B5.4, B5.6, B6 #5",
+        "§wengan-chickens, §wengan-chicken-value, §wengan-chicken-charging",
     ),
-    flag("jin_ji", True, "金鸡", "a flipped 1s (8p with 乌骨鸡) earns +2 per hit", "B5.6, B6 #6"),
-    flag("wu_gu_ji", False, "乌骨鸡", "8p is a fixed chicken worth 2", "B5.4, B6 #7, B7 #35"),
+    flag(
+        "jin_ji",
+        True,
+        "金鸡",
+        "a flipped 1s (8p with 乌骨鸡) earns +2 per hit",
+        "§wengan-chicken-value, §wengan-chicken-gold",
+    ),
+    flag(
+        "wu_gu_ji",
+        False,
+        "乌骨鸡",
+        "8p is a fixed chicken worth 2",
+        "§wengan-chickens, §wengan-chicken-wu-gu-ji, §wengan-reading-wu-gu-ji-default",
+    ),
     flag(
         "ze_ren_ji",
         True,
         "责任鸡",
         "the discarder of a claimed charging chicken pays the claimer",
-        "B5.7, B6 #8",
+        "§wengan-chicken-collection, §wengan-chicken-responsibility",
     ),
-    flag("bao_ji", True, "包鸡", "a non-ready player pays back his chickens", "B5.7, B6 #9"),
-    flag("yao_bai_ji", False, "摇摆鸡", "the flipped rank - 1 is a chicken too", "B5.5, B6 #10"),
+    flag(
+        "bao_ji",
+        True,
+        "包鸡",
+        "a non-ready player pays back his chickens",
+        "§wengan-chicken-collection, §wengan-chicken-bao",
+    ),
+    flag(
+        "yao_bai_ji",
+        False,
+        "摇摆鸡",
+        "the flipped rank - 1 is a chicken too",
+        "§wengan-chicken-flip",
+    ),
     flag(
         "man_tang_ji",
         False,
         "满堂鸡",
         "flip chickens also count in discard piles",
-        "B5.7, B6 #11",
+        "§wengan-chicken-collection, §wengan-chicken-man-tang",
     ),
     flag(
         "quan_qing_yao",
         False,
         "全清幺",
         "a flipped 1p or 1m is a gold chicken (+2 per hit)",
-        "B5.6, B6 #12, B7 #21",
+        "§wengan-chicken-value, §wengan-chicken-gold, §wengan-reading-quan-qing-yao-naming",
     ),
     flag(
         "qian_hou_fan_ji",
         False,
         "前后翻鸡",
         "flip the first and the last undrawn tile; hits add up",
-        "B5.5, B6 #13",
+        "§wengan-chicken-flip, §wengan-chicken-double-flip",
     ),
     flag(
         "xing_qi_ji",
         False,
         "欢乐鸡（星期鸡）",
         "the weekday's rank in every suit is a chicken worth 1",
-        "B5.6, B6 #14, B7 #22",
+        "§wengan-chicken-value, §wengan-chicken-weekday, §wengan-reading-weekday-numbering",
     ),
     integer(
         "xing_qi_ji_weekday",
         3,
         "星期几",
         "the weekday of 星期鸡: Monday 1 ... Sunday 7",
-        "B5.6, B6 #15, B7 #22",
+        "§wengan-chicken-value, §wengan-chicken-weekday, §wengan-reading-weekday-numbering",
         minimum=1,
         maximum=7,
     ),
@@ -93,21 +123,22 @@ _RULE_OPTIONS = (
         "none",
         "连庄 / 一口二",
         "dealer's extra on pattern payments: none, the streak n, or 1",
-        "B5.8, B6 #16, B7 #12, B7 #13",
+        "§wengan-dealer-bonus, §wengan-reading-lian-zhuang-streak, "
+        "§wengan-reading-yi-kou-er-one-choice",
     ),
     flag(
         "ding_que",
         True,
         "定缺",
         "with 2 or 3 players a hand must lack a suit to be ready or win",
-        "B3.9, B6 #17",
+        "§wengan-ding-que",
     ),
     integer(
         "yuan_que_bonus",
         3,
         "原缺",
         "fixed points from each player for a dealt hand lacking a suit (2/3 players, 0 = off)",
-        "B3.9, B6 #18, B7 #14",
+        "§wengan-ding-que, §wengan-yuan-que, §wengan-reading-ding-que-and-yuan-que",
         minimum=0,
     ),
     flag(
@@ -115,72 +146,85 @@ _RULE_OPTIONS = (
         True,
         "抢杠烧豆",
         "the robbed konger's dou income is void",
-        "B5.10, B6 #19",
+        "§wengan-dou-settlement, §wengan-dou-burn",
     ),
     flag(
         "qiang_gang_shao_ji",
         True,
         "抢杠烧鸡",
         "the robbed konger's chicken income is void",
-        "B5.7, B6 #20",
+        "§wengan-chicken-collection, §wengan-chicken-burn",
     ),
     flag(
         "re_pao_shao_dou",
         True,
         "热炮烧豆",
         "the hot-cannon discarder's dou income is void",
-        "B5.10, B6 #21, B7 #16",
+        "§wengan-dou-settlement, §wengan-dou-burn, §wengan-reading-hot-cannon-burned-player",
     ),
     flag(
         "re_pao_shao_ji",
         True,
         "热炮烧鸡",
         "the hot-cannon discarder's chicken income is void",
-        "B5.7, B6 #22, B7 #16",
+        "§wengan-chicken-collection, §wengan-chicken-burn, "
+        "§wengan-reading-hot-cannon-burned-player",
     ),
-    flag("bao_gang", True, "包杠", "a non-ready player pays back his dou", "B5.10, B6 #23"),
-    flag("multi_ron", True, "一炮多响", "several players may win on one discard", "B3.1, B6 #24"),
+    flag(
+        "bao_gang",
+        True,
+        "包杠",
+        "a non-ready player pays back his dou",
+        "§wengan-dou-settlement, §wengan-bao-gang",
+    ),
+    flag(
+        "multi_ron",
+        True,
+        "一炮多响",
+        "several players may win on one discard",
+        "§wengan-claims, §wengan-multi-ron",
+    ),
     flag(
         "guo_hu_limit",
         True,
         "过胡限制",
         "a declined legal discard win locks that tile until the hand changes",
-        "B3.6, B6 #25, B7 #33",
+        "§wengan-guo-hu, §wengan-reading-guo-hu-needs-legal-win",
     ),
     flag(
         "guo_peng_limit",
         True,
         "过碰限制",
         "a declined pong locks that tile until the hand changes",
-        "B3.6, B6 #26",
+        "§wengan-guo-hu, §wengan-guo-peng",
     ),
     flag(
         "huang_zhuang_cha_jiao",
         True,
         "荒庄查叫",
         "on an exhaustive draw non-ready players pay ready ones their best pattern",
-        "B5.9, B6 #27, B7 #29",
+        "§wengan-exhaustive-draw, §wengan-cha-jiao, §wengan-reading-cha-jiao-pattern-only",
     ),
     flag(
         "huang_zhuang_burn",
         True,
         "荒庄烧鸡烧豆",
         "on an exhaustive draw chickens and dou are burned",
-        "B5.9, B6 #28, B7 #11",
+        "§wengan-exhaustive-draw-burn, §wengan-reading-exhaustive-draw-burn",
     ),
     flag(
         "huang_zhuang_no_bao",
         True,
         "荒庄不包鸡包豆",
         "no 包鸡/包杠 on an exhaustive draw (read only when the burn is off)",
-        "B5.9, B6 #29, B7 #11",
+        "§wengan-exhaustive-draw-burn, §wengan-reading-exhaustive-draw-burn",
     ),
     flag(
         "ping_hu_ron_needs_passport",
         True,
         "平胡点炮需要通行证",
         "a 平胡 may win on a discard only with a 通行证 or an exception",
-        "B4.2, B6 #30",
+        "§wengan-how-to-win",
     ),
 )
 
@@ -191,7 +235,7 @@ _SPEC_OPTIONS = (
         "any_kong",
         "通行证",
         "what lets a 平胡 win on a discard",
-        "B4.3, B6 #31, B7 #1",
+        "§wengan-passport, §wengan-reading-passport-is-a-kong",
     ),
     choice(
         "dan_diao_definition",
@@ -199,7 +243,7 @@ _SPEC_OPTIONS = (
         "four_melds",
         "单吊",
         "four melds and a single-tile wait, or any wait on the pair",
-        "B4.1, B6 #32, B7 #3",
+        "§wengan-hand-forms, §wengan-dan-diao, §wengan-reading-dan-diao-four-melds",
     ),
     choice(
         "mingtang_bonus_mode",
@@ -207,7 +251,7 @@ _SPEC_OPTIONS = (
         "bonus_9_10",
         "名堂 平胡9分 大胡10分",
         "a 名堂 adds 9 to a 平胡 and 10 to a big hand, or makes a 平胡 total 9",
-        "B5.2, B6 #33, B7 #5, B7 #38",
+        "§wengan-mingtang, §wengan-reading-mingtang-is-a-bonus, §wengan-reading-scorer-details",
     ),
     choice(
         "sha_ting_payer",
@@ -215,7 +259,7 @@ _SPEC_OPTIONS = (
         "bao_ting_player",
         "杀听",
         "who pays the 杀听 bonus: the 报听 player(s), or every payer",
-        "B5.3, B6 #34, B7 #6",
+        "§wengan-hand-payments, §wengan-sha-ting, §wengan-reading-sha-ting-payer",
     ),
     choice(
         "gold_model",
@@ -223,14 +267,15 @@ _SPEC_OPTIONS = (
         "additive",
         "金鸡",
         "gold chicken arithmetic: +2 per hit, or base x (1 + hits)",
-        "B5.6, B6 #35, B7 #7",
+        "§wengan-chicken-value, §wengan-chicken-gold, §wengan-reading-chicken-arithmetic",
     ),
     flag(
         "chongfeng_ordinal_counts_claimed",
         False,
         "冲锋鸡4321/3211",
         "the order of a discarded 1s also counts claimed ones",
-        "B5.6, B6 #36, B7 #17",
+        "§wengan-chicken-value, §wengan-chicken-charging-ordinal, "
+        "§wengan-reading-charging-ordinals",
     ),
     choice(
         "bao_ji_scope",
@@ -238,21 +283,22 @@ _SPEC_OPTIONS = (
         "exposed_fixed",
         "包鸡",
         "chickens paid back: 1s/8p in melds and discards, also concealed, or every chicken",
-        "B5.7, B6 #37, B7 #32",
+        "§wengan-chicken-collection, §wengan-chicken-bao, §wengan-reading-bao-ji-scope",
     ),
     flag(
         "ze_ren_on_kong",
         True,
         "责任鸡",
         "a charging chicken konged (点豆) also makes a responsibility payment",
-        "B5.7, B6 #38, B7 #18",
+        "§wengan-chicken-collection, §wengan-chicken-responsibility, "
+        "§wengan-reading-responsibility-on-kong",
     ),
     flag(
         "lian_zhuang_counts_draws",
         False,
         "连庄",
         "an exhaustive draw also adds one to the dealer's streak",
-        "B5.8, B6 #39, B7 #12",
+        "§wengan-dealer-bonus, §wengan-dealer-streak, §wengan-reading-lian-zhuang-streak",
     ),
     choice(
         "ding_que_mode",
@@ -260,7 +306,7 @@ _SPEC_OPTIONS = (
         "composition",
         "定缺",
         "at most two suits held, or a suit named after the deal",
-        "B3.9, B6 #40, B7 #14",
+        "§wengan-ding-que, §wengan-reading-ding-que-and-yuan-que",
     ),
     choice(
         "guo_hu_scope",
@@ -268,7 +314,7 @@ _SPEC_OPTIONS = (
         "same_tile",
         "过胡 同一张牌",
         "a declined win locks the same tile only, or every tile",
-        "B3.6, B6 #41, B7 #15",
+        "§wengan-guo-hu, §wengan-reading-guo-hu-same-tile",
     ),
     choice(
         "di_hu_window",
@@ -276,7 +322,7 @@ _SPEC_OPTIONS = (
         "before_first_discard",
         "地胡",
         "earthly win: before the non-dealer's first discard, or within the first go-around",
-        "B5.2, B6 #42, B7 #26",
+        "§wengan-mingtang, §wengan-earthly-win, §wengan-reading-earthly-window",
     ),
     choice(
         "huang_zhuang_burn_scope",
@@ -284,7 +330,7 @@ _SPEC_OPTIONS = (
         "all",
         "荒庄烧鸡烧豆",
         "burned on an exhaustive draw: everyone's, or non-ready players' only",
-        "B5.9, B6 #43, B7 #11",
+        "§wengan-exhaustive-draw-burn, §wengan-reading-exhaustive-draw-burn",
     ),
     choice(
         "first_dealer",
@@ -292,26 +338,26 @@ _SPEC_OPTIONS = (
         "seat0",
         "定庄",
         "first dealer of a session: seat 0 (room owner) or random",
-        "B2.1, B6 #44",
+        "§wengan-next-dealer, §wengan-first-dealer",
     ),
     flag(
         "long_qi_dui_win_on_quad",
         True,
         "龙七对",
         "the winning tile must make the four of a kind",
-        "B4.1, B6 #45, B7 #4",
+        "§wengan-hand-forms, §wengan-long-qi-dui, §wengan-reading-long-qi-dui-winning-tile",
     ),
     flag(
         "bao_requires_ready",
         False,
         "包鸡/包杠",
         "包 payments go only to winners and ready players",
-        "B5.7, B6 #46, B7 #34",
+        "§wengan-chicken-collection, §wengan-bao-recipients, §wengan-reading-bao-recipients",
     ),
 )
 
 WENGAN_OPTIONS = _RULE_OPTIONS + _SPEC_OPTIONS
-"""Every option of rules-spec B6, in its order: the text's (#1-30), then the spec's (#31-46)."""
+"""Every option of §wengan-options, in its order: the text's (#1-30), then the spec's (#31-46)."""
 
 OPTION = by_name(WENGAN_OPTIONS)
 OPTION_NAMES = tuple(OPTION)

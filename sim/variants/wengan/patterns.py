@@ -1,4 +1,4 @@
-"""Weng'an 贵州瓮安麻将: the pattern table 牌型分 (rules-spec B5.1), declared once.
+"""Weng'an 贵州瓮安麻将: the pattern table 牌型分 (§wengan-pattern-score), declared once.
 
 Each row is (code, Chinese name, English id, points). The scoring kernels (``scoring``) return the
 code; frames, replays and reports name it from here. Pure Python.
@@ -33,7 +33,7 @@ PATTERNS = (
     (DAN_DIAO, "单吊", "single_wait", 10),
     (QING_DAN_DIAO, "清单吊", "flush_single_wait", 20),
 )
-"""Every row of rules-spec B5.1: (code, Chinese name, English id, points)."""
+"""Every row of §wengan-pattern-score: (code, Chinese name, English id, points)."""
 
 N_PATTERNS = len(PATTERNS) + 1
 """Codes run from 0 (no win) to ``N_PATTERNS - 1``."""
@@ -45,7 +45,7 @@ FLUSH_OF = {
     LONG_QI_DUI: QING_LONG_BEI,
     DAN_DIAO: QING_DAN_DIAO,
 }
-"""The row a hand of one suit scores instead (B5.1)."""
+"""The row a hand of one suit scores instead (§wengan-pattern-score)."""
 
 PATTERN_NAMES = {code: chinese for code, chinese, _, _ in PATTERNS}
 PATTERN_IDS = {code: english for code, _, english, _ in PATTERNS}

@@ -1,10 +1,9 @@
 """What ``mjsim report`` says of Weng'an 贵州瓮安麻将 beyond its options.
 
 The report's labels for the win kind and the points sources only this game has (杠开, and the
-sources ``record_slots.POINT_SOURCES`` declares), the pattern table of rules-spec B5.1 (to list
-those a run never won), and one sentence each on tiers (none), on what a score change holds and
-on how the points moved in a hand are split (the sources ``frames`` records).
-"""
+sources ``record_slots.POINT_SOURCES`` declares), the pattern table of §wengan-pattern-score (to
+list those a run never won), and one sentence each on tiers (none), on what a score change holds and
+on how the points moved in a hand are split (the sources ``frames`` records)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,10 @@
 """Weng'an 贵州瓮安麻将: its own record slots, after the engine's ``sim.kernels.record.N_RECORD``.
 
-Declared once, as data: (name, count, meaning); the slot numbers follow from the order. The
-engine fills the shared slots (``R_*``) and clears the whole row (``record[:] = -1``); Weng'an's
-settle hooks fill these. ``R_POINTS`` (engine) holds each winner's T (pattern + 名堂 + 杠开,
-rules-spec B5.3) and ``R_FEATURES`` his win's feature bits (``hooks.FEATURE_*``: the pattern code
-and the 名堂 flags). Pure Python.
-"""
+Declared once, as data: (name, count, meaning); the slot numbers follow from the order. The engine
+fills the shared slots (``R_*``) and clears the whole row (``record[:] = -1``); Weng'an's settle
+hooks fill these. ``R_POINTS`` (engine) holds each winner's T (pattern + 名堂 + 杠开,
+§wengan-hand-payments) and ``R_FEATURES`` his win's feature bits (``hooks.FEATURE_*``: the pattern
+code and the 名堂 flags). Pure Python."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from dataclasses import dataclass
 from ...kernels.record import N_RECORD
 
 RECORD_SLOTS = (
-    ("pattern", 4, "each winner's B5.1 pattern code (patterns.py), -1 unused"),
+    ("pattern", 4, "each winner's §wengan-pattern-score pattern code (patterns.py), -1 unused"),
     ("chicken", 4, "each seat's net chicken points: 鸡分 and 责任鸡 collected, less paid"),
     ("dou", 4, "each seat's net dou points: 豆分 collected, less paid"),
     ("bao", 4, "each seat's net 包鸡 and 包杠 points (paid by non-ready players)"),
@@ -101,7 +100,7 @@ POINT_SOURCES = (
 )  # fmt: skip
 """Every settlement item of a hand is netted into exactly one source (a test checks it), so a
 seat's sources sum to its score change. The dealer bonus of a 荒庄 is part of its 查叫 payment
-(docs/rules-wengan.md, section 6); after a win it is a source of its own."""
+(§wengan-reading-point-sources); after a win it is a source of its own."""
 
 
 def source_of_items(item_ids: tuple[str, ...], on_draw: bool) -> list[int]:

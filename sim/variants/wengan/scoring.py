@@ -1,8 +1,9 @@
 """Weng'an 贵州瓮安麻将: hand patterns, waits and chicken values (numba kernels).
 
-Source: ``002_065383326e4e38d7.txt``; English reading ``rules-spec.md`` Part B (B4.1 hand forms,
-B5.1 pattern scores, B5.5-B5.6 chicken values), further decisions in ``docs/rules-wengan.md``. The
-slow reference these kernels are checked against is ``tests/reference/wengan.py``.
+Rules: docs/rules/wengan.md (§wengan-rules) (§wengan-hand-forms hand forms,
+§wengan-pattern-score pattern scores, §wengan-chicken-flip chicken values), further decisions in
+`docs/rules/wengan.md`. The slow reference these kernels are checked against is
+``tests/reference/wengan.py``.
 
 No decomposition is enumerated. 108 tiles, no wilds and no chi, so every meld is a pong or a kong
 and every pattern follows from the concealed counts and a table lookup or two:
@@ -17,7 +18,8 @@ and every pattern follows from the concealed counts and a table lookup or two:
 * 清一色 rows: every concealed and meld tile of one suit.
 
 Also here: waits and readiness (查叫, 报听), the 通行证 a 平胡 needs to win on a discard, and the
-chicken value of one physical tile (the flip's hits, B5.5-B5.6); ownership and 包 come later.
+chicken value of one physical tile (the flip's hits, §wengan-chicken-flip); ownership and 包 come
+later.
 
 Hands are counts by kind (the 27 suited kinds of a (27,) or (34,) array; honours are ignored), the
 concealed hand of a winner *with* the winning tile. Melds are rows ``(meld type, tile, from seat)``
@@ -83,14 +85,14 @@ from .patterns import (
 )
 
 N_SUITED = 27
-"""Kinds 0-26: 1m-9m, 1p-9p, 1s-9s (rules-spec B1.1)."""
+"""Kinds 0-26: 1m-9m, 1p-9p, 1s-9s (§wengan-tiles)."""
 ONE_M = 0
 ONE_P = 9
 EIGHT_P = 16  # 乌骨鸡
 ONE_S = 18  # 幺鸡
 
 POINTS = np.zeros(N_PATTERNS, np.int64)
-"""Pattern code -> its B5.1 points (0: no win)."""
+"""Pattern code -> its §wengan-pattern-score points (0: no win)."""
 FLUSH = np.arange(N_PATTERNS, dtype=np.int64)
 """Pattern code -> the row the same shape scores when the hand is one suit."""
 for _code, _points in PATTERN_POINTS.items():
@@ -105,7 +107,7 @@ for _code, _flush in FLUSH_OF.items():
 
 @inline_kernel
 def pattern_points(code):
-    """The B5.1 points of a pattern code (0: no win)."""
+    """The §wengan-pattern-score points of a pattern code (0: no win)."""
     return POINTS[code]
 
 
@@ -160,15 +162,17 @@ def _sets_only(key_m, key_p, key_s, tables):
 
 @inline_kernel
 def _higher(current, candidate):
-    """The better of two pattern codes by points (B5.1: the highest row that fits applies)."""
+    """The better of two pattern codes by points (§wengan-pattern-score: the highest row that fits
+    applies)."""
     return candidate if POINTS[candidate] > POINTS[current] else current
 
 
 @inline_kernel
 def _dan_diao(counts, n_melds, win, key_m, key_p, key_s, params, tables):
-    """单吊 on a complete standard hand (B4.1, B7 #3): four melds and the winning tile pairing the
-    last concealed tile; with ``any_pair_wait`` the winning kind is the pair of some split, i.e.
-    the concealed tiles less two of it split into sets alone."""
+    """单吊 on a complete standard hand (§wengan-hand-forms, §wengan-reading-dan-diao-four-melds):
+    four melds and the winning tile pairing the last concealed tile; with ``any_pair_wait`` the
+    winning kind is the pair of some split, i.e. the concealed tiles less two of it split into sets
+    alone."""
     if params[P_DAN_DIAO_DEFINITION] != DAN_DIAO_ANY_PAIR_WAIT:
         return n_melds == 4
     if counts[win] < 2:
@@ -185,8 +189,9 @@ def _dan_diao(counts, n_melds, win, key_m, key_p, key_s, params, tables):
 
 @inline_kernel
 def hand_pattern(counts, melds, n_melds, win, params, tables):
-    """The pattern code of a complete hand (rules-spec B4.1, B5.1), ``PATTERN_NONE`` if it is not
-    complete: the highest row it fits, flush rows replacing their plain ones.
+    """The pattern code of a complete hand (§wengan-hand-forms, §wengan-pattern-score),
+    ``PATTERN_NONE`` if it is not complete: the highest row it fits, flush rows replacing their
+    plain ones.
 
     counts: the concealed tiles *with* the winning tile ``win`` (kind); melds (k, 3) rows
     (meld type, tile, from seat), the first ``n_melds`` read. 定缺 is not checked here
@@ -221,7 +226,8 @@ def hand_pattern(counts, melds, n_melds, win, params, tables):
         if _dan_diao(counts, n_melds, win, key_m, key_p, key_s, params, tables):
             best = DAN_DIAO
     if n_melds == 0 and all_even:
-        # 龙七对: by default the winning tile makes the four (B7 #4), else any quad
+        # 龙七对: by default the winning tile makes the four
+        # (§wengan-reading-long-qi-dui-winning-tile), else any quad
         on_quad = params[P_LONG_QI_DUI_WIN_ON_QUAD] != 0
         dragon = counts[win] == 4 if on_quad else has_quad
         best = _higher(best, LONG_QI_DUI if dragon else QI_DUI)
@@ -233,7 +239,7 @@ def hand_pattern(counts, melds, n_melds, win, params, tables):
 
 @inline_kernel
 def que_allows(counts, melds, n_melds, que_suit, params):
-    """定缺 (rules-spec B3.9): with 2 or 3 players and ``ding_que``, a hand is ready or wins only
+    """定缺 (§wengan-ding-que): with 2 or 3 players and ``ding_que``, a hand is ready or wins only
     with at most two suits (``composition``), or none of the named suit ``que_suit`` (0 m, 1 p,
     2 s; ``declare``; -1: none named yet, nothing forbidden)."""
     if params[P_PLAYERS] == 4 or params[P_DING_QUE] == 0:
@@ -254,8 +260,8 @@ def winning_pattern(counts, melds, n_melds, win, que_suit, params, tables):
 
 @kernel
 def best_pattern(counts, melds, n_melds, win, heavenly, que_suit, params, tables):
-    """The winner's pattern code; a 天胡 (``heavenly``) scores the best choice of winning tile
-    among the dealer's 14 (rules-spec B7 #38). counts: the concealed tiles with the winning
+    """The winner's pattern code; a 天胡 (``heavenly``) scores the best choice of winning tile among
+    the dealer's 14 (§wengan-reading-scorer-details). counts: the concealed tiles with the winning
     tile."""
     best = PATTERN_NONE
     # one call site of the inlined pattern check (numba inlines it once: half the compile)
@@ -303,7 +309,7 @@ def waits(counts, melds, n_melds, que_suit, params, tables, patterns_out):
     code in ``patterns_out`` (27,) (``PATTERN_NONE`` where none).
 
     counts: the concealed tiles (without a winning tile). A kind of which the seat holds all four
-    (concealed and melds) is no wait: there is no fifth copy. 定缺 applies (rules-spec B3.9).
+    (concealed and melds) is no wait: there is no fifth copy. 定缺 applies (§wengan-ding-que).
     The full pattern check runs only for the kinds that complete a form (``_completes``): in
     a loop over kinds it counts references to the tables at every call, the table test not.
     """
@@ -346,8 +352,9 @@ def waits(counts, melds, n_melds, que_suit, params, tables, patterns_out):
 
 @kernel
 def max_wait_points(counts, melds, n_melds, que_suit, params, tables):
-    """荒庄查叫's 最大牌型分 (rules-spec B5.9, B7 #29): the best B5.1 points over every wait of the
-    13-tile hand, no 名堂; 0 when the hand is not ready."""
+    """荒庄查叫's 最大牌型分 (§wengan-exhaustive-draw, §wengan-reading-cha-jiao-pattern-only): the
+    best §wengan-pattern-score points over every wait of the 13-tile hand, no 名堂; 0 when the hand
+    is not ready."""
     patterns = np.empty(N_SUITED, np.int64)
     waits(counts, melds, n_melds, que_suit, params, tables, patterns)
     best = np.int64(0)
@@ -358,7 +365,8 @@ def max_wait_points(counts, melds, n_melds, que_suit, params, tables):
 
 @kernel
 def is_ready(counts, melds, n_melds, que_suit, params, tables):
-    """叫 / 听牌 (rules-spec B5.7, B5.9): the 13-tile hand has a wait."""
+    """叫 / 听牌 (§wengan-chicken-collection, §wengan-exhaustive-draw): the 13-tile hand has a
+    wait."""
     patterns = np.empty(N_SUITED, np.int64)
     return waits(counts, melds, n_melds, que_suit, params, tables, patterns) != 0
 
@@ -369,11 +377,12 @@ def is_ready(counts, melds, n_melds, que_suit, params, tables):
 
 @inline_kernel
 def has_passport(counts, melds, n_melds, late_kongs, params):
-    """通行证 (rules-spec B4.3, B7 #1, #38; option ``passport_kinds``): what lets a 平胡 win on a
-    discard. ``any_kong``: a kong of any kind among the melds; ``scoring_kong``: a kong that is
-    no 憨包豆 (bit i of ``late_kongs`` set: meld i is a 憨包豆); ``kong_or_chicken``: any kong, or a
-    1s (an 8p with 乌骨鸡) among the concealed tiles ``counts`` (without the winning tile) or the
-    melds; ``none``: always. The five exceptions of B4.2 are the caller's."""
+    """通行证 (§wengan-passport, §wengan-reading-passport-is-a-kong, §wengan-reading-scorer-details;
+    option ``passport_kinds``): what lets a 平胡 win on a discard. ``any_kong``: a kong of any kind
+    among the melds; ``scoring_kong``: a kong that is no 憨包豆 (bit i of ``late_kongs`` set: meld i
+    is a 憨包豆); ``kong_or_chicken``: any kong, or a 1s (an 8p with 乌骨鸡) among the concealed
+    tiles ``counts`` (without the winning tile) or the melds; ``none``: always. The five exceptions
+    of §wengan-how-to-win are the caller's."""
     kinds = params[P_PASSPORT_KINDS]
     if kinds == PASSPORT_NONE:
         return True
@@ -392,10 +401,10 @@ def has_passport(counts, melds, n_melds, late_kongs, params):
 
 @inline_kernel
 def discard_win_allowed(code, passport, exception, params):
-    """平胡点炮需要通行证 (rules-spec B4.2): a big hand may always win a discard; a 平胡 only with
-    a 通行证 (``has_passport``), in an exception (``exception``: 地胡, 抢杠, 热炮, the winner's
+    """平胡点炮需要通行证 (§wengan-how-to-win): a big hand may always win a discard; a 平胡 only
+    with a 通行证 (``has_passport``), in an exception (``exception``: 地胡, 抢杠, 热炮, the winner's
     报听, the discarder's 报听 = 杀听), or with ``ping_hu_ron_needs_passport`` off. A 过胡 lock
-    arises only where this is true (B3.6)."""
+    arises only where this is true (§wengan-guo-hu)."""
     return code != PING_HU or params[P_PING_HU_RON_NEEDS_PASSPORT] == 0 or exception or passport
 
 
@@ -405,7 +414,7 @@ def discard_win_allowed(code, passport, exception, params):
 
 @inline_kernel
 def flip_count(tiles_left, params):
-    """Tiles flipped after a win (rules-spec B5.5): none without 翻牌鸡 or with an empty wall;
+    """Tiles flipped after a win (§wengan-chicken-flip): none without 翻牌鸡 or with an empty wall;
     two (the first and the last undrawn) with 前后翻鸡 when two or more remain; else one."""
     if params[P_FAN_PAI_JI] == 0 or tiles_left <= 0:
         return 0
@@ -428,7 +437,7 @@ def previous_rank(kind):
 
 @kernel
 def flip_hits(flips, n_flips, params, hits_out):
-    """H(t) (rules-spec B5.5): ``hits_out`` (27,) = how many of the first ``n_flips`` flipped
+    """H(t) (§wengan-chicken-flip): ``hits_out`` (27,) = how many of the first ``n_flips`` flipped
     kinds designate kind t: rank + 1, the flip itself with 本鸡, rank - 1 with 摇摆鸡 (three
     distinct kinds, so a flip designates each at most once). All zero without 翻牌鸡."""
     for kind in range(N_SUITED):
@@ -446,13 +455,15 @@ def flip_hits(flips, n_flips, params, hits_out):
 
 @inline_kernel
 def is_weekday_chicken(kind, params):
-    """星期鸡: the weekday's rank in every suit (B5.6, B7 #22)."""
+    """星期鸡: the weekday's rank in every suit (§wengan-chicken-value,
+    §wengan-reading-weekday-numbering)."""
     return params[P_XING_QI_JI] != 0 and kind % 9 + 1 == params[P_XING_QI_JI_WEEKDAY]
 
 
 @inline_kernel
 def is_fixed_chicken(kind, params):
-    """幺鸡, 乌骨鸡 and 星期鸡: chickens wherever they lie, discard piles included (B5.7)."""
+    """幺鸡, 乌骨鸡 and 星期鸡: chickens wherever they lie, discard piles included
+    (§wengan-chicken-collection)."""
     return (
         kind == ONE_S
         or (kind == EIGHT_P and params[P_WU_GU_JI] != 0)
@@ -462,7 +473,7 @@ def is_fixed_chicken(kind, params):
 
 @inline_kernel
 def base_value(kind, params):
-    """幺鸡 1, 乌骨鸡 2 (with ``wu_gu_ji``), else 0 (B5.4)."""
+    """幺鸡 1, 乌骨鸡 2 (with ``wu_gu_ji``), else 0 (§wengan-chickens)."""
     if kind == ONE_S:
         return 1
     return 2 if kind == EIGHT_P and params[P_WU_GU_JI] != 0 else 0
@@ -470,7 +481,8 @@ def base_value(kind, params):
 
 @inline_kernel
 def is_gold(kind, params):
-    """金鸡 (1s; 8p with 乌骨鸡) and 全清幺 (1p, 1m) earn 2 per hit (B5.6, B7 #31)."""
+    """金鸡 (1s; 8p with 乌骨鸡) and 全清幺 (1p, 1m) earn 2 per hit (§wengan-chicken-value,
+    §wengan-reading-8p-gold-needs-wu-gu-ji)."""
     fixed = kind == ONE_S or (kind == EIGHT_P and params[P_WU_GU_JI] != 0)
     return (params[P_JIN_JI] != 0 and fixed) or (
         params[P_QUAN_QING_YAO] != 0 and (kind == ONE_P or kind == ONE_M)
@@ -479,7 +491,7 @@ def is_gold(kind, params):
 
 ORDINAL_VALUES = np.zeros((4, 4), np.int64)
 """By ``chong_feng_mode`` code: the values of the 1st-4th counted discarded 1s (冲锋鸡4321 /
-冲锋鸡3211, B5.6); none in the other modes."""
+冲锋鸡3211, §wengan-chicken-value); none in the other modes."""
 ORDINAL_VALUES[CHONG_FENG_4321] = (4, 3, 2, 1)
 ORDINAL_VALUES[CHONG_FENG_3211] = (3, 2, 1, 1)
 
@@ -487,17 +499,18 @@ ORDINAL_VALUES[CHONG_FENG_3211] = (3, 2, 1, 1)
 @inline_kernel
 def ordinal_value(position, params):
     """The base of the ``position``-th (1-based) discarded 1s counted by 冲锋鸡4321 / 3211 (a 5th
-    and later: the last value); 0 in the other modes (rules-spec B5.6, B7 #17)."""
+    and later: the last value); 0 in the other modes (§wengan-chicken-value,
+    §wengan-reading-charging-ordinals)."""
     return ORDINAL_VALUES[params[P_CHONG_FENG_MODE], min(position, 4) - 1]
 
 
 @inline_kernel
 def chicken_value(kind, hit_count, charging, ordinal, params):
-    """One physical tile's value (rules-spec B5.6, B7 #7, #38): base + flip bonus (2 per hit for
-    gold, 1 else) + 星期鸡 1. ``hit_count``: H(kind); ``charging``: the plain 冲锋鸡 doubles base
-    and bonus; ``ordinal`` > 0: the 4321 / 3211 value (``ordinal_value``) replacing the base of a
-    discarded 1s (0: none). With ``gold_model = multiplicative`` a gold tile with a base is worth
-    base x (1 + H)."""
+    """One physical tile's value (§wengan-chicken-value, §wengan-reading-chicken-arithmetic,
+    §wengan-reading-scorer-details): base + flip bonus (2 per hit for gold, 1 else) + 星期鸡 1.
+    ``hit_count``: H(kind); ``charging``: the plain 冲锋鸡 doubles base and bonus; ``ordinal`` > 0:
+    the 4321 / 3211 value (``ordinal_value``) replacing the base of a discarded 1s (0: none). With
+    ``gold_model = multiplicative`` a gold tile with a base is worth base x (1 + H)."""
     base = np.int64(ordinal) if ordinal > 0 else np.int64(base_value(kind, params))
     hits = np.int64(hit_count)
     gold = is_gold(kind, params)

@@ -1,13 +1,15 @@
 """Weng'an 贵州瓮安麻将: the settlement of a finished hand (numba kernel).
 
-Source: ``002_065383326e4e38d7.txt``; English reading ``rules-spec.md`` Part B, B5.12 (the
-settlement algorithm) with B5.2-B5.11 and B3.9; decisions in ``docs/rules-wengan.md``. The slow
-reference it is checked against is ``tests/reference/wengan.py`` (``settle``).
+Rules: docs/rules/wengan.md (§wengan-rules), §wengan-settlement-order (the
+settlement algorithm) with §wengan-mingtang and §wengan-ding-que; decisions in
+`docs/rules/wengan.md`. The slow reference it is checked against is ``tests/reference/wengan.py``
+(``settle``).
 
 The hand's end is plain int64 arrays:
 
 * ``hand`` (``N_HAND``,): the ``H_*`` slots: winners' common how / tile / source, dealer, 连庄
-  streak, 热炮, tiles left in the wall and its first and last tile (the flips, B5.5);
+  streak, 热炮, tiles left in the wall and its first and last tile (the flips,
+  §wengan-chicken-flip);
 * ``seats`` (players, ``N_SEAT``): the ``S_*`` slots per seat (tiles shown, stated readiness,
   报听, 原缺, 定缺 suit, meld count, winner, 杠开, 天胡, 地胡);
 * ``concealed`` (players, 27): concealed counts, a winner's *without* the winning tile;
@@ -105,11 +107,12 @@ MAX_ITEMS = 2048
 """Rows the caller allocates for ``items`` (a hand's items stay far below)."""
 
 DOU_KINDS = ("none", "men_dou", "pa_po_dou", "dian_dou", "han_bao_dou")
-"""Meld column 3 (B3.2): none (a pong), 闷豆 concealed, 爬坡豆 added, 点豆 on a discard, 憨包豆
-late (no dou, no 通行证 under ``scoring_kong``)."""
+"""Meld column 3 (§wengan-kongs): none (a pong), 闷豆 concealed, 爬坡豆 added, 点豆 on a discard,
+憨包豆 late (no dou, no 通行证 under ``scoring_kong``)."""
 DOU_NONE, DOU_MEN, DOU_PA_PO, DOU_DIAN, DOU_HAN_BAO = range(len(DOU_KINDS))
 DOU_POINTS = np.array([0, 2, 3, 1, 0], np.int64)
-"""By dou kind: 闷豆 2 and 爬坡豆 3 from each other player, 点豆 1 from the discarder (B3.2)."""
+"""By dou kind: 闷豆 2 and 爬坡豆 3 from each other player, 点豆 1 from the discarder
+(§wengan-kongs)."""
 
 WIN_HOWS = ("self_draw", "discard", "rob_kong")
 HOW_SELF_DRAW, HOW_DISCARD, HOW_ROB_KONG = range(len(WIN_HOWS))
@@ -173,12 +176,13 @@ def _add(items, n_items, kind, payer, payee, amount):
 
 
 # ---------------------------------------------------------------------------------------------
-# Step 1: the win's payments (B5.2, B5.3, B5.8)
+# Step 1: the win's payments (§wengan-mingtang, §wengan-hand-payments, §wengan-dealer-bonus)
 
 
 @inline_kernel
 def mingtang_value(code, params):
-    """One 名堂 (天胡, 地胡, 抢杠, 报听, 杀听): "平胡9分 大胡10分" (B5.2, B7 #5, #38)."""
+    """One 名堂 (天胡, 地胡, 抢杠, 报听, 杀听): "平胡9分 大胡10分" (§wengan-mingtang,
+    §wengan-reading-mingtang-is-a-bonus, §wengan-reading-scorer-details)."""
     if code != PING_HU:
         return 10
     return 9 if params[P_MINGTANG_BONUS_MODE] == _MINGTANG_BONUS_9_10 else 8
@@ -186,7 +190,8 @@ def mingtang_value(code, params):
 
 @inline_kernel
 def dealer_bonus(hand, payer, payee, params):
-    """连庄 +n / 一口二 +1 on a pattern or 查叫 payment with the dealer in it (B5.8)."""
+    """连庄 +n / 一口二 +1 on a pattern or 查叫 payment with the dealer in it
+    (§wengan-dealer-bonus)."""
     dealer = hand[H_DEALER]
     if payer != dealer and payee != dealer:
         return 0
@@ -198,7 +203,8 @@ def dealer_bonus(hand, payer, payee, params):
 
 @kernel
 def win_pattern(seat, hand, seats, concealed, melds, params, tables):
-    """The winner's pattern code (B5.1; a 天胡 its best tile, B7 #38)."""
+    """The winner's pattern code (§wengan-pattern-score; a 天胡 its best tile,
+    §wengan-reading-scorer-details)."""
     counts = np.zeros(N_SUITED, np.int64)
     for kind in range(N_SUITED):
         counts[kind] = concealed[seat, kind]
@@ -217,7 +223,8 @@ def win_pattern(seat, hand, seats, concealed, melds, params, tables):
 
 @inline_kernel
 def hand_total(seat, code, hand, seats, params):
-    """T = pattern + 名堂 (天胡, 地胡, 抢杠, 报听) + 杠开 3 (B5.3); 杀听 and 热炮 are apart."""
+    """T = pattern + 名堂 (天胡, 地胡, 抢杠, 报听) + 杠开 3 (§wengan-hand-payments); 杀听 and 热炮
+    are apart."""
     named = (
         (seats[seat, S_HEAVENLY] != 0)
         + (seats[seat, S_EARTHLY] != 0)
@@ -230,9 +237,10 @@ def hand_total(seat, code, hand, seats, params):
 
 @kernel
 def win_items(seat, hand, seats, concealed, melds, params, tables, items, n_items):
-    """One winner's items (B5.3): self-draw, every other player pays T; a discard or a robbed
-    kong, the discarder or robbed player pays T (B7 #37); the dealer bonus on each; 热炮 1 from
-    the discarder; 杀听 a 名堂 from a 报听 discarder, or on a self-draw from the 报听 players
+    """One winner's items (§wengan-hand-payments): self-draw, every other player pays T; a discard
+    or a robbed kong, the discarder or robbed player pays T
+    (§wengan-reading-robbed-player-pays-one-share); the dealer bonus on each; 热炮 1 from the
+    discarder; 杀听 a 名堂 from a 报听 discarder, or on a self-draw from the 报听 players
     (``sha_ting_payer = all_payers``: every other player while one has declared)."""
     players = params[P_PLAYERS]
     code = win_pattern(seat, hand, seats, concealed, melds, params, tables)
@@ -263,7 +271,7 @@ def win_items(seat, hand, seats, concealed, melds, params, tables, items, n_item
 
 
 # ---------------------------------------------------------------------------------------------
-# Who collects (B5.7, B5.9, B5.10)
+# Who collects (§wengan-chicken-collection, §wengan-exhaustive-draw, §wengan-dou-settlement)
 
 
 @kernel
@@ -288,8 +296,8 @@ def collecting_seats(hand, seats, concealed, melds, params, tables, out):
 
 @inline_kernel
 def burned(seat, hand, dou, params):
-    """烧鸡 / 烧豆 (B5.10): the robbed player (抢杠烧鸡 / 抢杠烧豆) and the 热炮 discarder
-    (热炮烧鸡 / 热炮烧豆) collect no chickens (``dou`` False) or no dou (True)."""
+    """烧鸡 / 烧豆 (§wengan-dou-settlement): the robbed player (抢杠烧鸡 / 抢杠烧豆) and the 热炮
+    discarder (热炮烧鸡 / 热炮烧豆) collect no chickens (``dou`` False) or no dou (True)."""
     if hand[H_N_WINS] == 0 or seat != hand[H_FROM]:
         return False
     if hand[H_HOW] == HOW_ROB_KONG:
@@ -301,7 +309,8 @@ def burned(seat, hand, dou, params):
 
 @inline_kernel
 def payments_collected(hand, params):
-    """Chickens and dou are paid at all: not on a 荒庄 with 荒庄烧鸡烧豆 of scope all (B5.9)."""
+    """Chickens and dou are paid at all: not on a 荒庄 with 荒庄烧鸡烧豆 of scope all
+    (§wengan-exhaustive-draw)."""
     if hand[H_N_WINS] != 0:
         return True
     return not (
@@ -312,7 +321,7 @@ def payments_collected(hand, params):
 @inline_kernel
 def bao_arises(hand, params):
     """包鸡 / 包杠 arise after a win, and on a 荒庄 only with neither 荒庄烧鸡烧豆 nor
-    荒庄不包 (B5.9)."""
+    荒庄不包 (§wengan-exhaustive-draw)."""
     if hand[H_N_WINS] != 0:
         return True
     return params[P_HUANG_ZHUANG_BURN] == 0 and params[P_HUANG_ZHUANG_NO_BAO] == 0
@@ -325,7 +334,7 @@ def bao_reaches(other, collecting, params):
 
 
 # ---------------------------------------------------------------------------------------------
-# Step 2: dou 豆 (B3.2, B5.10)
+# Step 2: dou 豆 (§wengan-kongs, §wengan-dou-settlement)
 
 
 @kernel
@@ -353,14 +362,14 @@ def dou_items(hand, seats, melds, collecting, params, items, n_items):
 
 
 # ---------------------------------------------------------------------------------------------
-# Step 3: chickens 鸡 (B5.4-B5.7)
+# Step 3: chickens 鸡 (§wengan-chickens)
 
 
 @kernel
 def discard_marks(discards, n_discards, params, charging, ordinals):
-    """冲锋鸡 (B5.6) per discard: ``charging[i]`` 1 for the plain mode's charging tile (the hand's
-    first 1s, with 乌骨鸡 also the first 8p, when unclaimed); ``ordinals[i]`` the 4321 / 3211
-    value of an unclaimed 1s by its order (claimed ones counted with
+    """冲锋鸡 (§wengan-chicken-value) per discard: ``charging[i]`` 1 for the plain mode's charging
+    tile (the hand's first 1s, with 乌骨鸡 also the first 8p, when unclaimed); ``ordinals[i]`` the
+    4321 / 3211 value of an unclaimed 1s by its order (claimed ones counted with
     ``chongfeng_ordinal_counts_claimed``)."""
     mode = params[P_CHONG_FENG_MODE]
     for index in range(n_discards):
@@ -395,10 +404,10 @@ def first_discard(discards, n_discards, kind):
 
 @kernel
 def responsibilities(discards, n_discards, seats, melds, params, out):
-    """责任鸡 (B5.7): one row (claimer, discarder, amount 1 or 2) in ``out`` for the hand's first
-    1s (and in plain mode with 乌骨鸡 the first 8p) ponged, or konged with ``ze_ren_on_kong``.
-    A seat that claims both collects both, each from its own discarder. Returns the row count;
-    ``out`` (2, 3)."""
+    """责任鸡 (§wengan-chicken-collection): one row (claimer, discarder, amount 1 or 2) in ``out``
+    for the hand's first 1s (and in plain mode with 乌骨鸡 the first 8p) ponged, or konged with
+    ``ze_ren_on_kong``. A seat that claims both collects both, each from its own discarder. Returns
+    the row count; ``out`` (2, 3)."""
     n = 0
     if params[P_CHONG_FENG_MODE] == CHONG_FENG_NONE or params[P_ZE_REN_JI] == 0:
         return n
@@ -426,8 +435,8 @@ def responsibilities(discards, n_discards, seats, melds, params, out):
 
 @inline_kernel
 def in_bao_scope(kind, where, params):
-    """包鸡 scope (B5.7, option ``bao_ji_scope``): exposed fixed chickens (melds and discards),
-    all fixed ones (hand too), or every chicken."""
+    """包鸡 scope (§wengan-chicken-collection, option ``bao_ji_scope``): exposed fixed chickens
+    (melds and discards), all fixed ones (hand too), or every chicken."""
     scope = params[P_BAO_JI_SCOPE]
     if scope == _BAO_SCOPE_ALL:
         return True
@@ -439,10 +448,10 @@ def in_bao_scope(kind, where, params):
 def owned_chickens(
     seat, hand, seats, concealed, melds, discards, n_discards, marks, hits, params, out
 ):
-    """The seat's scoring chicken tiles (B5.7 scope) as rows (kind, where, value) in ``out``:
-    hand (with a winner's winning tile), melds, own unclaimed discards (flip chickens that are
-    not fixed there only with 满堂鸡). Returns the row count. ``marks`` (n, 2): charging and
-    ordinal per discard."""
+    """The seat's scoring chicken tiles (§wengan-chicken-collection scope) as rows (kind, where,
+    value) in ``out``: hand (with a winner's winning tile), melds, own unclaimed discards (flip
+    chickens that are not fixed there only with 满堂鸡). Returns the row count. ``marks`` (n, 2):
+    charging and ordinal per discard."""
     n = 0
     if seats[seat, S_SHOWN] != 0:
         for kind in range(N_SUITED):
@@ -482,9 +491,9 @@ def _owned(out, n, kind, where, value):
 def chicken_items(
     hand, seats, concealed, melds, discards, n_discards, collecting, params, items, n_items
 ):
-    """鸡分 (B5.7): collectors (unless 烧鸡) take each chicken's value from every other player,
-    and their 责任鸡 from its discarder; a non-collector with 包鸡 pays his chickens in scope to
-    each player 包 reaches, and returns a 责任鸡 he received."""
+    """鸡分 (§wengan-chicken-collection): collectors (unless 烧鸡) take each chicken's value from
+    every other player, and their 责任鸡 from its discarder; a non-collector with 包鸡 pays his
+    chickens in scope to each player 包 reaches, and returns a 责任鸡 he received."""
     players = params[P_PLAYERS]
     flips = np.empty(2, np.int64)
     n_flips = 0
@@ -530,13 +539,14 @@ def chicken_items(
 
 
 # ---------------------------------------------------------------------------------------------
-# Step 4: 荒庄查叫 (B5.9) and 原缺 (B3.9)
+# Step 4: 荒庄查叫 (§wengan-exhaustive-draw) and 原缺 (§wengan-ding-que)
 
 
 @kernel
 def cha_jiao_items(hand, seats, concealed, melds, collecting, params, tables, items, n_items):
-    """荒庄查叫: each non-ready player pays each ready one his best wait's B5.1 points (no 名堂,
-    B7 #29) and the dealer bonus; nothing when all or none are ready."""
+    """荒庄查叫: each non-ready player pays each ready one his best wait's §wengan-pattern-score
+    points (no 名堂, §wengan-reading-cha-jiao-pattern-only) and the dealer bonus; nothing when all
+    or none are ready."""
     players = params[P_PLAYERS]
     ready = 0
     for seat in range(players):
@@ -565,8 +575,8 @@ def cha_jiao_items(hand, seats, concealed, melds, collecting, params, tables, it
 
 @kernel
 def yuan_que_items(seats, params, items, n_items):
-    """原缺 (B3.9): with 2 or 3 players and 定缺, a seat dealt lacking a suit takes the fixed
-    ``yuan_que_bonus`` from each other player, not × 底分."""
+    """原缺 (§wengan-ding-que): with 2 or 3 players and 定缺, a seat dealt lacking a suit takes the
+    fixed ``yuan_que_bonus`` from each other player, not × 底分."""
     players = params[P_PLAYERS]
     bonus = params[P_YUAN_QUE_BONUS]
     if players == 4 or params[P_DING_QUE] == 0 or bonus == 0:
@@ -581,13 +591,13 @@ def yuan_que_items(seats, params, items, n_items):
 
 
 # ---------------------------------------------------------------------------------------------
-# The settlement (B5.12)
+# The settlement (§wengan-settlement-order)
 
 
 @kernel
 def settle(hand, seats, concealed, melds, discards, n_discards, params, tables, items, deltas):
-    """Every payment of the finished hand (rules-spec B5.12), × 底分 except 原缺, into ``items``
-    (``MAX_ITEMS``, 4); each seat's delta into ``deltas``. Returns the item count."""
+    """Every payment of the finished hand (§wengan-settlement-order), × 底分 except 原缺, into
+    ``items`` (``MAX_ITEMS``, 4); each seat's delta into ``deltas``. Returns the item count."""
     players = params[P_PLAYERS]
     n_items = np.int64(0)  # not a literal 0: one compile of the item kernels, not two
     for seat in range(players):

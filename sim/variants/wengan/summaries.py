@@ -13,7 +13,7 @@ from __future__ import annotations
 from .record_slots import POINT_SOURCES
 
 TIER_COLORS: dict[str, str] = {}
-"""Weng'an has no tiers (the pattern table B5.1 is flat)."""
+"""Weng'an has no tiers (the pattern table §wengan-pattern-score is flat)."""
 
 METRIC_LABELS = {f"points_{source.name}": f"{source.label} points" for source in POINT_SOURCES}
 """Figure labels of the recorded point sources (``points_<source>``), from their declared labels."""
