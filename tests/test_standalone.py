@@ -21,7 +21,7 @@ RULES = ROOT / "docs" / "rules"
 
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".ipynb", ".txt", ".json", ".jsonl", ".yml", ".cfg"}
 SKIPPED_DIRS = {".git", ".venv", "site", "build", "dist", "node_modules", "__pycache__"}
-SKIPPED_DIRS |= {".pytest_cache", ".ruff_cache", ".hypothesis", "results", "runs"}
+SKIPPED_DIRS |= {".pytest_cache", ".ruff_cache", ".hypothesis", "runs"}
 
 CITATION = re.compile(r"§([a-z][a-z0-9-]*[a-z0-9])")
 RULES_LINK = re.compile(r"rules/(anhua|wengan|anqing)\.md#([a-z0-9-]+)")

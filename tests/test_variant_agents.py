@@ -3,8 +3,8 @@
 (``sim/variants/<variant>/agent.py``), legal play with every agent at every seat, and (slow) on
 duplicate deals the ordering the agents must keep.
 
-Rules: ``002_065383326e4e38d7.txt`` (贵州瓮安麻将): 大对子 5 against 平胡 1, 平胡点炮需要通行证,
-幺鸡 (1s) and 乌骨鸡 (8p) are chickens, 报听; ``004_4a131f7ccc7583f8.txt`` (安庆麻将): 只能自摸胡牌,
+Rules: docs/rules/wengan.md (贵州瓮安麻将): 大对子 5 against 平胡 1, 平胡点炮需要通行证,
+幺鸡 (1s) and 乌骨鸡 (8p) are chickens, 报听; docs/rules/anqing.md (安庆麻将): 只能自摸胡牌,
 碰碰胡, 包 (three 口 from one feeder), 杠牌 must be konged.
 """
 
@@ -153,7 +153,7 @@ def test_a_claim_the_variant_lists_as_worth_it_is_made_as_efficiency_makes_it():
     """A pong listed with a worth (``A_VALUE``) of ``claim_worth_from`` or more is claimed by
     the value agent when the hand is no further from ready after it (the efficiency agent's
     rule); below that worth, only when it brings the hand ``claim_gain`` nearer. Anqing's
-    claims carry the 口 (004, C5.4 "包") the claimer then holds of the discarder's."""
+    claims carry the 口 (004, §anqing-bao "包") the claimer then holds of the discarder's."""
     from sim.kernels.moves import ACT_PONG
 
     tables = load_tables()
@@ -175,7 +175,7 @@ def test_a_claim_the_variant_lists_as_worth_it_is_made_as_efficiency_makes_it():
 
 
 def test_anqing_lists_each_claim_with_the_mouths_it_makes():
-    """包 (004, C5.4): three 口 (melds of one player's discards) make their feeder pay. Each
+    """包 (004, §anqing-bao): three 口 (melds of one player's discards) make their feeder pay. Each
     pong and chi Anqing lists carries in ``A_VALUE`` the 口 of the discarder's the claimer holds
     after it: one more than before."""
     from anqing_steps import Table
@@ -260,8 +260,8 @@ def test_wengan_marks_danger_for_the_seat_whose_turn_begins():
 
 
 def test_anqing_marks_danger_and_whether_the_next_seat_holds_it():
-    """包 (004, C5.4 "包"): a seat whose discards an opponent took twice (two 口) is in danger;
-    the danger is the next seat's when he holds them (he may chi as well as pong)."""
+    """包 (004, §anqing-bao "包"): a seat whose discards an opponent took twice (two 口) is in
+    danger; the danger is the next seat's when he holds them (he may chi as well as pong)."""
     status = np.zeros((5, N_STATUS), np.int64)
     mouths = AH.ST_MOUTHS_FROM
     status[2, mouths] = QA.DANGER_MOUTHS << (4 * 0)  # seat 2 took two 口 from seat 0
@@ -301,9 +301,9 @@ def test_cautious_keeps_to_honours_when_the_next_seat_is_in_danger_of_chi():
 
 def test_a_richer_target_is_played_from_further():
     """A target the variant pays w plain wins is played a step further for each factor
-    ``chance_per_shanten`` that keeps w above double (``_reach``): Weng'an's 清一色 (10, B5.1)
-    at chance 0.3 from two tiles off suit instead of one, 七对 (5) at 0.5 from four pairs;
-    at chance 0 the seat's own thresholds, as in Anhua."""
+    ``chance_per_shanten`` that keeps w above double (``_reach``): Weng'an's 清一色 (10,
+    §wengan-pattern-score) at chance 0.3 from two tiles off suit instead of one, 七对 (5) at 0.5
+    from four pairs; at chance 0 the seat's own thresholds, as in Anhua."""
     row = np.array(DEFAULTS)
     hints = (10 << AG.STEER_FLUSH_SHIFT) | (5 << AG.STEER_PAIRS_SHIFT)
     row[AG.P_CHANCE_PER_SHANTEN] = 0.0
@@ -350,10 +350,11 @@ def test_every_agent_at_every_seat_plays_legally(variant):
         assert int((checked.errors[:, 0] != 0).sum()) == 0, checked.first_failure()
 
 
-RANKING_WALLS = 3000
+RANKING_WALLS = {"wengan": 3000, "anqing": 10_000}
 """Walls of the slow ranking tests, each played in every order of the four agents, rotated (24
-seatings: 72,000 hands a variant, two to three minutes on one core): the walls, seed and
-seatings of ``results/<variant>-agents``, so the tests see the numbers of the README table."""
+seatings: 72,000 Weng'an hands, 240,000 Anqing hands, a minute or two each on one core). Anqing
+plays the walls, seed and seatings of ``results/anqing-agents``, so the test sees the numbers
+of docs/strategies.md; its value agent's edge (about +0.6 a hand) needs the 10,000 walls."""
 
 
 @pytest.fixture(scope="module")
@@ -364,7 +365,7 @@ def rankings(tmp_path_factory):
     def ranking(variant):
         if variant not in cache:
             config_path = {"wengan": "configs/wengan-4p.toml", "anqing": "configs/anqing.toml"}
-            config = load_config(config_path[variant], [f"run.games={RANKING_WALLS}"])
+            config = load_config(config_path[variant], [f"run.games={RANKING_WALLS[variant]}"])
             agents = ("efficiency", "value", "cautious", "random")
             out = tmp_path_factory.mktemp(variant)
             compare(config, agents, out / "cmp", jobs=1, progress=False, orders=True)
@@ -380,8 +381,8 @@ def rankings(tmp_path_factory):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["wengan", "anqing"])
 def test_efficiency_beats_random(rankings, variant):
-    """The agents' first required ordering on duplicate deals (002_065383326e4e38d7.txt,
-    004_4a131f7ccc7583f8.txt, default options; every order of the agents, rotated): efficiency
+    """The agents' first required ordering on duplicate deals (docs/rules/wengan.md,
+    docs/rules/anqing.md, default options; every order of the agents, rotated): efficiency
     beats random in mean score per hand with a 95% interval (clustered by wall) above zero."""
     pairs, _ = rankings(variant)
     assert pairs.loc[("efficiency", "random"), "lo"] > 0
@@ -389,19 +390,20 @@ def test_efficiency_beats_random(rankings, variant):
 
 @pytest.mark.slow
 def test_value_beats_efficiency_in_anqing(rankings):
-    """A required ordering (004_4a131f7ccc7583f8.txt, default options; every order of the
-    agents, rotated): value beats efficiency with an interval excluding zero, +0.89 [+0.20,
-    +1.58] (claims as efficiency, 门清 near ready, the 跑风 wait: docs/strategies.md)."""
+    """A required ordering (docs/rules/anqing.md, default options; every order of the
+    agents, rotated, on 10,000 walls): value beats efficiency with an interval excluding zero,
+    +0.59 [+0.21, +0.97] (claims as efficiency, 门清 near ready, the 跑风 wait:
+    docs/strategies.md)."""
     pairs, _ = rankings("anqing")
     assert pairs.loc[("efficiency", "value"), "hi"] < 0
 
 
 @pytest.mark.slow
 def test_value_is_ahead_of_efficiency_in_wengan(rankings):
-    """Weng'an (002_065383326e4e38d7.txt): value's edge is small (about +0.1 a hand: its wait
-    choice, 大对子 and 七对 worth 5 plain wins, B5.1), so 3,000 walls show it ahead without
-    separating the two (+0.05 [-0.04, +0.14]); the interval comes from more walls (the next
-    test, and the README table's 20,000 walls x 24 seatings: +0.10 [+0.07, +0.14])."""
+    """Weng'an (docs/rules/wengan.md): value's edge is small (about +0.1 a hand: its wait choice,
+    大对子 and 七对 worth 5 plain wins, §wengan-pattern-score), so 3,000 walls show it ahead without
+    separating the two (+0.05 [-0.04, +0.14]); the interval comes from more walls (the next test,
+    and the README table's 20,000 walls x 24 seatings: +0.10 [+0.07, +0.14])."""
     pairs, _ = rankings("wengan")
     assert pairs.loc[("efficiency", "value"), "diff"] < 0
 
@@ -413,7 +415,7 @@ core)."""
 
 @pytest.mark.slow
 def test_value_beats_efficiency_in_wengan_head_to_head(tmp_path):
-    """A required ordering in Weng'an (002_065383326e4e38d7.txt, default options), on
+    """A required ordering in Weng'an (docs/rules/wengan.md, default options), on
     duplicate deals with the two agents alone at the table, where the walls' luck cancels
     best: value beats efficiency with an interval clustered by wall above zero (on the config's
     seed here; +0.04 [+0.02, +0.05] on seed 11's 20,000 walls, docs/strategies.md)."""
@@ -440,10 +442,11 @@ def test_cautious_deals_in_less_than_value(rankings, variant):
 
 
 def test_value_keeps_the_shaped_wait_when_it_is_worth_more():
-    """跑风 (004, C4.4 / C5.1: a win on the pair, the middle or the edge tile scores 跑风 6 on a
-    base of 3): told a shaped win is worth two plain ones (``STEER_SHAPED_SHIFT``), the ready
-    value agent keeps the closed wait 5p-7p on 6p (4 unseen, worth 2 each) rather than the open
-    4p-5p on 3p / 6p (2 + 4 unseen, worth 1) that the efficiency agent keeps."""
+    """跑风 (004, §anqing-zuan-conditions / §anqing-score-table: a win on the pair, the middle or
+    the edge tile scores 跑风 6 on a base of 3): told a shaped win is worth two plain ones
+    (``STEER_SHAPED_SHIFT``), the ready value agent keeps the closed wait 5p-7p on 6p (4 unseen,
+    worth 2 each) rather than the open 4p-5p on 3p / 6p (2 + 4 unseen, worth 1) that the efficiency
+    agent keeps."""
     text = "1m 2m 3m 4m 5m 6m 7s 8s 9s E E 4p 5p 7p"
     visible = np.zeros(34, np.uint8)
     visible[kind_id("3p")] = 2
@@ -458,7 +461,8 @@ def test_value_keeps_the_shaped_wait_when_it_is_worth_more():
 
 
 def test_shaped_win_reads_the_pair_the_middle_and_the_edges():
-    """``_shaped_win``: 跑风's three shapes (004, C4.4 "跑风" 1-3), each on a complete hand."""
+    """``_shaped_win``: 跑风's three shapes (004, §anqing-zuan-conditions "跑风" 1-3), each on a
+    complete hand."""
     tables = load_tables()
     no_wild = np.zeros(34, np.bool_)
 
@@ -477,10 +481,11 @@ def test_shaped_win_reads_the_pair_the_middle_and_the_edges():
 
 
 def test_wengan_value_keeps_the_all_triplets_wait():
-    """大对子 5 against 平胡 1 (002, B5.1), and only it may win on a discard without a 通行证
-    (平胡点炮需要通行证): told so (``STEER_BIG_SHIFT``, Weng'an's ``BIG_WAIT_WORTH``), the ready
-    value agent keeps the two pairs 2s 2s / 7m 7m (4 unseen, worth ``BIG_WAIT_WORTH`` each)
-    rather than the open 6m-7m (8 unseen, worth 1) the efficiency agent keeps."""
+    """大对子 5 against 平胡 1 (002, §wengan-pattern-score), and only it may win on a discard
+    without a 通行证 (平胡点炮需要通行证): told so (``STEER_BIG_SHIFT``, Weng'an's
+    ``BIG_WAIT_WORTH``), the ready value agent keeps the two pairs 2s 2s / 7m 7m (4 unseen, worth
+    ``BIG_WAIT_WORTH`` each) rather than the open 6m-7m (8 unseen, worth 1) the efficiency agent
+    keeps."""
     text = "1m 1m 1m 5p 5p 5p 9s 9s 9s 2s 2s 6m 7m 7m"
     steer = FORMS | AG.STEER_TARGETS
     big = WA.steer_hints(WenganOptions().params())
@@ -490,9 +495,9 @@ def test_wengan_value_keeps_the_all_triplets_wait():
 
 
 def test_a_concealed_hand_near_ready_claims_only_to_become_ready():
-    """门清 (004, C5.1: 3 of a plain win's 6): where the variant says a concealed hand pays
-    (``STEER_CONCEALED``, Anqing), a hand without melds at most ``concealed_within`` shanten
-    from ready passes a pong that keeps it where it is; further away it claims by its other
+    """门清 (004, §anqing-score-table: 3 of a plain win's 6): where the variant says a concealed
+    hand pays (``STEER_CONCEALED``, Anqing), a hand without melds at most ``concealed_within``
+    shanten from ready passes a pong that keeps it where it is; further away it claims by its other
     rules (here as the efficiency agent: claims pay)."""
     from sim.kernels.moves import ACT_PONG
 
@@ -518,8 +523,8 @@ def test_a_concealed_hand_near_ready_claims_only_to_become_ready():
 
 
 def test_a_claim_worth_a_bao_may_cost_what_the_parameter_allows():
-    """包 (004, C5.4): a pong listed as the claimer's third 口 of the discarder's (A_VALUE 3) is
-    made when it leaves the hand at most ``claim_worth_cost`` shanten further from ready (-1:
+    """包 (004, §anqing-bao): a pong listed as the claimer's third 口 of the discarder's (A_VALUE 3)
+    is made when it leaves the hand at most ``claim_worth_cost`` shanten further from ready (-1:
     only when it brings it one nearer)."""
     from sim.kernels.moves import ACT_PONG
 
@@ -544,7 +549,7 @@ def test_a_claim_worth_a_bao_may_cost_what_the_parameter_allows():
 def test_score_sources_split_each_agents_score(tmp_path):
     """``score_sources``: each agent's mean score split by where it came from adds up to its
     mean score, by outcome (won, dealt in, paid, drawn) and, for Weng'an, whose settlement
-    declares every item (002: 鸡分, 豆分, 包鸡, 查叫, 牌型分 ...), by its sources too."""
+    declares every item (source: 鸡分, 豆分, 包鸡, 查叫, 牌型分 ...), by its sources too."""
     from sim.analysis import score_sources
 
     config = load_config("configs/wengan-4p.toml", ["run.games=40"])
