@@ -20,9 +20,9 @@ from pathlib import Path
 
 from _common import print_header
 
-from sim.agents import agent_ids
+from sim.core.wall import shuffled_walls
+from sim.running.agents import agent_ids
 from sim.variants import get_variant
-from sim.wall import shuffled_walls
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 AGENTS = ("efficiency", "value", "cautious")

@@ -22,9 +22,9 @@ import numpy as np
 from _common import print_header
 from numba import njit
 
+from sim.core.tables import load_tables
 from sim.kernels import agents as AG
 from sim.kernels import hand as K
-from sim.tables import load_tables
 
 FORMS = K.FORM_STANDARD | K.FORM_SEVEN_PAIRS  # Weng'an's forms, no wilds
 

@@ -18,13 +18,13 @@ import time
 import numpy as np
 from _common import print_header
 
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import engine
 from sim.kernels import state as game_state
 from sim.play import first_dealers
-from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
-from sim.wall import shuffled_walls
 
 
 def main() -> None:
@@ -50,7 +50,7 @@ def _print(label: str, first_call: float, hands_per_second: float, records: np.n
 
 
 def _wengan(args) -> None:
-    from sim.agents import agent_ids
+    from sim.running.agents import agent_ids
     from sim.variants import get_variant
 
     variant = get_variant("wengan")

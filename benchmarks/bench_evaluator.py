@@ -26,7 +26,7 @@ import numpy as np
 from _common import print_header
 
 from sim import hand
-from sim import tables as tables_module
+from sim.core import tables as tables_module
 from sim.kernels import hand as kernels
 
 FORMS = {

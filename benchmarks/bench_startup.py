@@ -47,9 +47,9 @@ TARGET = 0.80  # a warm run reaches at least 80 % of the engine's hands per seco
 
 ENGINE = """
 import sys, time
-from sim.agents import agent_ids
-from sim.config import load_config
-from sim.runner import chunk_inputs, plan_chunks, warm_up
+from sim.running.agents import agent_ids
+from sim.running.config import load_config
+from sim.running.runner import chunk_inputs, plan_chunks, warm_up
 
 config_path, games, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 config = load_config(config_path, overrides=[f"run.games={games}"])

@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sim.config import load_config  # noqa: E402
-from sim.run_replay import json_lines, replay_config, text_lines  # noqa: E402
+from sim.running.config import load_config  # noqa: E402
+from sim.running.replay import json_lines, replay_config, text_lines  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 SCAN_GAMES = 4000  # hands of a setup the scan plays at most

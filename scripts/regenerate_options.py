@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sim.options import replace_doc_table, replace_options_section  # noqa: E402
 from sim.variants import VARIANT_NAMES, get_variant  # noqa: E402
+from sim.variants.options import replace_doc_table, replace_options_section  # noqa: E402
 
 
 def generated_texts(root: Path = ROOT) -> dict[Path, str]:

@@ -1,6 +1,10 @@
 """mjsim: Monte Carlo simulation and strategy analysis for Chinese regional mahjong.
 
-Modules: :mod:`sim.tiles` (notation), :mod:`sim.hand` (evaluator), :mod:`sim.wall` (dealing).
+The public modules: :mod:`sim.hand` (evaluator), :mod:`sim.play` (hands in memory),
+:mod:`sim.plots` (figures) and :mod:`sim.analysis` (statistics of runs). Below them, layers
+that import downward: ``sim.kernels`` (numba) and ``sim.core`` (tiles, walls, tables),
+``sim.variants``, ``sim.running`` (running a config), then ``sim.studies``, ``sim.analysis``
+and ``sim.report``, and ``sim.cli`` on top.
 """
 
 from importlib.metadata import PackageNotFoundError, version

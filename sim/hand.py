@@ -1,8 +1,8 @@
 """The hand evaluator's Python API: complete hands, shanten, waits and decompositions, with wilds.
 
 Each function takes a hand as a notation string (``"123m 456p 55s 5s*"``, wild tiles marked
-``*``), a :class:`sim.tiles.Hand`, or a 34-count array of natural tiles together with ``wilds``.
-The forms that count are chosen by keywords (a :class:`Forms` can be passed instead):
+``*``), a :class:`sim.core.tiles.Hand`, or a 34-count array of natural tiles together with
+``wilds``. The forms that count are chosen by keywords (a :class:`Forms` can be passed instead):
 
 * ``pair``: ``"any"`` or ``"258"`` (二五八将: the standard hand's pair must be a 2, 5 or 8);
 * ``seven_pairs`` (七对) and ``quads`` (four of a kind counts as two pairs);
@@ -30,10 +30,10 @@ from typing import Literal
 
 import numpy as np
 
-from . import tiles as _tiles
+from .core import tiles as _tiles
+from .core.tables import load_tables
+from .core.tiles import kind_name
 from .kernels import hand as _kernels
-from .tables import load_tables
-from .tiles import kind_name
 
 __all__ = [
     "MAX_HAND_TILES",

@@ -1,5 +1,5 @@
 """Play hands from Python, without a run directory: a variant (or a config) in, the games and wins
-frames (:mod:`sim.records`) out.
+frames (:mod:`sim.running.records`) out.
 
 >>> from sim.variants import VARIANT_NAMES
 >>> hands, wins = play(VARIANT_NAMES[0], 16, seed=1)
@@ -17,11 +17,11 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from .agents import agent_ids
-from .config import RunConfig
-from .options import options_from_mapping
+from .core.wall import shuffled_walls
+from .running.agents import agent_ids
+from .running.config import RunConfig
 from .variants import VARIANT_NAMES, Variant, get_variant
-from .wall import shuffled_walls
+from .variants.options import options_from_mapping
 
 
 def variant_of(options: Any) -> Variant:
@@ -70,12 +70,12 @@ def play(
 
     ``options``: the variant's options object, a mapping of options to change from the
     defaults, or None for the defaults; ``agents`` names one agent per seat (default:
-    ``efficiency`` everywhere; see :mod:`sim.agents`). With a :class:`sim.config.RunConfig`
-    instead of a name, every argument left out comes from the config (``n_hands`` from its
-    ``games``). Defaults otherwise: seed 0, 8 hands per session.
+    ``efficiency`` everywhere; see :mod:`sim.running.agents`). With a
+    :class:`sim.running.config.RunConfig` instead of a name, every argument left out comes from the
+    config (``n_hands`` from its ``games``). Defaults otherwise: seed 0, 8 hands per session.
 
-    Returns ``(hands, wins)`` as described in :mod:`sim.records`. Same seed, same results (for
-    a config, not the runner's: the runner plays in chunks, each on its own spawned seed).
+    Returns ``(hands, wins)`` as described in :mod:`sim.running.records`. Same seed, same results
+    (for a config, not the runner's: the runner plays in chunks, each on its own spawned seed).
     """
     if isinstance(variant, RunConfig):
         config = variant

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.tables import load_tables
+from sim.core.tiles import kind_id, parse_tiles
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.record import R_DELTA, R_POINTS
-from sim.tables import load_tables
-from sim.tiles import kind_id, parse_tiles
 from sim.variants.anqing import ITEM_NAMES, N_ANQING_RECORD, AnqingOptions
 from sim.variants.anqing import engine as AE
 from sim.variants.anqing import hooks as H

@@ -1,5 +1,5 @@
 """Run as a script by tests/test_compile_ahead.py: compile kernels cold under a given
-``sim.compile_ahead`` set-up and print, as JSON, which dispatchers this process compiled.
+``sim.running.compile_ahead`` set-up and print, as JSON, which dispatchers this process compiled.
 
 ``probe.py toy DIR [on|wrong|failing]``: the toy module ``toy_kernels`` in DIR (on PYTHONPATH);
 ``probe.py variants NAME...``: each variant's engine, one after another (one cache root)."""
@@ -32,7 +32,7 @@ def compiled_here(run) -> list[str]:
 def toy(folder: str, mode: str) -> dict:
     import toy_kernels  # from PYTHONPATH (the helper process imports it too)
 
-    from sim.compile_ahead import AheadKernel, helping
+    from sim.running.compile_ahead import AheadKernel, helping
 
     sample = {"wrong": (np.float64(0.5),), "failing": ("text",)}.get(mode, (np.int64(0),))
     kernels = (AheadKernel(toy_kernels.big, lambda _: sample),)
@@ -48,9 +48,9 @@ def toy(folder: str, mode: str) -> dict:
 def records_sum(name: str) -> int:
     """Four hands of variant ``name`` with the efficiency agent in every seat: the sum of their
     records (this probe's, and ``test_compile_ahead``'s in its own process)."""
-    from sim.agents import agent_ids
+    from sim.core.wall import shuffled_walls
+    from sim.running.agents import agent_ids
     from sim.variants import get_variant
-    from sim.wall import shuffled_walls
 
     variant = get_variant(name)
     walls = shuffled_walls(4, variant.n_tiles, 7)

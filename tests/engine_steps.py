@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.tables import load_tables
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as S
-from sim.tables import load_tables
 from sim.variants.anhua import engine as AE
 
 

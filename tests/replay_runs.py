@@ -1,7 +1,7 @@
 """Runs whose every hand is replayed as JSON Lines, for the replay tests
 (``test_replay_schema.py``, ``test_replay_rescore.py``): a config of ``configs/`` with mixed
 agents and small chunks, played (games table) and each hand replayed with
-``sim.run_replay.replay_config`` (cheap once the engine is compiled: a replay plays at most the
+``sim.running.replay.replay_config`` (cheap once the engine is compiled: a replay plays at most the
 chunk's earlier hands). Made once per process and config.
 """
 
@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim import run_replay, runner
-from sim.config import load_config
+from sim.running import replay as run_replay
+from sim.running import runner
+from sim.running.config import load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 N_HANDS = 300

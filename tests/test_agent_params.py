@@ -12,13 +12,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.agents import AGENTS, PARAMETERS, parameter_rows, parameters_markdown, parameters_of
-from sim.config import build_config, load_config
 from sim.kernels import agents as AG
 from sim.kernels.agent_params import AGENT_PARAMETERS, N_AGENT_PARAMS, AgentParameter, default_row
 from sim.kernels.state import new_state
 from sim.play import play
-from sim.runner import run
+from sim.running.agents import (
+    AGENTS,
+    PARAMETERS,
+    parameter_rows,
+    parameters_markdown,
+    parameters_of,
+)
+from sim.running.config import build_config, load_config
+from sim.running.runner import run
 
 SEVEN = "configs/anhua-seven-kings.toml"
 
@@ -157,7 +163,7 @@ def test_parameters_change_play_and_defaults_do_not():
 def test_parameters_reach_the_worker_processes(tmp_path, backend):
     """A run in two worker processes (or engine threads) plays the seat parameters as one job
     does, and the manifest keeps them (so ``--resume`` and replays see the same config)."""
-    from sim.backends import Backend
+    from sim.running.backends import Backend
 
     config = load_config(
         SEVEN,
@@ -182,9 +188,9 @@ def test_agents_play_legally_at_any_parameters(name):
     legal actions, never what is legal."""
     import importlib
 
-    from sim.agents import agent_ids
+    from sim.core.wall import shuffled_walls
+    from sim.running.agents import agent_ids
     from sim.variants import get_variant
-    from sim.wall import shuffled_walls
 
     variant = get_variant(name)
     options = variant.options_class()

@@ -10,14 +10,14 @@ import numpy as np
 from reference import engine_wins as G
 
 from sim import hand
-from sim.agents import AGENTS
+from sim.core.tables import load_tables
+from sim.core.tiles import kind_id, parse_tiles
+from sim.core.wall import shuffled_walls
 from sim.kernels import agents as AG
 from sim.kernels import hand as H
 from sim.kernels.agent_params import default_row
-from sim.tables import load_tables
-from sim.tiles import kind_id, parse_tiles
+from sim.running.agents import AGENTS
 from sim.variants.anhua import checks as C
-from sim.wall import shuffled_walls
 
 FORMS = H.FORM_STANDARD | H.OPTION_PAIR_258 | H.FORM_SEVEN_PAIRS | H.OPTION_QUADS  # as Anhua steers
 FIELD = ("value", "cautious", "efficiency", "random")

@@ -1,10 +1,10 @@
-"""The agent registry (sim.agents) and choosing agents from Python."""
+"""The agent registry (sim.running.agents) and choosing agents from Python."""
 
 from __future__ import annotations
 
 import pytest
 
-from sim.agents import AGENTS, agent_ids
+from sim.running.agents import AGENTS, agent_ids
 from sim.variants.anhua.play import play_anhua
 
 

@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import analysis, runner
+from sim import analysis
 from sim.analysis.runs import SUMMARY_COLUMNS, read_columns
 from sim.analysis.tallies import QUANTILES, _histogram
 from sim.cli.run import summary_lines
-from sim.config import load_config
+from sim.running import runner
+from sim.running.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 SUMMARY = (

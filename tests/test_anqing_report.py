@@ -17,8 +17,8 @@ import pytest
 from report_pages import Page, write_run
 
 from sim import report
-from sim.config import load_config
-from sim.runner import run
+from sim.running.config import load_config
+from sim.running.runner import run
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua.play import play_anhua
 from sim.variants.anqing.frames import BAO_KINDS, ITEM_IDS

@@ -1,4 +1,4 @@
-"""sim.backends and the runner's local dispatch: a run's chunks play in engine threads of
+"""sim.running.backends and the runner's local dispatch: a run's chunks play in engine threads of
 the main process by default (``--backend threads``) or in worker processes (``--backend
 processes``); the tables are the same bytes either way, whatever order the threads finish chunks
 in; an engine thread's error reaches the run; a stopped run does not wait for the engine."""
@@ -12,9 +12,9 @@ import time
 import pytest
 from cli_in_process import mjsim
 
-from sim import runner
-from sim.backends import BACKENDS, Backend
-from sim.config import load_config
+from sim.running import runner
+from sim.running.backends import BACKENDS, Backend
+from sim.running.config import load_config
 
 ENGINE_THREAD = "mjsim-engine-"
 
@@ -180,7 +180,7 @@ def test_the_manifest_times_the_main_thread(one_job):
 def test_the_cli_takes_every_backend_and_refuses_others(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     config = "configs/anhua-seven-kings.toml"
-    root = runner.Path(runner.__file__).resolve().parent.parent
+    root = runner.Path(runner.__file__).resolve().parents[2]
     for name in ("threads", "processes"):
         done = mjsim(
             capsys, "run", str(root / config), "--games", "40", "--jobs", "2", "--quiet",

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sim.cli import main
-from sim.config import RUN_DEFAULTS, build_config, load_config
+from sim.running.config import RUN_DEFAULTS, build_config, load_config
 from sim.variants import VARIANT_NAMES, get_variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,7 +141,7 @@ def test_every_bad_argument_is_one_line_and_exit_2(folder, capsys, argv, expecte
 
 
 def test_a_bad_sweep_axis_suggests_the_option(tmp_path):
-    from sim.sweep import load_sweep_spec
+    from sim.studies.sweep import load_sweep_spec
 
     path = tmp_path / "s.toml"
     path.write_text(f'base = "{ANHUA}"\n[axes]\nbird_cont = [1, 2]\n', encoding="utf-8")
@@ -231,7 +231,7 @@ HAND_TEXT = st.text(alphabet="0123456789mpsz* ESWNRDGBPF,", max_size=30) | st.te
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(HAND_TEXT)
 def test_the_hand_parser_fails_only_with_one_line_errors(text):
-    from sim.tiles import parse_hand
+    from sim.core.tiles import parse_hand
 
     try:
         parse_hand(text)

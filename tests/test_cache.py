@@ -1,5 +1,5 @@
 """``mjsim cache``: mjsim's cache folders listed with whether this mjsim reads them, and
-``--prune`` removing only the folders mjsim made and no longer reads (``sim.cache``)."""
+``--prune`` removing only the folders mjsim made and no longer reads (``sim.running.cache``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from numba.core.registry import CPUDispatcher
 
-from sim import cache, variants
+from sim import variants
+from sim.core.tables import cache_dir
 from sim.kernels import _jit
-from sim.tables import cache_dir
+from sim.running import cache
 from tests.cli_in_process import mjsim
 
 OLD = ("tables-0123456789abcdef", "numba-fedcba9876543210", "numba-wengan-00112233445566ff")

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import bench, runner
 from sim.cli import main
-from sim.config import load_config
 from sim.kernels import engine as E
+from sim.running import bench, runner
+from sim.running.config import load_config
 from sim.variants.anhua import play_records
 
 

@@ -1,4 +1,4 @@
-"""Duplicate deals: ``sim.compare``, ``sim.analysis.duplicate`` and ``mjsim compare``:
+"""Duplicate deals: ``sim.studies.compare``, ``sim.analysis.duplicate`` and ``mjsim compare``:
 the same walls in every rotation, the paired statistics against a direct computation, results
 that do not depend on --jobs, one-line errors, and (slow) the ordering the agents
 must keep."""
@@ -14,8 +14,8 @@ import pytest
 from sim.analysis import load_run
 from sim.analysis.duplicate import duplicate_comparison, load_comparison, paired_differences
 from sim.cli import main
-from sim.compare import compare, parse_agents, rotations
-from sim.config import load_config
+from sim.running.config import load_config
+from sim.studies.compare import compare, parse_agents, rotations
 
 CONFIG = "configs/anhua-seven-kings.toml"
 

@@ -1,4 +1,4 @@
-"""sim.compile_ahead: a cold compile's helper process compiles the listed kernels, and this
+"""sim.running.compile_ahead: a cold compile's helper process compiles the listed kernels, and this
 process loads them from the disk cache instead of compiling them again (so that a cold compile
 takes at most about 60 s on 2 cores)."""
 

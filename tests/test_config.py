@@ -1,4 +1,5 @@
-"""sim.config and sim.options: every config file complete and commented, clear one-line errors."""
+"""sim.running.config and sim.variants.options: every config file complete and commented, clear
+one-line errors."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.config import load_config
+from sim.running.config import load_config
 from sim.variants import VARIANT_NAMES, get_variant
 from sim.variants.anhua import AnhuaOptions
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from sim import backends, runner
-from sim.backends import Backend
 from sim.cli import main
-from sim.config import load_config
-from sim.outdir import partial_path
+from sim.running import backends, runner
+from sim.running.backends import Backend
+from sim.running.config import load_config
+from sim.running.outdir import partial_path
 
 distributed = pytest.importorskip("distributed")
 
@@ -212,7 +212,7 @@ def test_tune_on_a_cluster_gives_the_study_of_one_job_and_resumes_there(tmp_path
     one job makes, trial for trial, and a study resumed on the cluster continues it."""
     import pandas as pd
 
-    from sim.tune import check_settings, run_study, trials_frame
+    from sim.studies.tune import check_settings, run_study, trials_frame
 
     config = load_config(CONFIG, ["run.games=40", "run.seed=7"])
     settings = check_settings(config, "value", "efficiency", 4, 2, 40)

@@ -1,5 +1,5 @@
 """Deal events in played games: recorded by the engine at the deal, and in agreement
-with the exact probabilities of ``sim.exact``.
+with the exact probabilities of ``sim.analysis.exact``.
 
 Rules: docs/rules/anhua.md — 王 (the kings from the flipped tile), 起手四王/七王
 (the instant win), and a dealt hand that is already a win (the dealer's 14 tiles).
@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.exact import exact_events, parse_settings
+from sim.analysis.exact import exact_events, parse_settings
+from sim.core.wall import shuffled_walls, spawn_seeds
 from sim.variants import get_variant
 from sim.variants.anhua import AnhuaOptions, play_records, session_first_dealers
-from sim.wall import shuffled_walls, spawn_seeds
 
 Z_999 = 3.2905  # two-sided 99.9 %
 
@@ -66,7 +66,8 @@ def test_deal_events_are_recorded_consistently():
 )
 def test_played_deal_events_agree_with_exact_values(king_mode, n_hands):
     """The kings each seat is dealt, the dealer's dealt win and the instant king win, counted
-    over played games, against sim.exact: every exact value inside the 99.9 % Wilson interval."""
+    over played games, against sim.analysis.exact: every exact value inside the 99.9 % Wilson
+    interval."""
     games = _played(AnhuaOptions(king_mode=king_mode), n_hands, seed=2026)
     exact = _exact(king_mode)
     tag = "k7" if king_mode == "seven_kings" else "k4"

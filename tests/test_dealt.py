@@ -1,8 +1,8 @@
-"""sim.dealt: dealt-hand Monte Carlo (definitions: docs/exact.md).
+"""sim.analysis.dealt: dealt-hand Monte Carlo (definitions: docs/exact.md).
 
 Event indicators on hands whose answer is known from the rules, the deal positions, the sampler,
 the Wilson interval, ``simulate`` and the ``mjsim deal`` command. The statistical agreement with
-sim.exact is in tests/test_exact.py (slow).
+sim.analysis.exact is in tests/test_exact.py (slow).
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from math import sqrt
 import numpy as np
 import pytest
 
-from sim import dealt
-from sim.cli import main
-from sim.dealt import (
+from sim.analysis import dealt
+from sim.analysis.dealt import (
     DealtHands,
     Estimate,
     compare,
@@ -26,9 +25,10 @@ from sim.dealt import (
     simulate,
     wilson_interval,
 )
-from sim.exact import exact_events
-from sim.tiles import kind_id, parse_tiles
-from sim.wall import shuffled_walls, tile_set
+from sim.analysis.exact import exact_events
+from sim.cli import main
+from sim.core.tiles import kind_id, parse_tiles
+from sim.core.wall import shuffled_walls, tile_set
 
 # ---------------------------------------------------------------------------------------------
 # Wilson interval

@@ -6,7 +6,8 @@ import doctest
 
 import pytest
 
-from sim import hand, play, tiles, wall
+from sim import hand, play
+from sim.core import tiles, wall
 
 
 @pytest.mark.parametrize("module", [tiles, wall, hand, play], ids=lambda m: m.__name__)

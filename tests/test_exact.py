@@ -1,10 +1,10 @@
-"""sim.exact: exact dealt-hand probabilities (definitions: docs/exact.md).
+"""sim.analysis.exact: exact dealt-hand probabilities (definitions: docs/exact.md).
 
 Fast tests check the counts exactly: published anchors, closed forms, and every count against an
 enumeration of all hands of a small tile set with the hand evaluator. Slow tests check every
-figure of every variant against an independent Monte Carlo estimate (sim.dealt: the evaluator on
-sampled hands): the exact value must lie in the 99.9% Wilson interval. Figures too rare to hit
-directly are estimated conditionally on an event of known probability that contains them.
+figure of every variant against an independent Monte Carlo estimate (sim.analysis.dealt: the
+evaluator on sampled hands): the exact value must lie in the 99.9% Wilson interval. Figures too rare
+to hit directly are estimated conditionally on an event of known probability that contains them.
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from sim import exact
-from sim.cli import main
-from sim.dealt import (
+from sim.analysis import exact
+from sim.analysis.dealt import (
     DealtHands,
     add_hits,
     compare,
@@ -30,7 +29,7 @@ from sim.dealt import (
     simulate,
     wilson_interval,
 )
-from sim.exact import (
+from sim.analysis.exact import (
     Forms,
     anhua_availability,
     anqing_readings,
@@ -43,9 +42,10 @@ from sim.exact import (
     lacking_suit_at_table,
     parse_settings,
 )
+from sim.cli import main
+from sim.core.tiles import kind_id
+from sim.core.wall import spawn_seeds, tile_set
 from sim.hand import is_complete_batch
-from sim.tiles import kind_id
-from sim.wall import spawn_seeds, tile_set
 
 # ---------------------------------------------------------------------------------------------
 # Published anchors and closed forms
@@ -648,7 +648,8 @@ def test_wengan_tian_hu_matches_monte_carlo():
     ],
 )
 def test_every_event_matches_dealt_walls(variant, settings):
-    """The real dealer (sim.wall) through sim.dealt.simulate: every exact value inside."""
+    """The real dealer (sim.core.wall) through sim.analysis.dealt.simulate: every exact value
+    inside."""
     events = exact_events(variant, settings)
     estimates = simulate(variant, 400_000, seed=14, settings=settings)
     outside = [row.event.key for row in compare(events, estimates, _CONFIDENCE) if not row.inside]

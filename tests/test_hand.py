@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from sampling import samples
 
 from sim import hand
-from sim.tiles import parse_hand
+from sim.core.tiles import parse_hand
 
 FORM_CASES = [
     # (sim.hand keywords, reference keywords)

@@ -1,7 +1,7 @@
-"""``mjsim run`` reaches its first hand without importing pandas or pyarrow (``sim.runner``'s
-docstring): they load where the first chunk's tables are made, beside the engine playing the
-second chunk, instead of before the first hand (so that a whole run comes close to the engine's
-own speed)."""
+"""``mjsim run`` reaches its first hand without importing pandas or pyarrow
+(``sim.running.runner``'s docstring): they load where the first chunk's tables are made, beside the
+engine playing the second chunk, instead of before the first hand (so that a whole run comes close
+to the engine's own speed)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRST_HAND = """
 import sys
 from sim.cli import build_parser
-from sim.config import load_config
-from sim.runner import _chunk_records, plan_chunks, warm_up
+from sim.running.config import load_config
+from sim.running.runner import _chunk_records, plan_chunks, warm_up
 
 build_parser("run").parse_args(["run", "configs/anhua-seven-kings.toml"])
 config = load_config("configs/anhua-seven-kings.toml", ["run.games=16"])
@@ -27,8 +27,8 @@ print(sorted(name for name in ("pandas", "pyarrow", "joblib", "matplotlib") if n
 
 TABLES = """
 import sys
-from sim.config import load_config
-from sim.runner import _arrow_tables, _chunk_records, plan_chunks
+from sim.running.config import load_config
+from sim.running.runner import _arrow_tables, _chunk_records, plan_chunks
 
 config = load_config("configs/anhua-seven-kings.toml", ["run.games=16"])
 chunk = plan_chunks(config)[0]
@@ -40,8 +40,8 @@ print(games.num_rows, "pandas" in sys.modules, "pyarrow" in sys.modules)
 
 BEFORE_PLAY = """
 import sys, tempfile
-from sim import runner
-from sim.config import load_config
+from sim.running import runner
+from sim.running.config import load_config
 
 seen = []
 play_chunks = runner._play_chunks

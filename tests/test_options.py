@@ -1,4 +1,4 @@
-"""sim.options: options declared once, and everything derived from the declarations.
+"""sim.variants.options: options declared once, and everything derived from the declarations.
 
 Property tests of the checks (every allowed value passes; values of a wrong type or out of range
 fail with one line naming the option), the params array (round trip; Anhua's identical to the
@@ -20,9 +20,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import config as config_module
-from sim.config import load_config
-from sim.options import (
+from sim.running import config as config_module
+from sim.running.config import load_config
+from sim.variants import VARIANT_NAMES, get_variant
+from sim.variants.anhua import options as anhua_declared
+from sim.variants.anhua import scoring
+from sim.variants.anhua.options import ANHUA_OPTIONS, AnhuaOptions
+from sim.variants.options import (
     DOC_TABLE_BEGIN,
     DOC_TABLE_END,
     RULE_CITATION,
@@ -41,10 +45,6 @@ from sim.options import (
     replace_doc_table,
     replace_options_section,
 )
-from sim.variants import VARIANT_NAMES, get_variant
-from sim.variants.anhua import options as anhua_declared
-from sim.variants.anhua import scoring
-from sim.variants.anhua.options import ANHUA_OPTIONS, AnhuaOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
-"""sim.outdir: output directories that delete only what the run made, one writer per directory,
-nothing half-made; the dangerous labels and ``--out`` paths of the CLI refused with exit 2 while
-every file beside them stays."""
+"""sim.running.outdir: output directories that delete only what the run made, one writer per
+directory, nothing half-made; the dangerous labels and ``--out`` paths of the CLI refused with exit
+2 while every file beside them stays."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from cli_in_process import mjsim
 
-from sim import outdir
-from sim.outdir import RUN, SWEEP, TargetBusy, output_directory, plain_name, resolve_target
+from sim.running import outdir
+from sim.running.outdir import RUN, SWEEP, TargetBusy, output_directory, plain_name, resolve_target
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "anhua-seven-kings.toml"

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.config import load_config
 from sim.play import first_dealers, play, variant_of
+from sim.running.config import load_config
 from sim.variants import VARIANT_NAMES, get_variant
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]

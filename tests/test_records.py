@@ -1,4 +1,4 @@
-"""sim.records: the frames say exactly what the raw records say, in the declared columns."""
+"""sim.running.records: the frames say exactly what the raw records say, in the declared columns."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import records as records_module
-from sim.columns import Column, ordered
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import engine as E
 from sim.kernels import state as S
-from sim.tables import load_tables
+from sim.running import records as records_module
 from sim.variants import get_variant
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
-from sim.wall import shuffled_walls
+from sim.variants.columns import Column, ordered
 
 ANHUA = get_variant("anhua")
 OPTIONS = AnhuaOptions()

@@ -11,18 +11,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import run_replay, runner
-from sim.config import load_config
+from sim.core.tables import load_tables
+from sim.core.tiles import kind_name, parse_hand
+from sim.core.wall import shuffled_walls
 from sim.kernels import engine as E
 from sim.kernels import state as S
-from sim.tables import load_tables
-from sim.tiles import kind_name, parse_hand
+from sim.running import replay as run_replay
+from sim.running import runner
+from sim.running.config import load_config
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import replay as anhua_replay
 from sim.variants.anhua.hooks import EVENT_REVEAL
+from sim.variants.anhua.record_slots import RH_N_BIRDS
 from sim.variants.wengan.record_slots import POINT_SOURCES
-from sim.wall import shuffled_walls
 
 
 def test_replay_reproduces_the_bulk_records_and_logs_every_move():
@@ -45,7 +47,7 @@ def test_replay_reproduces_the_bulk_records_and_logs_every_move():
         np.testing.assert_array_equal(record, records[game])
         draws = (events[:, 0] == S.EVENT_DRAW).sum()
         reveals = (events[:, 0] == EVENT_REVEAL).sum()
-        assert draws + reveals + record[E.R_TILES_LEFT] + 53 + 1 + record[E.R_N_BIRDS] == 108
+        assert draws + reveals + record[E.R_TILES_LEFT] + 53 + 1 + record[RH_N_BIRDS] == 108
         assert draws == record[E.R_TURNS]
         paid = np.zeros(4, np.int64)
         for _, seat, receiver, amount in events[events[:, 0] == S.EVENT_PAY]:
@@ -136,8 +138,8 @@ def test_replay_shows_the_final_status_of_every_seat_and_of_the_hand():
     something) and JSON (every shown column): a seat that passed a win since its last draw
     shows the kinds (漏胡), a konger whose open kong won nothing shows its locked hand, and the
     hand row shows the kings X and Y the log's wild events name. Random agents pass wins."""
+    from sim.core.tiles import format_tiles
     from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM
-    from sim.tiles import format_tiles
     from sim.variants.anhua import replay_hand
 
     options = AnhuaOptions()
@@ -502,7 +504,7 @@ def test_wengan_text_says_not_paid_where_no_item_pays_the_owner(wengan_run):
 def test_a_replacement_draw_is_named_as_one():
     """A kong's replacement comes from the tail of the wall (docs/rules/wengan.md 杠牌摸一张牌;
     §wengan-claims): the replay says so, and an ordinary draw says nothing more."""
-    from sim.replay import ReplayWords, event_lines
+    from sim.variants.replay import ReplayWords, event_lines
 
     words = ReplayWords(
         win_kinds={},

@@ -168,11 +168,11 @@ def _dealt_win(name: str, overrides: list[str], dealer_tiles: str, later: str, s
     """The JSON of one hand of ``configs/<name>`` played by the engine (default agents, dealer
     seat 0, the 连庄 count ``streak``) on a wall whose first 13 and 53rd tiles are
     ``dealer_tiles`` (the dealer's 14) and whose tiles after the deal begin with ``later``."""
-    from sim.config import load_config
+    from sim.core.tables import load_tables
+    from sim.core.tiles import parse_tiles
     from sim.kernels import state as S
-    from sim.run_replay import ReplayedHand, json_lines
-    from sim.tables import load_tables
-    from sim.tiles import parse_tiles
+    from sim.running.config import load_config
+    from sim.running.replay import ReplayedHand, json_lines
 
     config = load_config(f"configs/{name}.toml", overrides)
     module = importlib.import_module(f"sim.variants.{config.variant}")

@@ -98,6 +98,6 @@ def _check_wall(objects: list[dict], n_players: int) -> None:
 
 def _names(notation: str) -> list[str]:
     """The tiles of hand notation, one name each (``"123m 5p"`` -> 1m 2m 3m 5p)."""
-    from sim.tiles import kind_name, parse_tiles
+    from sim.core.tiles import kind_name, parse_tiles
 
     return [kind_name(kind) for kind in parse_tiles(notation)]

@@ -497,8 +497,8 @@ def test_a_run_without_a_win_still_gets_a_report(tmp_path):
 def wengan_report(tmp_path_factory):
     """A played Weng'an run (its games frame records each seat's net per source) and its
     report, parsed."""
-    from sim.config import load_config
-    from sim.runner import run
+    from sim.running.config import load_config
+    from sim.running.runner import run
 
     root = Path(__file__).resolve().parent.parent
     config = load_config(root / "configs" / "wengan-4p.toml", ["run.games=300"])

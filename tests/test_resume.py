@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from cli_in_process import mjsim
 
-from sim import runner
 from sim.cli import main
-from sim.config import load_config
-from sim.outdir import partial_path
+from sim.running import runner
+from sim.running.config import load_config
+from sim.running.outdir import partial_path
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "anhua-seven-kings.toml"

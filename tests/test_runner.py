@@ -1,5 +1,5 @@
-"""sim.runner: whole sessions per chunk, identical tables for any number of jobs, counts in the
-manifest equal to the tables, and no partial output when a run fails."""
+"""sim.running.runner: whole sessions per chunk, identical tables for any number of jobs, counts in
+the manifest equal to the tables, and no partial output when a run fails."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import runner
-from sim.agents import agent_ids
-from sim.config import load_config
+from sim.core.wall import shuffled_walls, spawn_seeds
 from sim.kernels import engine as E
+from sim.running import runner
+from sim.running.agents import agent_ids
+from sim.running.config import load_config
 from sim.variants.anhua import play_records, session_first_dealers
-from sim.wall import shuffled_walls, spawn_seeds
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +192,7 @@ def test_the_tables_do_not_depend_on_the_order_chunks_finish(config, runs, tmp_p
     """Worker processes finish chunks in any order: a pool that hands back its results last
     chunk first still gives the bytes of one job playing them in order (the engine threads'
     order: ``tests/test_backends.py``)."""
-    from sim.backends import Backend
+    from sim.running.backends import Backend
 
     pools = []
 

@@ -1,6 +1,6 @@
-"""Stopping cleanly (sim.stopping and the runner): Ctrl-C, SIGTERM and SIGKILL leave no worker
-process and nothing half-made at the target (only the finished chunks, kept for a resume in the
-hidden ``.NAME.partial`` beside it); two runs on one target: one refuses; a read-only target,
+"""Stopping cleanly (sim.running.stopping and the runner): Ctrl-C, SIGTERM and SIGKILL leave no
+worker process and nothing half-made at the target (only the finished chunks, kept for a resume in
+the hidden ``.NAME.partial`` beside it); two runs on one target: one refuses; a read-only target,
 a full disk and a file-size limit each give one line and exit 2."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from sim import runner
-from sim.config import load_config
-from sim.stopping import Stopped, stop_on_signals
+from sim.running import runner
+from sim.running.config import load_config
+from sim.running.stopping import Stopped, stop_on_signals
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "anhua-seven-kings.toml"
@@ -346,7 +346,7 @@ def test_workers_start_with_ctrl_c_ignored():
     """The pool's initializer ran in every worker: Ctrl-C is the parent's to handle."""
     from joblib import delayed
 
-    from sim.runner import worker_pool
+    from sim.running.runner import worker_pool
 
     signal.signal(signal.SIGINT, signal.default_int_handler)  # as a fresh process has it
     handlers = set(worker_pool(2)(delayed(signal.getsignal)(signal.SIGINT) for _ in range(6)))

@@ -16,8 +16,8 @@ import pytest
 
 from sim import analysis
 from sim.cli import main
-from sim.config import load_config
-from sim.sweep import load_sweep_spec, run_sweep
+from sim.running.config import load_config
+from sim.studies.sweep import load_sweep_spec, run_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "configs" / "anhua-seven-kings.toml"
@@ -355,11 +355,11 @@ def test_spec_names_baseline_and_pairing(tmp_path):
 
 
 def test_a_failure_leaves_nothing(swept, tmp_path, monkeypatch):
-    import sim.runner
+    import sim.running.runner
 
     path, _, _ = swept
     spec = load_sweep_spec(path, ["run.games=16", "run.chunk_hands=8"])
-    real_run, calls = sim.runner.run, []
+    real_run, calls = sim.running.runner.run, []
 
     def failing_run(*args, **kwargs):
         calls.append(1)
@@ -367,7 +367,7 @@ def test_a_failure_leaves_nothing(swept, tmp_path, monkeypatch):
             raise RuntimeError("disk full")
         return real_run(*args, **kwargs)
 
-    monkeypatch.setattr(sim.runner, "run", failing_run)
+    monkeypatch.setattr(sim.running.runner, "run", failing_run)
     with pytest.raises(RuntimeError, match="disk full"):
         run_sweep(spec, tmp_path / "out", progress=False)
     assert list(tmp_path.iterdir()) == []

@@ -1,4 +1,4 @@
-"""Tile ids, notation parsing/printing and the glossary (sim/tiles.py)."""
+"""Tile ids, notation parsing/printing and the glossary (sim/core/tiles.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.tiles import (
+from sim.core.tiles import (
     GLOSSARY,
     HONOUR_NAMES,
     KIND_GLYPHS,

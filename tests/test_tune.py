@@ -12,9 +12,9 @@ import pytest
 
 from sim.analysis.duplicate import duplicate_comparison, load_comparison
 from sim.cli import main
-from sim.compare import compare
-from sim.config import load_config
-from sim.tune import (
+from sim.running.config import load_config
+from sim.studies.compare import compare
+from sim.studies.tune import (
     _ask,
     _open_study,
     check_settings,
@@ -291,11 +291,11 @@ def test_resuming_without_every_order_a_study_made_with_it_is_refused(tmp_path):
 def test_the_command_builds_the_study_beside_out_and_keeps_an_interrupted_one(
     tmp_path, capsys, monkeypatch
 ):
-    """``mjsim tune`` writes as ``mjsim run`` does (``sim.outdir``): into ``.NAME.partial``
+    """``mjsim tune`` writes as ``mjsim run`` does (``sim.running.outdir``): into ``.NAME.partial``
     beside ``--out``, renamed into place when complete; an interrupt after the study began
     keeps the building directory, which the same command refuses to start over and
     ``--resume`` finishes; ``--out`` may not be the current directory or a run."""
-    import sim.tune
+    import sim.studies.tune
 
     config = str(Path(SEVEN).resolve())
     monkeypatch.chdir(tmp_path)
@@ -303,12 +303,12 @@ def test_the_command_builds_the_study_beside_out_and_keeps_an_interrupted_one(
     flags = ["--agent", "value", "--field", "efficiency", "--deals", "20", "--seed", "3"]
     flags += ["--trials", "2", "--batch", "1", "--holdout-deals", "20", "--quiet"]
     flags += ["--out", str(out)]
-    real_holdout = sim.tune.holdout
+    real_holdout = sim.studies.tune.holdout
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sim.tune, "holdout", interrupted)
+    monkeypatch.setattr(sim.studies.tune, "holdout", interrupted)
     assert main(["tune", config, *flags]) == 130
     partial = tmp_path / ".tuned.partial"
     assert f"the study is kept in {partial}" in capsys.readouterr().err
@@ -316,7 +316,7 @@ def test_the_command_builds_the_study_beside_out_and_keeps_an_interrupted_one(
     assert json.loads((partial / "tune.json").read_text())["complete"] is False
     assert main(["tune", config, *flags]) == 2
     assert "an interrupted study is kept in" in capsys.readouterr().err
-    monkeypatch.setattr(sim.tune, "holdout", real_holdout)
+    monkeypatch.setattr(sim.studies.tune, "holdout", real_holdout)
     assert main(["tune", config, *flags, "--resume"]) == 0
     assert not partial.exists()
     assert json.loads((out / "tune.json").read_text())["complete"] is True

@@ -18,29 +18,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.agents import AGENTS
 from sim.analysis.duplicate import (
     SOURCE_ROWS,
     duplicate_comparison,
     load_comparison,
     paired_differences,
 )
-from sim.compare import compare
-from sim.config import load_config
+from sim.core.tables import load_tables
+from sim.core.tiles import kind_id, parse_tiles
+from sim.core.wall import shuffled_walls
 from sim.kernels import agents as AG
 from sim.kernels import hand as H
 from sim.kernels.agent_params import default_row
 from sim.kernels.moves import A_TYPE, A_VALUE, ACT_KONG
 from sim.kernels.state import HAND_ROW, HAND_STEER_FORMS, N_STATUS
-from sim.tables import load_tables
-from sim.tiles import kind_id, parse_tiles
+from sim.running.agents import AGENTS
+from sim.running.config import load_config
+from sim.studies.compare import compare
 from sim.variants import get_variant
 from sim.variants.anqing import agent as QA
 from sim.variants.anqing import hooks as AH
 from sim.variants.wengan import WenganOptions
 from sim.variants.wengan import agent as WA
 from sim.variants.wengan import hooks as WH
-from sim.wall import shuffled_walls
 
 FORMS = H.FORM_STANDARD | H.FORM_SEVEN_PAIRS | H.OPTION_QUADS  # as Weng'an and Anqing steer
 WENGAN_HINTS = (WA.TRIPLETS_WORTH << AG.STEER_TRIPLETS_SHIFT) | (

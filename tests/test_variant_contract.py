@@ -7,9 +7,9 @@
 (b) a run gives byte-identical games and wins tables with one worker or two;
 (c) ``mjsim replay RUN --game N`` plays a stored hand again to the stored row (the replay checks
     its record against the row itself), as text and as JSON;
-(d) every declared option (``sim.options``, the ``options_class`` of its registry entry) rejects
-    a value of the wrong type and one out of its range, through ``--set``: a one-line error naming
-    the option, exit status 2, nothing written.
+(d) every declared option (``sim.variants.options``, the ``options_class`` of its registry entry)
+    rejects a value of the wrong type and one out of its range, through ``--set``: a one-line error
+    naming the option, exit status 2, nothing written.
 
 Docs: docs/engine.md ("Ledger", "Adding a variant").
 """
@@ -23,13 +23,13 @@ import multiprocessing
 import pandas as pd
 import pytest
 
-from sim import runner
-from sim.agents import agent_ids
 from sim.cli import main
-from sim.config import build_config
+from sim.core.wall import shuffled_walls
 from sim.kernels.record import R_N_WINNERS
+from sim.running import runner
+from sim.running.agents import agent_ids
+from sim.running.config import build_config
 from sim.variants import VARIANT_NAMES, get_variant
-from sim.wall import shuffled_walls
 
 MIXED = ("random", "efficiency", "self_draw", "random")  # passes, kings thrown, self-draws
 HANDS_PER_CELL = 300

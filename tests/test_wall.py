@@ -1,4 +1,4 @@
-"""Shuffled walls, seeds and the deal (sim/wall.py)."""
+"""Shuffled walls, seeds and the deal (sim/core/wall.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from sim.tiles import N_KINDS
-from sim.wall import (
+from sim.core.tiles import N_KINDS
+from sim.core.wall import (
     TILES_108,
     TILES_136,
     child_seed,

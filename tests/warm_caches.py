@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.agents import agent_ids
+from sim.core.wall import shuffled_walls
+from sim.running.agents import agent_ids
 from sim.variants import get_variant
-from sim.wall import shuffled_walls
 
 HANDS = 8
 
@@ -148,9 +148,9 @@ def warm_toy() -> None:
     sys.path.insert(0, str(TESTS))
     from toy_variant import engine as toy
 
+    from sim.core.tables import load_tables
     from sim.kernels import engine, state
     from sim.kernels.agents import AGENT_RANDOM, seed_agents
-    from sim.tables import load_tables
 
     seed_agents(0)
     records = np.zeros((HANDS, engine.N_RECORD), np.int64)
@@ -163,17 +163,17 @@ def warm_toy() -> None:
 
 
 def warm_agents() -> None:
-    """Compile the generic agents' questions every engine asks (``sim.compile_ahead``'s
+    """Compile the generic agents' questions every engine asks (``sim.running.compile_ahead``'s
     ``agent_kernels``: the discard and claim questions, with the same argument types in every
     variant) into the generic cache folder, before the variants' warm-ups start: each variant's
     process would otherwise compile them too, all at the same moment, about a minute of CPU
-    each. A helper process (``sim.compile_ahead.helping``) compiles the discard search, the
+    each. A helper process (``sim.running.compile_ahead.helping``) compiles the discard search, the
     value agent's discard and the claim question while this one compiles the rest of the
     discard question, so both cores work."""
-    from sim.compile_ahead import AheadKernel, Samples, agent_kernels, helping
+    from sim.core.tables import load_tables
     from sim.kernels import agents
     from sim.kernels import state as game_state
-    from sim.tables import load_tables
+    from sim.running.compile_ahead import AheadKernel, Samples, agent_kernels, helping
 
     def samples(plain: bool = False) -> Samples:
         return Samples(

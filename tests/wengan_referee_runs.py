@@ -11,15 +11,15 @@ from dataclasses import dataclass
 import numpy as np
 from reference.wengan_claims import referee_hand
 
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_SELF_DRAW, seed_agents
 from sim.kernels.moves import HOW_DISCARD
-from sim.tables import load_tables
 from sim.variants.wengan import N_WENGAN_RECORD, WenganOptions
 from sim.variants.wengan import checks as C
 from sim.variants.wengan import engine as E
 from sim.variants.wengan.record_slots import RW_NEXT_STREAK
-from sim.wall import shuffled_walls
 
 MIXED = (AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_SELF_DRAW, AGENT_RANDOM)
 EFFICIENT = (AGENT_EFFICIENCY,) * 4

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.tables import load_tables
+from sim.core.tiles import kind_id, parse_tiles
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.record import R_DELTA
-from sim.tables import load_tables
-from sim.tiles import kind_id, parse_tiles
 from sim.variants.wengan import N_WENGAN_RECORD, WenganOptions
 from sim.variants.wengan import engine as WE
 from sim.variants.wengan import hooks as H

@@ -26,6 +26,12 @@ advantage, score distributions), :mod:`~sim.analysis.points` (point sources) and
 :mod:`~sim.analysis.duplicate` (agents on duplicate deals, ``mjsim compare``). Every public name is
 importable from ``sim.analysis``.
 
+Dealt-hand probabilities sit beside them, imported on their own (they run kernels, and nothing
+here re-exports them): ``sim.analysis.exact`` counts them exactly and ``sim.analysis.dealt``
+estimates them on hands from the real dealer. The package reads runs and ``sim.variants``; the
+two dealt-hand modules also import ``sim.core``, ``sim.kernels`` and ``sim.hand``. Nothing of
+``sim.running``, ``sim.studies``, ``sim.report`` or ``sim.cli`` is imported here.
+
 >>> run = demo_run()
 >>> draw_rate(run)[["hands", "draws", "rate"]]
    hands  draws  rate

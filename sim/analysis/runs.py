@@ -22,7 +22,7 @@ WIN_COLUMNS = ("game", "seat", "win_kind", "pattern", "tier", "points", "payer",
 
 @dataclass
 class Run:
-    """One simulated run: its manifest and its two frames (see :mod:`sim.records`).
+    """One simulated run: its manifest and its two frames (see :mod:`sim.running.records`).
 
     A run made by :func:`load_runs` holds several runs: its frames carry a ``run`` column (the
     label) and ``manifest["runs"]`` maps each label to its manifest; :meth:`parts` splits it.

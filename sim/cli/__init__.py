@@ -29,7 +29,7 @@ import os
 import sys
 import threading
 
-from ..outdir import os_error_code
+from ..running.outdir import os_error_code
 
 # In the order ``mjsim --help`` lists them.
 COMMAND_MODULES = (
@@ -166,7 +166,7 @@ def _command(args: argparse.Namespace) -> int:
     except OSError as error:  # disk full, read-only folder, file-size limit, ...
         print(f"mjsim: error: {os_error_line(error)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as error:  # Ctrl-C, or SIGTERM during a run (sim.stopping)
+    except KeyboardInterrupt as error:  # Ctrl-C, or SIGTERM during a run (sim.running.stopping)
         what = getattr(error, "what", "interrupted (Ctrl-C)")
         what_next = getattr(error, "what_next", "nothing half-made was left behind")
         print(f"mjsim: {what}; {what_next}", file=sys.stderr)

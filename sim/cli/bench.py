@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .. import bench
+from ..running import bench
 from . import integer
 
 

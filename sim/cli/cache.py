@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .. import cache
+from ..running import cache
 
 
 def _megabytes(size_bytes: int) -> str:

@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .. import backends
-from ..config import load_config
-from ..outdir import RUNS_FOLDER
+from ..running import backends
+from ..running.config import load_config
+from ..running.outdir import RUNS_FOLDER
 from . import integer, number, run_overrides
 
 
 def _checked(args: argparse.Namespace):
     """The config, agents and output directory the arguments name, every error before output."""
-    from ..compare import parse_agents
+    from ..studies.compare import parse_agents
 
     if args.deals is not None and args.deals < 1:
         raise ValueError(f"--deals: {args.deals}; expected a positive number of walls")
@@ -56,7 +56,7 @@ def comparison_lines(frame, pairs, session_hands: int, loss: float) -> list[str]
 
 def _command_compare(args: argparse.Namespace) -> int:
     from ..analysis.duplicate import duplicate_comparison, load_comparison, paired_differences
-    from ..compare import compare
+    from ..studies.compare import compare
 
     config, agents, out = _checked(args)
     backend = backends.from_arguments(args)

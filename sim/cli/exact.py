@@ -7,7 +7,7 @@ import argparse
 import time
 import unicodedata
 
-from .. import dealt, exact
+from ..analysis import dealt, exact
 from . import integer, number
 
 _SETTINGS_HELP = "; ".join(
@@ -130,7 +130,7 @@ def register(commands) -> None:
         "deal",
         help="Monte Carlo of dealt hands beside the exact values",
         description=(
-            "Deal N shuffled walls (sim.wall), evaluate every dealt-hand event of the variant "
+            "Deal N shuffled walls (sim.core.wall), evaluate every dealt-hand event of the variant "
             "with the hand evaluator (no play), and print each estimate with its Wilson interval "
             "beside the exact value."
         ),

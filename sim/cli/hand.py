@@ -6,7 +6,7 @@ import argparse
 import time
 
 from .. import hand as evaluator
-from ..tiles import Hand, format_tiles, parse_hand
+from ..core.tiles import Hand, format_tiles, parse_hand
 
 DEMO_HANDS = (
     ("123m 456m 789m 123p 55s", "a standard hand with a 2-5-8 pair (二五八将)"),

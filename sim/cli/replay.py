@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..run_replay import FORMATS, check_format, replay_lines, replay_run
+from ..running.replay import FORMATS, check_format, replay_lines, replay_run
 from . import integer
 
 

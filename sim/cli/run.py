@@ -8,10 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-from .. import backends
-from ..config import load_config
-from ..outdir import RUNS_FOLDER, target_of
-from ..runner import config_of_run, read_manifest, run
+from ..running import backends
+from ..running.config import load_config
+from ..running.outdir import RUNS_FOLDER, target_of
+from ..running.runner import config_of_run, read_manifest, run
 from . import integer, run_overrides
 
 

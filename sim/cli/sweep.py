@@ -11,9 +11,9 @@ import time
 import unicodedata
 from pathlib import Path
 
-from .. import backends
-from ..outdir import RUNS_FOLDER, target_of
-from ..sweep import (
+from ..running import backends
+from ..running.outdir import RUNS_FOLDER, target_of
+from ..studies.sweep import (
     ALPHA,
     COMPARISON,
     FIGURES,

@@ -1,4 +1,5 @@
-"""``mjsim tune``: search an agent's parameters against a field on duplicate deals (sim.tune)."""
+"""``mjsim tune``: search an agent's parameters against a field on duplicate deals
+(sim.studies.tune)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,17 @@ import json
 import sys
 from pathlib import Path
 
-from ..backends import add_arguments, from_arguments
-from ..config import load_config
-from ..outdir import RUNS_FOLDER, partial_path, resolve_target, resumable_directory
+from ..running.backends import add_arguments, from_arguments
+from ..running.config import load_config
+from ..running.outdir import RUNS_FOLDER, partial_path, resolve_target, resumable_directory
 from . import integer, run_overrides
 
 
 def _checked(args: argparse.Namespace):
     """The settings, output directory and backend the arguments name, every error before any
     output."""
-    from ..runner import n_workers
-    from ..tune import DEFAULT_DEALS, TUNE, check_directory, check_settings
+    from ..running.runner import n_workers
+    from ..studies.tune import DEFAULT_DEALS, TUNE, check_directory, check_settings
 
     deals = DEFAULT_DEALS if args.deals is None else args.deals
     if deals < 1:
@@ -65,7 +66,7 @@ def _seatings_shown(settings) -> str:
 
 
 def _command_tune(args: argparse.Namespace) -> int:
-    from ..tune import STUDY_FILE, TUNE
+    from ..studies.tune import STUDY_FILE, TUNE
 
     settings, out, backend = _checked(args)
     config = settings.config
@@ -75,8 +76,8 @@ def _command_tune(args: argparse.Namespace) -> int:
         f"(seed {config.seed}, batches of {settings.batch}) -> {out}",
         flush=True,
     )
-    # the safe output directory of sim.outdir: built in .NAME.partial beside --out (kept by an
-    # interrupt once it holds a study, for --resume), renamed into place when complete; a
+    # the safe output directory of sim.running.outdir: built in .NAME.partial beside --out (kept by
+    # an interrupt once it holds a study, for --resume), renamed into place when complete; a
     # finished study resumed for more trials is copied there first (reopen)
     try:
         with resumable_directory(
@@ -103,7 +104,14 @@ def _command_tune(args: argparse.Namespace) -> int:
 def _tune_into(out: Path, settings, args: argparse.Namespace, backend) -> None:
     """The study, its figure and the held-out evaluation, written into ``out`` (the building
     directory), which is marked complete at the end."""
-    from ..tune import holdout, importances, mark_complete, plot_study, run_study, trials_frame
+    from ..studies.tune import (
+        holdout,
+        importances,
+        mark_complete,
+        plot_study,
+        run_study,
+        trials_frame,
+    )
 
     study = run_study(
         settings,

@@ -2,8 +2,8 @@
 live in its folder (``sim/variants/<name>/``).
 
 Kernels take plain numpy arrays and scalars, fill output arrays, and do no validation: the
-friendly Python layer (``sim.hand``, ``sim.wall``, ...) checks its input once and then calls them.
-This package imports numpy and numba only.
+friendly Python layer (``sim.hand``, ``sim.core.wall``, ...) checks its input once and then calls
+them. This package imports numpy and numba only.
 
 Compiled code is cached on disk in folders named after a digest of kernel sources and the numba
 version. Numba itself only notices a change to the file of the cached function, not to the

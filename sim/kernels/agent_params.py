@@ -10,8 +10,9 @@ from that tuple:
   questions: kernels unpack the slots at import, as ``P_CLAIM_GAIN, ... = parameter_slots()``;
 * the row of defaults (:func:`default_row`) every seat starts from;
 * the checks of a config's ``[seats.N]`` tables and of ``--set seats.N.NAME=VALUE``
-  (``sim.agents.seat_parameters``), the search space of ``mjsim tune`` (``sim.tune``), and the
-  parameter table of docs/strategies.md (``sim.agents.parameters_markdown``).
+  (``sim.running.agents.seat_parameters``), the search space of ``mjsim tune``
+  (``sim.studies.tune``), and the parameter table of docs/strategies.md
+  (``sim.running.agents.parameters_markdown``).
 
 A parameter's slot is its position in :data:`AGENT_PARAMETERS`: add new ones at the end (a
 slot never changes meaning). Integer parameters are stored as floats and read back with
@@ -37,7 +38,7 @@ class AgentParameter:
     name: str
     """Lower case words joined by ``_``: the key in a config's ``[seats.N]`` table."""
     agents: tuple[str, ...]
-    """The agents (``sim.agents.AGENTS`` names) that play by it; a seat of another agent may
+    """The agents (``sim.running.agents.AGENTS`` names) that play by it; a seat of another agent may
     not set it."""
     type: str
     """``integer`` or ``real`` (one of :data:`PARAMETER_TYPES`)."""

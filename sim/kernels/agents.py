@@ -1,8 +1,8 @@
 """Agent policies (numba). Every decision of a seat is asked of its agent here.
 
 The engine asks six questions, each a function that dispatches on the seat's agent kind
-(``state.agents[seat]``, one of ``AGENT_*``; ``sim.agents`` has the names), and every answer is
-one of the legal options the variant listed (``sim.kernels.moves``: ``ACT_*`` rows), so an
+(``state.agents[seat]``, one of ``AGENT_*``; ``sim.running.agents`` has the names), and every answer
+is one of the legal options the variant listed (``sim.kernels.moves``: ``ACT_*`` rows), so an
 agent can never make an illegal move: ``choose_plan`` (at the deal, one of the plans the
 variant offers, or none), ``choose_own_turn`` (a win, a kong or a variant's declaration on the
 seat's own turn, or none), ``choose_discard`` (a kind the variant's mask allows),

@@ -1,5 +1,5 @@
-"""Counting kernels of :mod:`sim.exact` (dealt-hand probabilities) and a batch Anhua win check for
-the dealt-hand Monte Carlo of :mod:`sim.dealt`.
+"""Counting kernels of :mod:`sim.analysis.exact` (dealt-hand probabilities) and a batch Anhua win
+check for the dealt-hand Monte Carlo of :mod:`sim.analysis.dealt`.
 
 A *group* is one suit (9 ranks) or the honours (7 kinds). Every hand's tiles in a group have a
 *signature*, read from the evaluator tables (:mod:`sim.kernels.tables`): its tile count, the
@@ -16,8 +16,8 @@ when ``min(A + 2, B) <= W`` (a pair of two wilds costs 2). Seven pairs: the half
 up, and the hand is complete when they are at most ``W`` (docs/exact.md).
 
 All counts are int64. No count here exceeds the number of hands of at most 14 tiles from 136,
-C(136, 14) < 4.3e18 < 2**63, so nothing overflows; :mod:`sim.exact` checks every total against
-the binomial coefficient it must equal. No kernel here validates its input.
+C(136, 14) < 4.3e18 < 2**63, so nothing overflows; :mod:`sim.analysis.exact` checks every total
+against the binomial coefficient it must equal. No kernel here validates its input.
 """
 
 from __future__ import annotations

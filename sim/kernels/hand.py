@@ -3,7 +3,7 @@
 A hand is given as four suit keys (characters, dots, bamboo, honours; base-5 counts, see
 :mod:`sim.kernels.tables`) plus ``wilds``, the number of wild tiles, which stand for any kind and
 are not in the keys. Keys update incrementally: adding a tile of kind ``k`` adds
-``KIND_POWER[k]`` to key ``KIND_SUIT[k]``. ``tables`` is a :class:`sim.tables.HandTables`.
+``KIND_POWER[k]`` to key ``KIND_SUIT[k]``. ``tables`` is a :class:`sim.core.tables.HandTables`.
 
 ``forms`` is a bitmask of the forms that count (``FORM_*``) and their options (``OPTION_*``).
 Definitions: docs/evaluator.md. No kernel here validates its input.

@@ -151,7 +151,7 @@ EVENT_EXHAUSTED = 12  # 荒庄
 EVENT_ROBBED = 13  # seat robs the kong of ``tile``
 EVENT_PASS_WIN = 14  # seat could win on ``tile`` offered by another player and passes (漏胡)
 # A variant numbers the events its hooks log from here (its folder declares them, with their
-# names for the replay: ``sim.replay.ReplayWords.event_names``)
+# names for the replay: ``sim.variants.replay.ReplayWords.event_names``)
 FIRST_VARIANT_EVENT = 16
 # EVENT_INDICATOR's detail: where the flipped tile came from
 FLIP_HEAD = 0

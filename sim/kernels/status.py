@@ -14,8 +14,8 @@ need the slot numbers as plain module-level ints, so each module unpacks them at
 (4, 5)
 
 A variant names its declarations in its ``sim.variants.Variant`` entry (``seat_status``,
-``hand_status``); the replay (``sim.replay``) shows them from there, and docs/engine.md lists
-them. Pure Python: the kernels import it, it imports nothing of them.
+``hand_status``); the replay (``sim.variants.replay``) shows them from there, and docs/engine.md
+lists them. Pure Python: the kernels import it, it imports nothing of them.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ Tables (one row per key):
   than four tiles of rank ``r`` and one more of them needs fewer tiles added in column ``c`` of
   ``add`` (``add[key + 5**r, c] < add[key, c]``): which draws improve that split. The efficiency
   agent's tie-break reads one row of it per suit instead of one ``add`` row per drawn kind.
-  ``sim.tables`` stores the honours' rows after the suits' in one array.
+  ``sim.core.tables`` stores the honours' rows after the suits' in one array.
 * ``unrelated`` uint8 ``(n_keys,)``: for 十三烂, in a suit the most of its tiles that fit in a
   set of 1, 2 or 3 ranks pairwise at least 3 apart (2 bits each at 0, 2, 4); for the honours the
   number of distinct kinds held.
@@ -50,9 +50,10 @@ WIN_FIELD_MAX = 15
 SUIT_RANKS = 9
 HONOUR_KINDS = 7
 HONOUR_GAIN = 5**SUIT_RANKS
-"""The first row of the honours' keys in ``sim.tables.HandTables.gain`` (the suits' come first)."""
+"""The first row of the honours' keys in ``sim.core.tables.HandTables.gain`` (the suits' come
+first)."""
 
-# Rows of ``sim.tables.HandTables.suit_bytes`` / ``honour_bytes``: one byte per key each, one
+# Rows of ``sim.core.tables.HandTables.suit_bytes`` / ``honour_bytes``: one byte per key each, one
 # row per question. One 2-D array rather than six: every kernel call or inlined function that
 # takes the tables tuple counts a reference per array in it (docs/engine.md, "Speed notes").
 BYTES_STANDARD_ANY = 0

@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..analysis.duplicate import COMPARISON_FILE
-from ..outdir import RUN, SWEEP, locked
+from ..running.outdir import RUN, SWEEP, locked
 from .formatting import (
     Html,
     esc,
@@ -102,7 +102,7 @@ def write_report(path: str | Path, baseline: str | None = None) -> Path:
     if not directory.is_dir():
         raise FileNotFoundError(f"no run or sweep directory at {directory}")
     # the lock a run or sweep writing this directory holds: a report is never written into a
-    # directory that is being replaced (sim.outdir)
+    # directory that is being replaced (sim.running.outdir)
     with locked(directory):
         if (directory / COMPARISON_FILE).exists():
             from .compare_report import write_comparison_report

@@ -1,17 +1,23 @@
 """Rule variants and the registry the runner, configs and CLI use.
 
-A variant is options plus kernels plus names. What the generic layers (``sim.config``,
-``sim.runner``, ``sim.cli``, ``sim.records``, ``sim.analysis``, ``sim.plots``, ``sim.sweep``,
-``sim.replay``, ``sim.report``) need of one is a :class:`Variant`: its options class (a frozen
-dataclass made from its option declarations, see :mod:`sim.options`), a line per option for
-configs and reports, the tile set, the functions that play hands from walls into int64 records
-and replay one, and the declarations the frames, analyses, figures, replays and reports are
-made from: its win kinds, its own columns of the games and wins frames
-(:class:`sim.columns.Column`) with the functions computing them from the records, its status
-columns (:class:`sim.kernels.status.StatusColumn`), its point
+A variant is options plus kernels plus names. What the generic layers (``sim.running.config``,
+``sim.running.runner``, ``sim.cli``, ``sim.running.records``, ``sim.analysis``, ``sim.plots``,
+``sim.studies.sweep``, ``sim.variants.replay``, ``sim.report``) need of one is a :class:`Variant`:
+its options class (a frozen dataclass made from its option declarations, see
+:mod:`sim.variants.options`), a line per option for configs and reports, the tile set, the functions
+that play hands from walls into int64 records and replay one, and the declarations the frames,
+analyses, figures, replays and reports are made from: its win kinds, its own columns of the games
+and wins frames (:class:`sim.variants.columns.Column`) with the functions computing them from the
+records, its status columns (:class:`sim.kernels.status.StatusColumn`), its point
 sources, tier colours, figure labels, sweep metrics, event descriptions and report texts.
 A variant registers itself by its folder's ``entry.py``, whose ``variant()`` returns its entry
 (Anhua's and Weng'an's are there); Anqing joins by adding its own.
+
+Beside the variants' folders sit what a variant declares with: ``options`` (option
+declarations), ``columns`` (frame columns), ``replay`` (the generic replay words), ``session``
+(playing sessions of hands) and ``report_text``. The layer imports ``sim.core`` and
+``sim.kernels``; from ``sim.running`` only ``records`` (the frames' helpers) and
+``compile_ahead`` (the engines' compile-ahead), neither of which imports a variant at module level.
 """
 
 from __future__ import annotations
@@ -29,8 +35,8 @@ from .report_text import ReportText
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..columns import Column
     from ..kernels.status import StatusColumn
+    from .columns import Column
 
 
 @dataclass(frozen=True)
@@ -53,12 +59,12 @@ class Variant:
     describe: Callable[..., list[str]]
     """``describe(events, record, n_players, final=None)``: the event log as lines of text,
     with every seat's final tiles when ``final`` (``sim.kernels.state.FinalPosition``) is
-    given, the wins and the score changes (the variant's words over ``sim.replay``'s)."""
+    given, the wins and the score changes (the variant's words over ``sim.variants.replay``'s)."""
     # replay
     describe_json: Callable[..., list[dict]]
     """``describe_json(options, wall, record, events, final)``: the hand as JSON-ready objects,
     one per event, then every seat's final tiles and melds, the winners, every settlement item
-    and the result (``sim.replay``; docs/engine.md, "Replay")."""
+    and the result (``sim.variants.replay``; docs/engine.md, "Replay")."""
     # report
     report: ReportText = field(default_factory=ReportText, kw_only=True)
     """Labels and notes of ``mjsim report`` for this variant (keyword-only: free of the order
@@ -91,7 +97,7 @@ class Variant:
     name of a win's pattern) and reads ``tier`` where there is one."""
     wins_values: Callable[..., dict]
     """``wins_values(winners, n_players, options)`` -> column name -> values, one per winner
-    (``winners``: :class:`sim.records.Winners`)."""
+    (``winners``: :class:`sim.running.records.Winners`)."""
     point_sources: Callable[..., dict[str, np.ndarray]] | None
     """``point_sources(games, wins, rows, options, n_players, explained)`` -> source -> points
     per hand, for sources of points the frames do not record as ``points_from_<source>``
@@ -110,14 +116,14 @@ class Variant:
     def games_frame(
         self, records: np.ndarray, options: Any, hands_per_session: int, first_game: int = 0
     ) -> pd.DataFrame:
-        """One row per hand of ``records`` (:func:`sim.records.hands_frame`)."""
-        from ..records import hands_frame
+        """One row per hand of ``records`` (:func:`sim.running.records.hands_frame`)."""
+        from ..running.records import hands_frame
 
         return hands_frame(self, records, options, hands_per_session, first_game)
 
     def wins_frame(self, records: np.ndarray, options: Any, first_game: int = 0) -> pd.DataFrame:
-        """One row per winner of ``records`` (:func:`sim.records.wins_frame`)."""
-        from ..records import wins_frame
+        """One row per winner of ``records`` (:func:`sim.running.records.wins_frame`)."""
+        from ..running.records import wins_frame
 
         return wins_frame(self, records, options, first_game)
 

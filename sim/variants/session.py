@@ -19,11 +19,11 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..compile_ahead import AheadKernel, Samples, helping, is_cold
+from ..core.tables import load_tables, load_tables_in_background, tables_loaded, typed_like_tables
 from ..kernels import state as game_state
 from ..kernels.agents import VALUED_AGENTS, seed_agents
 from ..kernels.record import R_NEXT_DEALER
-from ..tables import load_tables, load_tables_in_background, tables_loaded, typed_like_tables
+from ..running.compile_ahead import AheadKernel, Samples, helping, is_cold
 
 LOG_CAPACITY = 1024
 """Events a checked hand's log holds (the checks report a fuller log as an error)."""
@@ -92,11 +92,11 @@ class SessionPlay:
     streak_slot: int | None = None
     compile_ahead: tuple[AheadKernel, ...] = ()
     """The big cached kernels the variant's loop calls, in the order its compile reaches them,
-    that a helper process compiles beside a cold compile (``sim.compile_ahead``)."""
+    that a helper process compiles beside a cold compile (``sim.running.compile_ahead``)."""
 
     def _helped(self, entry: Callable, arguments: tuple, state, params, tables, record, plain):
         """``entry``'s first call with ``arguments`` (then ``_roster(plain)``) compiled with the
-        helper (``sim.compile_ahead.helping``)."""
+        helper (``sim.running.compile_ahead.helping``)."""
         return helping(
             entry,
             self.compile_ahead,
@@ -109,7 +109,7 @@ class SessionPlay:
     ):
         """On a cold cache, with the tables not loaded yet: compile ``entry`` for the types of
         ``arguments(tables)`` (with the compile-ahead helper) while the tables are loaded, or
-        built in another process (``sim.tables``), rather than after. A first run on a machine
+        built in another process (``sim.core.tables``), rather than after. A first run on a machine
         builds them (6.5 s on 2 cores) and compiles the engine (a minute): side by side now."""
         if tables_loaded():
             return
@@ -133,7 +133,7 @@ class SessionPlay:
     ) -> np.ndarray:
         """Play one hand per wall, in sessions, into int64 records (``record_width`` slots).
 
-        ``agent_kinds``: one agent id per seat (``sim.agents``); ``agent_seed`` seeds the
+        ``agent_kinds``: one agent id per seat (``sim.running.agents``); ``agent_seed`` seeds the
         generator the random agent draws from (numba's, one per process); ``agent_params``:
         each seat's agent parameters (float64 (seats, N_AGENT_PARAMS), ``RunConfig.agent_params``;
         None: the defaults)."""

@@ -16,10 +16,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sim import analysis, runner
+from sim import analysis
 from sim.analysis import runs as analysis_runs
-from sim.config import load_config
-from sim.sweep import load_sweep_spec, run_sweep
+from sim.running import runner
+from sim.running.config import load_config
+from sim.studies.sweep import load_sweep_spec, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 ANHUA = ROOT / "configs" / "anhua-seven-kings.toml"

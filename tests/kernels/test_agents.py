@@ -7,14 +7,14 @@ import numpy as np
 import strategies as S
 
 from sim import hand
+from sim.core.tables import load_tables
+from sim.core.tiles import kind_id, parse_tiles
+from sim.core.wall import shuffled_walls
 from sim.kernels import agents as AG
 from sim.kernels import hand as H
 from sim.kernels import moves as M
 from sim.kernels import state as ST
 from sim.kernels.agent_params import default_row
-from sim.tables import load_tables
-from sim.tiles import kind_id, parse_tiles
-from sim.wall import shuffled_walls
 
 DEFAULT_PARAMS = default_row()
 """Every agent parameter at its default (a seat's row of ``GameState.agent_params``)."""

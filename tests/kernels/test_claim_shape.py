@@ -10,9 +10,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.core.tables import load_tables
 from sim.kernels import moves as M
 from sim.kernels import state as S
-from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import evaluator as R
 
+from sim.core.tables import load_tables
 from sim.kernels import hand as K
-from sim.tables import load_tables
 
 RULES = {
     "anhua": (K.FORM_STANDARD | K.OPTION_PAIR_258 | K.FORM_SEVEN_PAIRS | K.OPTION_QUADS,

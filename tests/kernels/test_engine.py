@@ -15,14 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import anhua as R
 
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as S
-from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H
-from sim.wall import shuffled_walls
+from sim.variants.anhua.record_slots import RH_BIRD, RH_N_BIRDS
 
 SEAT0 = np.zeros(16, np.int64)  # every session starts with seat 0 dealing
 HOW_NAMES = {
@@ -58,8 +59,8 @@ def _check_hand(wall, state, record, options):
     # tiles: wall remainder + hands + melds + discards + indicator + birds = the wall
     accounted = S.tiles_accounted(state)
     accounted[record[E.R_INDICATOR]] += 1
-    for b in range(record[E.R_N_BIRDS]):
-        accounted[record[E.R_BIRD + b]] += 1
+    for b in range(record[RH_N_BIRDS]):
+        accounted[record[RH_BIRD + b]] += 1
     if record[E.R_N_WINNERS] > 1:  # each winner's hand shows the one winning tile
         accounted[record[E.R_WINNING_TILE]] -= record[E.R_N_WINNERS] - 1
     np.testing.assert_array_equal(accounted, np.bincount(wall, minlength=34))
@@ -102,7 +103,7 @@ def _check_hand(wall, state, record, options):
         [(seat, int(record[E.R_POINTS + w])) for w, seat in enumerate(winners)],
         how,
         None if record[E.R_PAYER] < 0 else int(record[E.R_PAYER]),
-        [int(b) for b in record[E.R_BIRD : E.R_BIRD + record[E.R_N_BIRDS]]],
+        [int(b) for b in record[RH_BIRD : RH_BIRD + record[RH_N_BIRDS]]],
         options.__dict__,
     )
     assert list(delta) == list(paid)
@@ -256,7 +257,7 @@ def test_missed_win_blocks_that_kind_until_the_next_draw():
 def _seat_0_waits_on_5s():
     """Arguments of ``steps.claim_winners`` on an exact state: kings 9s and 1s, seat 0 holds
     22m 345p 678p 456m 3s 4s (waits 2s / 5s), seat 3 discards 5s."""
-    from sim.tiles import kind_id, parse_tiles
+    from sim.core.tiles import kind_id, parse_tiles
 
     state = S.new_state()
     S.reset(state, np.zeros(108, np.int8), 4, 0)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 from sampling import samples
 
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import exact as kernels
-from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of, score, scoring
-from sim.wall import shuffled_walls
 
-OVER = 9  # the "too many wilds" value of sim.exact
+OVER = 9  # the "too many wilds" value of sim.analysis.exact
 
 
 def _entries(*rows):

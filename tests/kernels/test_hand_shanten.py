@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import evaluator as R
 
+from sim.core.tables import load_tables
 from sim.kernels import hand as K
-from sim.tables import load_tables
 
 
 def _forms(pair_258: bool, seven_pairs: bool, quads: bool, thirteen: bool) -> int:

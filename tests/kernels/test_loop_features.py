@@ -17,12 +17,12 @@ import pytest
 from toy_variant import engine as TE
 from toy_variant import hooks as TH
 
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, seed_agents
-from sim.tables import load_tables
-from sim.wall import shuffled_walls
 
 N_HANDS = 400
 IN_PLAY = (S.EVENT_DRAW, S.EVENT_DISCARD, S.EVENT_PONG, S.EVENT_KONG, S.EVENT_WIN)

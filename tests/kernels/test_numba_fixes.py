@@ -17,8 +17,8 @@ import pytest
 from numba import njit
 from numba.core import inline_closurecall, ir
 
+from sim.core.tables import cache_dir, load_tables
 from sim.kernels import _numba_fixes
-from sim.tables import cache_dir, load_tables
 
 
 def test_the_fix_is_applied_where_numba_copies_block_by_block():
@@ -440,7 +440,7 @@ def test_the_discard_search_compiles_to_the_same_llvm_ir_either_way(tmp_path):
         "    ssa._run_ssa = F.original_run_ssa\n"
         "    ssa._run_block_rewrite = F.original_run_block_rewrite\n"
         "from sim.kernels import agents as AG, hand as K\n"
-        "from sim.tables import load_tables\n"
+        "from sim.core.tables import load_tables\n"
         "rows, info, vectors = AG.discard_space()\n"
         "kinds = K.N_KINDS\n"
         "args = (np.zeros(kinds, np.uint8), np.zeros(4, np.int64), 0, np.zeros(kinds, np.bool_),\n"

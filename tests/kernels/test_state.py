@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.core.wall import shuffled_walls
 from sim.kernels import hand as hand_kernels
 from sim.kernels import state as S
-from sim.wall import shuffled_walls
 
 
 def _expected_keys(state, seat):

@@ -1,4 +1,4 @@
-"""The evaluator's lookup tables (sim.kernels.tables, sim.tables) against the slow reference.
+"""The evaluator's lookup tables (sim.kernels.tables, sim.core.tables) against the slow reference.
 
 Every suit count vector a hand can hold (at most 14 tiles: 405,350 suit vectors, 31,810 honour
 vectors) is checked in the slow test; the fast test checks all small vectors and a random sample.
@@ -22,9 +22,9 @@ from reference import table_oracle
 from reference.evaluator import clear_caches
 from sampling import samples
 
-from sim import tables as tables_module
+from sim.core import tables as tables_module
+from sim.core.tables import load_tables
 from sim.kernels import tables as builder
-from sim.tables import load_tables
 
 
 def _check_rows(tables, rows, honours: bool) -> None:
@@ -223,8 +223,8 @@ def built_copy(built_cache, tmp_path, monkeypatch):
 
 def test_a_missing_cache_is_built_in_another_process(built_cache):
     """``built_cache`` loads from an empty cache with this process's ``build_tables`` raising:
-    the tables come from ``python -m sim.tables --if-missing`` (``test_a_corrupt_cache_is_rebuilt``
-    compares them with a build in this process)."""
+    the tables come from ``python -m sim.core.tables --if-missing``
+    (``test_a_corrupt_cache_is_rebuilt`` compares them with a build in this process)."""
     root, built = built_cache
     (folder,) = root.glob("tables-*")
     assert (folder / "digests.json").is_file()
@@ -237,7 +237,7 @@ def test_the_build_command_leaves_a_cache_alone_and_refuses_other_arguments(buil
 
     folder = tables_module.cache_dir()
     before = {path.name: path.stat().st_mtime_ns for path in folder.iterdir()}
-    command = [sys.executable, "-m", "sim.tables"]
+    command = [sys.executable, "-m", "sim.core.tables"]
     done = subprocess.run([*command, "--if-missing"], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == done.stderr == ""
     assert {path.name: path.stat().st_mtime_ns for path in folder.iterdir()} == before
@@ -317,7 +317,7 @@ def test_cache_folder_names_the_generator_version(fresh_cache):
 
 def test_a_load_in_the_background_is_the_load_the_engine_gets(built_copy, monkeypatch):
     """``load_tables_in_background`` loads once: a ``load_tables`` while it runs waits for it
-    and returns its tables (sim.runner starts it before numba's cache load)."""
+    and returns its tables (sim.running.runner starts it before numba's cache load)."""
     loads = []
     original = tables_module._load
 

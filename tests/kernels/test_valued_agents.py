@@ -11,10 +11,10 @@ from numba.core import ir, types
 from numba.core.analysis import dead_branch_prune
 from numba.core.compiler import run_frontend
 
-from sim.agents import agent_ids
+from sim.core.wall import shuffled_walls
 from sim.kernels import agents as AG
+from sim.running.agents import agent_ids
 from sim.variants import get_variant, session
-from sim.wall import shuffled_walls
 
 PLAIN = ("efficiency", "random", "self_draw")
 

@@ -24,12 +24,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba.core import caching
 
+from sim.core.tables import load_tables
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as GS
 from sim.kernels import variant_type as VT
 from sim.kernels._jit import DiskCacheOnFirstUse
-from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H

@@ -2,7 +2,7 @@
 
 Follows the rules reference docs/rules/anqing.md (§anqing-rules), readings included, clarity
 first: the oracle a fast engine will be checked against. Standard shapes come from the reference
-evaluator (``evaluator.decompositions``); tiles are written as ``sim.tiles`` writes them, a 钻
+evaluator (``evaluator.decompositions``); tiles are written as ``sim.core.tiles`` writes them, a 钻
 with a star (``"123m 456s 789m 234p 5p* 8s"`` when the 钻 is ``5p``).
 
 Public API
@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from sim.tiles import parse_hand
+from sim.core.tiles import parse_hand
 from sim.variants.anqing import AnqingOptions
 
 from .evaluator import decompositions, is_seven_pairs, is_standard

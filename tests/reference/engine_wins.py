@@ -24,12 +24,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.wall import shuffled_walls
 from sim.kernels import engine as E
 from sim.kernels import state as S
 from sim.variants.anhua import AnhuaOptions, feature_names, kings_of
 from sim.variants.anhua import checks as C
+from sim.variants.anhua.record_slots import RH_BIRD, RH_N_BIRDS
 from sim.variants.anhua.replay import describe
-from sim.wall import shuffled_walls
 
 from . import anhua as R
 from . import evaluator as V
@@ -180,7 +181,7 @@ def verify_wins(
                 )
         winners = tuple((row[E.R_WINNER + w], row[E.R_POINTS + w]) for w in range(n_winners))
         payer = None if row[E.R_PAYER] < 0 else row[E.R_PAYER]
-        birds = tuple(row[E.R_BIRD : E.R_BIRD + row[E.R_N_BIRDS]])
+        birds = tuple(row[RH_BIRD : RH_BIRD + row[RH_N_BIRDS]])
         key = (row[E.R_DEALER], winners, how, payer, birds)
         if key not in settled:
             settled[key] = tuple(

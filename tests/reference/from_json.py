@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.tiles import format_tiles, kind_id, parse_hand
+from sim.core.tiles import format_tiles, kind_id, parse_hand
 from sim.variants.anqing import AnqingOptions
 from sim.variants.wengan import WenganOptions
 

@@ -15,8 +15,8 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sim.exact import anqing_zuan_of
-from sim.tiles import KIND_NAMES, kind_id
+from sim.analysis.exact import anqing_zuan_of
+from sim.core.tiles import KIND_NAMES, kind_id
 from sim.variants.anqing import AnqingOptions
 
 from .anqing import (

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sim.tiles import parse_tiles
+from sim.core.tiles import parse_tiles
 from sim.variants.wengan import WenganOptions
 
 from .wengan import (

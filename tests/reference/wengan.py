@@ -2,7 +2,8 @@
 
 Follows the rules reference docs/rules/wengan.md (§wengan-rules), readings included, clarity first:
 the oracle a fast engine will be checked against. Hand shapes come from the reference evaluator
-(``evaluator.decompositions``); tiles are written as ``sim.tiles`` writes them (``"123m 55p"``).
+(``evaluator.decompositions``); tiles are written as ``sim.core.tiles`` writes them (``"123m
+55p"``).
 
 Public API
 
@@ -26,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from sim.tiles import parse_tiles as _parse_tiles
+from sim.core.tiles import parse_tiles as _parse_tiles
 from sim.variants.wengan import WenganOptions
 
 from .evaluator import decompositions
@@ -38,7 +39,7 @@ def _parsed(text: str) -> tuple[int, ...]:
 
 
 def parse_tiles(text: str) -> list[int]:
-    """``sim.tiles.parse_tiles``, remembered: the referee asks the same hands' tiles again and
+    """``sim.core.tiles.parse_tiles``, remembered: the referee asks the same hands' tiles again and
     again (every candidate wait of a seat), and parsing them was a third of its time."""
     return list(_parsed(text))
 

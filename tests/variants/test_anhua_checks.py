@@ -19,17 +19,17 @@ import pytest
 from reference import anhua as R
 from reference import engine_wins as G
 
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import engine as E
 from sim.kernels import ledger as L
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_SELF_DRAW, seed_agents
-from sim.tables import load_tables
 from sim.variants.anhua import AnhuaOptions, kings_of
 from sim.variants.anhua import checks as C
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import scoring as A
 from sim.variants.anhua.hooks import EVENT_BIRD, EVENT_REVEAL, ST_PASSED_WINS
-from sim.wall import shuffled_walls
 
 EFFICIENT = (AGENT_EFFICIENCY,) * 4
 MIXED = (AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_SELF_DRAW)

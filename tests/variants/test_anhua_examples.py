@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.tiles import kind_id, parse_hand
+from sim.core.tiles import kind_id, parse_hand
 from sim.variants import anhua as A
 
 INDICATOR = kind_id("9s")

@@ -8,16 +8,16 @@ import pandas as pd
 import pytest
 
 from sim import analysis
-from sim.agents import agent_ids
 from sim.analysis import Run
-from sim.kernels.record import R_BIRD, R_N_BIRDS
-from sim.records import winners
+from sim.core.wall import shuffled_walls
+from sim.running.agents import agent_ids
+from sim.running.records import winners
 from sim.variants import get_variant
 from sim.variants.anhua import TIER_NAMES, AnhuaOptions
 from sim.variants.anhua import scoring as kernels
 from sim.variants.anhua.frames import bird_hits
 from sim.variants.anhua.play import play_anhua
-from sim.wall import shuffled_walls
+from sim.variants.anhua.record_slots import RH_BIRD, RH_N_BIRDS
 
 ANHUA = get_variant("anhua")
 
@@ -35,7 +35,7 @@ def test_bird_hits_count_the_birds_the_kernel_lands_on_the_winner_or_payer():
     expected = []
     for row, seat, payer in zip(won.rows, won.seat, won.payer, strict=True):
         landed = [
-            kernels.bird_seat(int(row[R_BIRD + b]), int(seat), 4) for b in range(row[R_N_BIRDS])
+            kernels.bird_seat(int(row[RH_BIRD + b]), int(seat), 4) for b in range(row[RH_N_BIRDS])
         ]
         expected.append(sum(s == seat or (payer >= 0 and s == payer) for s in landed))
     assert wins["bird_hits"].tolist() == expected == bird_hits(won, 4).tolist()

@@ -6,10 +6,10 @@ from __future__ import annotations
 import engine_steps as steps
 import numpy as np
 
+from sim.core.tables import load_tables
+from sim.core.tiles import kind_id, parse_tiles
 from sim.kernels import engine as E
 from sim.kernels import state as S
-from sim.tables import load_tables
-from sim.tiles import kind_id, parse_tiles
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H

@@ -22,18 +22,19 @@ import numpy as np
 import pytest
 from reference import anhua as R
 
+from sim.core.tables import load_tables
+from sim.core.tiles import kind_id, parse_tiles
+from sim.core.wall import shuffled_walls
 from sim.kernels import engine as E
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, seed_agents
-from sim.tables import load_tables
-from sim.tiles import kind_id, parse_tiles
 from sim.variants import anhua
 from sim.variants.anhua import AnhuaOptions, bigs, kings_of
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H
 from sim.variants.anhua import scoring as K
-from sim.wall import shuffled_walls
+from sim.variants.anhua.record_slots import RH_BIRD, RH_N_BIRDS
 
 X, Y = kind_id("9s"), kind_id("1s")
 TIER_BITS = (
@@ -127,7 +128,7 @@ def _payments(record, n_players, bonus=False, before_birds=False):
         return []
     dealer = int(record[E.R_DEALER])
     payer = int(record[E.R_PAYER])
-    birds = [int(b) for b in record[E.R_BIRD : E.R_BIRD + record[E.R_N_BIRDS]]]
+    birds = [int(b) for b in record[RH_BIRD : RH_BIRD + record[RH_N_BIRDS]]]
     payments = []
     for winner, _, points in _winners(record):
         landed = [(winner + tile % 9) % n_players for tile in birds]
@@ -271,20 +272,20 @@ def test_bird_count_changes_only_the_settlement(player_count):
     for count in (1, 2):
         np.testing.assert_array_equal(runs[count][:, PLAY_SLOTS], runs[4][:, PLAY_SLOTS])
     four = runs[4]
-    left_before_birds = four[:, E.R_TILES_LEFT] + four[:, E.R_N_BIRDS]
+    left_before_birds = four[:, E.R_TILES_LEFT] + four[:, RH_N_BIRDS]
     haidi = (four[:, E.R_WIN_KIND] == K.HOW_SELF_DRAW) & (left_before_birds == 0)
     wins = four[:, E.R_OUTCOME] == E.OUTCOME_WIN
     abs_delta = {}
     for count, records in runs.items():
         expected_n = np.where(haidi | ~wins, 0, np.minimum(count, left_before_birds))
-        np.testing.assert_array_equal(records[:, E.R_N_BIRDS], expected_n)
+        np.testing.assert_array_equal(records[:, RH_N_BIRDS], expected_n)
         for row, reference in zip(records, four, strict=True):
-            n = row[E.R_N_BIRDS]
-            assert (row[E.R_BIRD : E.R_BIRD + n] == reference[E.R_BIRD : E.R_BIRD + n]).all()
+            n = row[RH_N_BIRDS]
+            assert (row[RH_BIRD : RH_BIRD + n] == reference[RH_BIRD : RH_BIRD + n]).all()
             expected = _deltas(_payments(row, player_count), player_count)
             assert row[E.R_DELTA : E.R_DELTA + player_count].tolist() == expected.tolist()
         np.testing.assert_array_equal(
-            records[:, E.R_TILES_LEFT], left_before_birds - records[:, E.R_N_BIRDS]
+            records[:, E.R_TILES_LEFT], left_before_birds - records[:, RH_N_BIRDS]
         )
         abs_delta[count] = np.abs(records[:, E.R_DELTA : E.R_DELTA + player_count])
     assert (abs_delta[1] <= abs_delta[2]).all() and (abs_delta[2] <= abs_delta[4]).all()
@@ -306,7 +307,7 @@ def test_dealer_bonus_adds_to_each_payment_with_the_dealer(timing):
     off = _records(AnhuaOptions(), 62, n_hands)
     on = _records(AnhuaOptions(dealer_bonus=True, dealer_bonus_timing=timing), 62, n_hands)
     np.testing.assert_array_equal(off[:, PLAY_SLOTS], on[:, PLAY_SLOTS])
-    np.testing.assert_array_equal(off[:, E.R_BIRD : E.R_BIRD + 4], on[:, E.R_BIRD : E.R_BIRD + 4])
+    np.testing.assert_array_equal(off[:, RH_BIRD : RH_BIRD + 4], on[:, RH_BIRD : RH_BIRD + 4])
     before = timing == "before_birds"
     kinds_seen = {"with_dealer": 0, "without_dealer": 0}
     for row_off, row_on in zip(off, on, strict=True):
@@ -830,7 +831,7 @@ def test_kong_min_wall_at_the_boundary(left, min_wall, allowed):
     assert result == E.KONG_HAND_OVER
     assert record[E.R_WIN_KIND] == K.HOW_KONG_CANNON and record[E.R_WINNER] == 0
     assert record[E.R_FEATURES] == K.FEATURE_HARD | K.FEATURE_KONG_CANNON
-    assert record[E.R_N_BIRDS] == 1 and S.tiles_left(state) == 0  # the last tile is the bird
+    assert record[RH_N_BIRDS] == 1 and S.tiles_left(state) == 0  # the last tile is the bird
     assert _delta(record) == [16, -16, 0, 0]  # P = 8; the bird 6p lands on the konger
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, seed_agents
 from sim.kernels.moves import HOW_DISCARD, HOW_KONG_BLOOM, HOW_SELF_DRAW
 from sim.kernels.record import R_FEATURES, R_OUTCOME, R_WIN_KIND, R_WINNER
-from sim.tables import load_tables
 from sim.variants.anqing import AnqingOptions
 from sim.variants.anqing import checks as C
 from sim.variants.anqing import engine as AE
@@ -24,7 +25,6 @@ from sim.variants.anqing import kernels as K
 from sim.variants.anqing.hooks import EVENT_BAO, EVENT_ITEM, HAND_ZUAN, gang_kinds
 from sim.variants.anqing.options import JIAN_ZI_HU_ZUAN_DIAO, P_JIAN_ZI_HU_DEFINITION
 from sim.variants.anqing.record_slots import N_ANQING_RECORD
-from sim.wall import shuffled_walls
 
 DEFAULT = AnqingOptions()
 MIXED = (AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_EFFICIENCY)

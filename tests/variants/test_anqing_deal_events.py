@@ -1,4 +1,4 @@
-"""Anqing's dealt 钻 in played games agree with their exact probabilities (``sim.exact``).
+"""Anqing's dealt 钻 in played games agree with their exact probabilities (``sim.analysis.exact``).
 
 Seed rule: docs/rules/anqing.md 钻牌的出现 (the tile flipped after the deal chooses the
 钻, its successor; all four of its tiles are wild); §anqing-zuan. The engine records each
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.exact import exact_events, parse_settings
+from sim.analysis.exact import exact_events, parse_settings
+from sim.core.wall import shuffled_walls, spawn_seeds
 from sim.kernels.record import R_DEALER, R_WILDS_DEALT
 from sim.variants.anqing import AnqingOptions, play_records, session_first_dealers
-from sim.wall import shuffled_walls, spawn_seeds
 
 Z_999 = 3.2905  # two-sided 99.9 %
 

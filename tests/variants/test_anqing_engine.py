@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 from anqing_steps import Table
 
+from sim.core.tiles import kind_id
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.record import R_DEALER, R_DELTA, R_N_WINNERS, R_NEXT_DEALER, R_OUTCOME, R_WINNER
-from sim.tiles import kind_id
 from sim.variants.anqing import N_ANQING_RECORD, AnqingOptions
 from sim.variants.anqing import engine as AE
 from sim.variants.anqing.record_slots import RA_AMOUNT, RA_CARRY

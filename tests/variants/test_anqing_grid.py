@@ -22,12 +22,12 @@ import multiprocessing
 import numpy as np
 import pytest
 
+from sim.core.wall import shuffled_walls
 from sim.kernels import record as R
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM
 from sim.variants.anqing import AnqingOptions
 from sim.variants.anqing import checks as C
 from sim.variants.anqing.record_slots import RA_SINGLE_KONGS, RA_ZUAN_KONGS
-from sim.wall import shuffled_walls
 
 GRID = C.INVARIANT_GRID
 N_JOBS = 2  # the development machine and CI have two cores

@@ -1,12 +1,12 @@
 """The settlement of an Anqing hand re-derived from its JSON replay log alone (the JSON event log
-of ``mjsim replay`` carries every scoring item and 包 factor): S is the sum of the ``item`` events; each payer's 包 factor follows from
-the ``final_hand`` melds and whose discards they took (§anqing-bao: 口); each payment is (S +
-庄家额外 + 连庄 L(k)) x that factor (§anqing-payments), k from the ``winner`` object, the dealer and
-the options from the ``hand`` object. Checked on every golden Anqing replay with a win (plain Python
-over the files: no kernel runs).
+of ``mjsim replay`` carries every scoring item and 包 factor): S is the sum of the ``item`` events;
+each payer's 包 factor follows from the ``final_hand`` melds and whose discards they took
+(§anqing-bao: 口); each payment is (S + 庄家额外 + 连庄 L(k)) x that factor (§anqing-payments), k
+from the ``winner`` object, the dealer and the options from the ``hand`` object. Checked on every
+golden Anqing replay with a win (plain Python over the files: no kernel runs).
 
-Rules: docs/rules/anqing.md (安庆麻将), 胡牌和算分 items 1-22 (§anqing-score-table), 庄家额外, 连庄 (#22),
-碰牌和吃牌 (包: 顺包, 反包, 互为顺包).
+Rules: docs/rules/anqing.md (安庆麻将), 胡牌和算分 items 1-22 (§anqing-score-table), 庄家额外, 连庄
+(#22), 碰牌和吃牌 (包: 顺包, 反包, 互为顺包).
 """
 
 from __future__ import annotations

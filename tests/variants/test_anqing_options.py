@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from sim.options import options_from_mapping, options_markdown, replace_doc_table
 from sim.variants.anqing import ANQING_OPTIONS, AnqingOptions
 from sim.variants.anqing import options as declared
+from sim.variants.options import options_from_mapping, options_markdown, replace_doc_table
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules" / "anqing.md"

@@ -27,7 +27,7 @@ from reference.anqing import (
     zuan_of,
 )
 
-from sim.tiles import KIND_NAMES
+from sim.core.tiles import KIND_NAMES
 from sim.variants.anqing import AnqingOptions
 
 AQ5_MELDS = (Meld("chi", "3s", 1), Meld("pong", "9m", 1), Meld("pong", "W", 1))

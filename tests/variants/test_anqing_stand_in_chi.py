@@ -18,15 +18,15 @@ from anqing_steps import TABLES, Table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.core.tiles import kind_id, kind_name, parse_tiles
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.record import R_DELTA
-from sim.replay import event_lines, event_objects, final_objects, wild_kinds
-from sim.tiles import kind_id, kind_name, parse_tiles
 from sim.variants.anqing import N_ANQING_RECORD, AnqingOptions
 from sim.variants.anqing import checks as C
 from sim.variants.anqing import engine as AE
 from sim.variants.anqing.replay import WORDS
+from sim.variants.replay import event_lines, event_objects, final_objects, wild_kinds
 
 CHI, PONG = S.MELD_CHI, S.MELD_PONG
 RED = kind_id("RD")

@@ -22,12 +22,12 @@ from anqing_steps import TABLES, Table
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from sim.core.tiles import kind_id, parse_tiles
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.hand import keys_from_counts
 from sim.kernels.moves import HOW_KONG_BLOOM
 from sim.kernels.record import R_DELTA, R_FEATURES, R_POINTS, R_WIN_KIND, R_WINNER
-from sim.tiles import kind_id, parse_tiles
 from sim.variants.anqing import ITEM_NAMES, N_ANQING_RECORD, AnqingOptions, scoring
 from sim.variants.anqing import checks as C
 from sim.variants.anqing import engine as AE

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sim import tables as tables_module
+from sim.core import tables as tables_module
 
 _ENTRY_MODULE = """
 from numba import njit
@@ -26,7 +26,7 @@ import json
 import numpy as np
 from numba.core import event
 import cold_entry
-from sim import tables
+from sim.core import tables
 from sim.variants.session import SessionPlay
 
 
@@ -70,7 +70,7 @@ def test_a_cold_entry_is_compiled_for_the_tables_types_before_they_are_loaded(tm
     tables_module.load_tables()  # built, if this process had not: the subprocess copies them
     source = tables_module.cache_dir()
     shutil.copytree(source, tmp_path / "cache" / source.name)
-    root = Path(tables_module.__file__).parents[1]
+    root = Path(tables_module.__file__).parents[2]
     environment = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)]),

@@ -1,4 +1,5 @@
-"""Weng'an's deal event 原缺 in played games agrees with its exact probability (``sim.exact``).
+"""Weng'an's deal event 原缺 in played games agrees with its exact probability
+(``sim.analysis.exact``).
 
 Seed rule: docs/rules/wengan.md 原缺 (固定收每人3分): a dealt hand (the dealer's 14 tiles,
 a non-dealer's 13) that already lacks a suit; §wengan-ding-que. The engine records it per seat at
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.exact import exact_events, parse_settings
+from sim.analysis.exact import exact_events, parse_settings
+from sim.core.wall import shuffled_walls, spawn_seeds
 from sim.variants import get_variant
 from sim.variants.wengan import WenganOptions, play_records, session_first_dealers
-from sim.wall import shuffled_walls, spawn_seeds
 
 Z_999 = 3.2905  # two-sided 99.9 %
 

@@ -14,7 +14,8 @@ from reference.wengan import settle as settle_reference
 from reference.wengan_claims import Referee
 from wengan_steps import JUNK, Table, play_dealt
 
-from sim.config import load_config
+from sim.core.tiles import kind_id, parse_tiles
+from sim.core.wall import shuffled_walls
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.agents import (
@@ -25,15 +26,14 @@ from sim.kernels.agents import (
     choose_own_turn,
 )
 from sim.kernels.record import OUTCOME_WIN, R_DEALER, R_DELTA, R_NEXT_DEALER, R_OUTCOME, R_POINTS
-from sim.run_replay import replay_config
-from sim.tiles import kind_id, parse_tiles
+from sim.running.config import load_config
+from sim.running.replay import replay_config
 from sim.variants.wengan import WenganOptions, play_records
 from sim.variants.wengan import engine as WE
 from sim.variants.wengan import hooks as H
 from sim.variants.wengan import record_slots as RS
 from sim.variants.wengan import settle as SE
 from sim.variants.wengan.patterns import DAN_DIAO, LONG_QI_DUI, PING_HU, QING_DAN_DIAO
-from sim.wall import shuffled_walls
 
 CONCEALED, ADDED, DISCARD_KONG, PONG = (
     S.MELD_CONCEALED_KONG,

@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.core.wall import shuffled_walls
 from sim.kernels import record as R
 from sim.variants import get_variant
 from sim.variants.wengan import frames as F
 from sim.variants.wengan import hooks as H
 from sim.variants.wengan.patterns import PATTERN_NAMES
 from sim.variants.wengan.record_slots import RW_FLIP, RW_KONGS
-from sim.wall import shuffled_walls
 
 
 def test_the_frames_feature_bits_are_the_hooks():

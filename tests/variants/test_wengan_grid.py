@@ -22,17 +22,17 @@ import numpy as np
 import pytest
 from joblib import Parallel, delayed
 
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import record as R
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_SELF_DRAW, seed_agents
 from sim.kernels.moves import HOW_DISCARD
-from sim.tables import load_tables
 from sim.variants.wengan import N_WENGAN_RECORD, WenganOptions
 from sim.variants.wengan import checks as C
 from sim.variants.wengan import engine as E
 from sim.variants.wengan import hooks as H
 from sim.variants.wengan.record_slots import RW_BAO_TING, RW_FLIP, RW_KONGS
-from sim.wall import shuffled_walls
 
 GRID = C.INVARIANT_GRID
 N_JOBS = 2  # the development machine and CI have two cores

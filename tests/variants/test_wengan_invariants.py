@@ -14,11 +14,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.core.tables import load_tables
+from sim.core.wall import shuffled_walls
 from sim.kernels import record as R
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_EFFICIENCY, AGENT_RANDOM, seed_agents
 from sim.kernels.moves import HOW_DISCARD, HOW_ROB_KONG
-from sim.tables import load_tables
 from sim.variants.wengan import (
     N_WENGAN_RECORD,
     WenganOptions,
@@ -30,7 +31,6 @@ from sim.variants.wengan import hooks as H
 from sim.variants.wengan import record_slots as RS
 from sim.variants.wengan import settle as SE
 from sim.variants.wengan.patterns import PING_HU
-from sim.wall import shuffled_walls
 
 GAMES = 2000
 EXCEPTIONS = (

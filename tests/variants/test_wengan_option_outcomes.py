@@ -14,17 +14,17 @@ import numpy as np
 import pytest
 from wengan_steps import JUNK, Table
 
+from sim.core.tiles import kind_id
+from sim.core.wall import shuffled_walls
 from sim.kernels import moves as M
 from sim.kernels import state as S
 from sim.kernels.agents import AGENT_SELF_DRAW
 from sim.kernels.record import R_DEALER
 from sim.play import first_dealers
-from sim.tiles import kind_id
 from sim.variants.wengan import WenganOptions, play_records
 from sim.variants.wengan import engine as WE
 from sim.variants.wengan import hooks as H
 from sim.variants.wengan import record_slots as RS
-from sim.wall import shuffled_walls
 
 CONCEALED, ADDED, DISCARD_KONG, PONG = (
     S.MELD_CONCEALED_KONG,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.options import options_from_mapping, options_markdown, replace_doc_table
+from sim.variants.options import options_from_mapping, options_markdown, replace_doc_table
 from sim.variants.wengan import WENGAN_OPTIONS, WenganOptions
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.core.wall import shuffled_walls
 from sim.variants import get_variant
 from sim.variants.wengan import frames as F
 from sim.variants.wengan import settle as SE
 from sim.variants.wengan.record_slots import POINT_SOURCES, source_of_items
-from sim.wall import shuffled_walls
 
 OPTION_SETS = {
     "defaults-4p": {},

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import wengan as R
 
+from sim.core.tables import load_tables
+from sim.core.tiles import parse_tiles
 from sim.kernels.state import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_DISCARD_KONG, MELD_PONG
-from sim.tables import load_tables
-from sim.tiles import parse_tiles
 from sim.variants.wengan import WenganOptions
 from sim.variants.wengan import kernels as K
 from sim.variants.wengan.patterns import (

@@ -22,10 +22,10 @@ from reference import wengan as R
 from reference.wengan_claims import Referee
 from wengan_referee_runs import EFFICIENT, play_logged
 
+from sim.core.tables import load_tables
+from sim.core.tiles import parse_tiles
 from sim.kernels import record as REC
 from sim.kernels.state import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_DISCARD_KONG, MELD_PONG
-from sim.tables import load_tables
-from sim.tiles import parse_tiles
 from sim.variants.wengan import WenganOptions
 from sim.variants.wengan import settle as S
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.tables import load_tables
 from ...kernels import variant_cache_folder
 from ...kernels.record import N_RECORD
-from ...tables import load_tables
 from ..session import SessionPlay, session_first_dealers  # noqa: F401 (the variant's names)
 from .options import (  # noqa: F401 (declared in options.py, used from here too)
     ANHUA_OPTIONS,

@@ -102,11 +102,9 @@ from ...kernels.ledger import (  # noqa: F401 (the ledger's codes are this modul
 )
 from ...kernels.record import (
     N_RECORD,
-    R_BIRD,
     R_DEAL_INSTANT,
     R_DELTA,
     R_FEATURES,
-    R_N_BIRDS,
     R_N_WINNERS,
     R_NEXT_DEALER,
     R_POINTS,
@@ -134,6 +132,7 @@ from ..session import LOG_CAPACITY  # noqa: F401 (the capacity the checked logs 
 from . import scoring as anhua
 from .engine import play_hand
 from .hooks import EVENT_BIRD, EVENT_REVEAL, ST_PASSED_WINS, WIN_FORMS
+from .record_slots import RH_BIRD, RH_N_BIRDS
 
 # Anhua's own error codes, after the ledger's
 ERR_KINGS = FIRST_VARIANT_ERROR  # the kings announced are not those of the indicator and mode
@@ -834,14 +833,14 @@ def _end_record(books, facts, params, record):
     first = books[SCALARS, B_WINNER]
     next_dealer = first if n_winners == 1 else books[SCALARS, B_PAYER]
     n_birds = facts[F_N_BIRDS]
-    if record[R_NEXT_DEALER] != next_dealer or record[R_N_BIRDS] != n_birds:
+    if record[R_NEXT_DEALER] != next_dealer or record[RH_N_BIRDS] != n_birds:
         return ERR_RECORD
     for w in range(n_winners):
         features = record[R_FEATURES + w]
         if (how == anhua.HOW_INSTANT) != ((features & anhua.FEATURE_INSTANT) != 0):
             return ERR_RECORD
     for b in range(n_birds):
-        if record[R_BIRD + b] != facts[F_BIRDS + b]:
+        if record[RH_BIRD + b] != facts[F_BIRDS + b]:
             return ERR_RECORD
     return OK
 

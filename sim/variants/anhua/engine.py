@@ -9,16 +9,16 @@ too, for tests and tools that set up an exact position.
 
 from __future__ import annotations
 
-from ...compile_ahead import (
+from ...kernels import engine as generic
+from ...kernels._jit import kernel
+from ...kernels.variant_type import HOOK_NAMES, define_variant
+from ...running.compile_ahead import (
     AheadKernel,
     Samples,
     agent_kernels,
     dealing_kernels,
     own_turn_kernels,
 )
-from ...kernels import engine as generic
-from ...kernels._jit import kernel
-from ...kernels.variant_type import HOOK_NAMES, define_variant
 from . import hooks, scoring
 
 ANHUA = define_variant("anhua", {name: getattr(hooks, name) for name in HOOK_NAMES})
@@ -88,7 +88,7 @@ def finish_win(state, outcome, params, tables, record):
 
 def compile_ahead() -> tuple[AheadKernel, ...]:
     """The big cached kernels Anhua's loop calls, in the order its compile reaches them, for the
-    helper process of a cold compile (``sim.compile_ahead``)."""
+    helper process of a cold compile (``sim.running.compile_ahead``)."""
     # The agents' questions without the valued agents' searches are about 20 s of the helper's
     # time (37 s with them), which leaves it room for the scorer and the kong check too, which
     # this process reaches in turn (a cold compile of about 51 s instead of 60 s)

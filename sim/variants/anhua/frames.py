@@ -1,7 +1,8 @@
 """Anhua's columns of the games and wins frames, declared once, and how the records give them.
 
-:mod:`sim.records` builds the generic columns and inserts these where they declare (``after``);
-:func:`games_values` and :func:`wins_values` compute them from the engine's int64 records.
+:mod:`sim.running.records` builds the generic columns and inserts these where they declare
+(``after``); :func:`games_values` and :func:`wins_values` compute them from the engine's int64
+records.
 """
 
 from __future__ import annotations
@@ -10,16 +11,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...columns import Column
-from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_WILDS_DEALT
-from ...records import categorical, each_distinct, strings
-from ...tiles import kind_name
+from ...core.tiles import kind_name
+from ...kernels.record import R_DEAL_INSTANT, R_INDICATOR, R_WILDS_DEALT
+from ...running.records import categorical, each_distinct, strings
+from ..columns import Column
 from . import HOW, bigs, feature_names, pattern_name, tier_name
 from . import TIER_NAMES as TIERS
+from .record_slots import RH_BIRD, RH_N_BIRDS
 from .scoring import FEATURE_INSTANT, bird_seat
 
 if TYPE_CHECKING:
-    from ...records import Winners
+    from ...running.records import Winners
 
 WIN_KINDS = {code: name for name, code in HOW.items()}
 """Win kind code (``HOW_*`` of the scoring kernels) -> its name in the frames."""
@@ -106,8 +108,8 @@ def games_values(records: np.ndarray, n_players: int, options) -> dict:
 def bird_hits(winners: Winners, n_players: int) -> np.ndarray:
     """Per winner, the birds that land on him or on the payer (§anhua-payments)."""
     rows, seat, payer = winners.rows, winners.seat, winners.payer
-    birds = rows[:, R_BIRD : R_BIRD + 4]
-    in_use = np.arange(4)[None, :] < rows[:, R_N_BIRDS][:, None]
+    birds = rows[:, RH_BIRD : RH_BIRD + 4]
+    in_use = np.arange(4)[None, :] < rows[:, RH_N_BIRDS][:, None]
     landed = _bird_seat(birds, seat[:, None], n_players)
     hits = in_use & (
         (landed == seat[:, None]) | ((payer[:, None] >= 0) & (landed == payer[:, None]))

@@ -48,7 +48,7 @@ from ...kernels.moves import (
     plausible_win,
     set_single_win,
 )
-from ...kernels.record import R_BIRD, R_DEAL_INSTANT, R_INDICATOR, R_N_BIRDS, R_POINTS
+from ...kernels.record import R_DEAL_INSTANT, R_INDICATOR, R_POINTS
 from ...kernels.state import (
     DEALER,
     EVENT_DRAW,
@@ -79,6 +79,7 @@ from ...kernels.state import (
 )
 from ...kernels.status import StatusColumn, status_slots
 from . import scoring as anhua
+from .record_slots import RH_BIRD, RH_N_BIRDS
 
 # Anhua's own events (after the engine's, ``sim.kernels.state.EVENT_*``)
 EVENT_REVEAL = FIRST_VARIANT_EVENT  # a tile revealed by an open kong (开杠翻牌)
@@ -565,10 +566,10 @@ def settle_win(variant, state, outcome, params, tables, record, delta):
             if tile < 0:
                 break
             birds[n_birds] = tile
-            record[R_BIRD + n_birds] = tile
+            record[RH_BIRD + n_birds] = tile
             log_event(state, EVENT_BIRD, anhua.bird_seat(tile, winners[0], n_players), tile, 0)
             n_birds += 1
-    record[R_N_BIRDS] = n_birds
+    record[RH_N_BIRDS] = n_birds
     payments = np.zeros((12, 3), np.int64)
     n_payments = anhua.settle(
         n_players,

@@ -2,13 +2,13 @@
 
 The options class, its checks, the kernels' ``params`` array and its ``P_*`` indices, the
 ``[options]`` comments of ``configs/anhua-*.toml`` and the options table of
-`docs/rules/anhua.md` all come from :data:`ANHUA_OPTIONS` (see :mod:`sim.options`). Pure Python:
-the kernels import the indices from here. Defaults are the spec's (§anhua-options).
+`docs/rules/anhua.md` all come from :data:`ANHUA_OPTIONS` (see :mod:`sim.variants.options`). Pure
+Python: the kernels import the indices from here. Defaults are the spec's (§anhua-options).
 """
 
 from __future__ import annotations
 
-from ...options import Options, by_name, choice, flag, integer, param_count, param_slots
+from ..options import Options, by_name, choice, flag, integer, param_count, param_slots
 
 N_TILES = 108
 """The tile set: 万, 筒 and 条, four of each (no honours)."""

@@ -1,8 +1,8 @@
 """Anhua Seven Kings 安化七王麻将 in a replay: its own events, pattern names and payments.
 
-The generic replay (``sim.replay``) words the engine's events; this module words those Anhua's
-hooks log (the flipped indicator, the kings 王 X and Y, the tiles an open kong 开杠 reveals, the
-birds 抓鸟) and names its win kinds, its kongs (暗杠, 明杠, 直杠: ``kong_kind`` on each ``kong``
+The generic replay (``sim.variants.replay``) words the engine's events; this module words those
+Anhua's hooks log (the flipped indicator, the kings 王 X and Y, the tiles an open kong 开杠 reveals,
+the birds 抓鸟) and names its win kinds, its kongs (暗杠, 明杠, 直杠: ``kong_kind`` on each ``kong``
 and ``kong_declared`` and on each kong meld) and its patterns. For the JSON form it adds each
 ``winner`` (pattern, tier, points) and every ``settlement`` item, each bird's doubling an item
 of its own with the bird's tile. Anhua keeps no 连庄 count: the header's ``streak`` and the
@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from ...core.tiles import kind_name
 from ...kernels import record as R
 from ...kernels import state as S
-from ...replay import (
+from ..replay import (
     KONG_TYPES,
     ReplayWords,
     event_lines,
@@ -37,7 +38,6 @@ from ...replay import (
     wild_kinds,
     winner_object,
 )
-from ...tiles import kind_name
 from . import (
     HOW,
     AnhuaOptions,
@@ -49,6 +49,7 @@ from . import (
     tier_name,
 )
 from .hooks import EVENT_BIRD, EVENT_REVEAL, HAND_STATUS, SEAT_STATUS
+from .record_slots import RH_BIRD, RH_N_BIRDS
 
 WIN_KINDS = {how: name for name, how in HOW.items()}
 """Win kind (``how``) -> name, as in the games table's ``win_kind``."""
@@ -180,7 +181,7 @@ def settlement_items(options: AnhuaOptions, record: np.ndarray) -> list[dict[str
     n_players = options.player_count
     dealer = int(record[R.R_DEALER])
     payer = int(record[R.R_PAYER])
-    birds = [int(b) for b in record[R.R_BIRD : R.R_BIRD + int(record[R.R_N_BIRDS])]]
+    birds = [int(b) for b in record[RH_BIRD : RH_BIRD + int(record[RH_N_BIRDS])]]
     before_birds = options.dealer_bonus_timing == "before_birds"
     items = []
     payment = 0
@@ -232,7 +233,7 @@ def describe_json(
     final: S.FinalPosition,
 ) -> list[dict[str, Any]]:
     """The hand as JSON-ready objects: the header's 连庄 count (none: null), the events
-    (``sim.replay.event_objects``; each kong and robbed kong with its kind), every seat's
+    (``sim.variants.replay.event_objects``; each kong and robbed kong with its kind), every seat's
     ``final_hand`` (kings marked ``*``, each kong with its kind, its status), the
     ``hand_status`` (the kings X and Y), each ``winner``, every ``settlement`` item and the
     ``result``."""

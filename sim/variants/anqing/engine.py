@@ -16,13 +16,6 @@ from __future__ import annotations
 import numpy as np
 from numba.core import types
 
-from ...compile_ahead import (
-    AheadKernel,
-    Samples,
-    agent_kernels,
-    dealing_kernels,
-    own_turn_kernels,
-)
 from ...kernels import engine as generic
 from ...kernels._jit import kernel
 from ...kernels.moves import emit
@@ -34,6 +27,13 @@ from ...kernels.record import (
     R_WINNER,
 )
 from ...kernels.variant_type import HOOK_NAMES, define_variant
+from ...running.compile_ahead import (
+    AheadKernel,
+    Samples,
+    agent_kernels,
+    dealing_kernels,
+    own_turn_kernels,
+)
 from . import agent, hooks, scoring
 from .options import P_LIAN_ZHUANG_CUMULATIVE
 from .record_slots import RA_AMOUNT, RA_CARRY
@@ -154,7 +154,7 @@ def setup(state, params, record):
 
 def compile_ahead() -> tuple[AheadKernel, ...]:
     """The big cached kernels Anqing's loop calls, in the order its compile reaches them, for
-    the helper process of a cold compile (``sim.compile_ahead``)."""
+    the helper process of a cold compile (``sim.running.compile_ahead``)."""
     i = Samples.integer
     yes = np.bool_(True)
     # The win hook's scorer, seat_score (scoring.best_score), is reached about 5 s into this

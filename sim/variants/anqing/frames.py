@@ -1,7 +1,7 @@
 """Anqing's columns of the games and wins frames, declared once, and how the records give them.
 
-:mod:`sim.records` builds the generic columns and inserts these where they declare (``after``);
-:func:`games_values` and :func:`wins_values` compute them from Anqing's record slots
+:mod:`sim.running.records` builds the generic columns and inserts these where they declare
+(``after``); :func:`games_values` and :func:`wins_values` compute them from Anqing's record slots
 (``record_slots``: the 钻, the 连庄 count, D per seat, single-tile kongs, each payer's 包 factor,
 amount and 累加 carry, the winner's points per §anqing-score-table item). Pure numpy and pandas: no
 kernels run here."""
@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...columns import Column
+from ...core.tiles import kind_name
 from ...kernels.moves import HOW_KONG_BLOOM, HOW_SELF_DRAW
 from ...kernels.record import OUTCOME_WIN, R_DEALER, R_OUTCOME, R_POINTS, R_WINNER
-from ...records import categorical
-from ...tiles import kind_name
+from ...running.records import categorical
+from ..columns import Column
 from .record_slots import (
     RA_AMOUNT,
     RA_BAO_FACTOR,
@@ -33,7 +33,7 @@ from .record_slots import (
 from .scoring_names import ITEM_NAMES
 
 if TYPE_CHECKING:
-    from ...records import Winners
+    from ...running.records import Winners
 
 WIN_KINDS = {HOW_SELF_DRAW: "self_draw", HOW_KONG_BLOOM: "kong_bloom"}
 """Win kind code (``sim.kernels.moves.HOW_*``) -> name: 自摸 and 杠开 (a win on a kong's

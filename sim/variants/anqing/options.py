@@ -3,15 +3,15 @@
 Source: docs/rules/anqing.md (items 1-22 and the introduction; the repeated items 23-76 add nothing,
 §anqing-reading-items-once). The options class and its checks, the kernels' ``params`` array and its
 ``P_*`` indices, and the options table of `docs/rules/anqing.md` all come from
-:data:`ANQING_OPTIONS` (see :mod:`sim.options`). Pure Python: the kernels will import the indices
-from here. Defaults are the spec's (§anqing-options; the text itself names no option, every row
-exposes a decision of §anqing-readings). ``player_count`` is not a §anqing-options row: the text
+:data:`ANQING_OPTIONS` (see :mod:`sim.variants.options`). Pure Python: the kernels will import the
+indices from here. Defaults are the spec's (§anqing-options; the text itself names no option, every
+row exposes a decision of §anqing-readings). ``player_count`` is not a §anqing-options row: the text
 says four players only (§anqing-players), and the generic layer reads ``options.player_count``; its
 bounds reject any other count."""
 
 from __future__ import annotations
 
-from ...options import Options, by_name, choice, flag, int_list, integer, param_count, param_slots
+from ..options import Options, by_name, choice, flag, int_list, integer, param_count, param_slots
 
 N_TILES = 136
 """The tile set: 万, 筒, 条 and the honours 东南西北中发白, four of each (§anqing-tiles)."""

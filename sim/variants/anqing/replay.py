@@ -1,12 +1,12 @@
 """Anqing 安庆麻将 in a replay: the flip and the 钻, single-tile kongs, 直叫, every score item and
 包 factor.
 
-The generic replay (``sim.replay``) words the engine's events; this module words what Anqing's hooks
-log: the flipped tile and the 钻 it chooses (§anqing-zuan), a single-tile kong of a 杠牌 or of a 钻
-(单张杠; a 钻 kong is made only when the rest is ready, 直叫), and at the settlement every
-§anqing-score-table item that scored (``item``: its Chinese name and points) and each payer's 包
-factor (``bao``: 1 none, 顺包 / 反包 above), then the payments. With ``lian_zhuang_cumulative`` the
-连庄累加 carry (from the record) follows as settlement items. Summing the payments and carries
+The generic replay (``sim.variants.replay``) words the engine's events; this module words what
+Anqing's hooks log: the flipped tile and the 钻 it chooses (§anqing-zuan), a single-tile kong of a
+杠牌 or of a 钻 (单张杠; a 钻 kong is made only when the rest is ready, 直叫), and at the settlement
+every §anqing-score-table item that scored (``item``: its Chinese name and points) and each payer's
+包 factor (``bao``: 1 none, 顺包 / 反包 above), then the payments. With ``lian_zhuang_cumulative``
+the 连庄累加 carry (from the record) follows as settlement items. Summing the payments and carries
 (payer minus, payee plus) gives every seat's score change. For the JSON form it adds each ``winner``
 (S, its items, 直叫, the form, the tile a 天胡 is counted on, the 天胡 / 地胡 window, the kong chain
 of a 杠开 and D) so the settlement can be re-derived from the log; the 连庄 count in the header and
@@ -20,10 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from ...core.tiles import format_hand, kind_name
 from ...kernels import record as R
 from ...kernels import state as S
 from ...kernels.moves import HOW_KONG_BLOOM
-from ...replay import (
+from ..replay import (
     KONG_TYPES,
     ReplayWords,
     event_lines,
@@ -36,7 +37,6 @@ from ...replay import (
     result_object,
     winner_object,
 )
-from ...tiles import format_hand, kind_name
 from . import AnqingOptions
 from .frames import FEATURE_ZHI_JIAO, FORMS, ITEM_IDS, WIN_KINDS
 from .hooks import (
@@ -233,12 +233,12 @@ def describe_json(
     events: np.ndarray,
     final: S.FinalPosition,
 ) -> list[dict[str, Any]]:
-    """The hand as JSON-ready objects: the header's 连庄 count (``sim.replay.header_fields``),
-    the events (``sim.replay.event_objects``; each kong with its kind, each item with its name
-    and points, the 杠牌 and 杠开 items with the kongs they pay for, each 包 factor with payer
-    and payee), the 连庄累加 carries as ``settlement`` objects, every seat's ``final_hand``
-    (its single-tile kongs among the melds, each kong with its kind), the ``hand_status``, each
-    ``winner`` and the ``result`` (with the next 连庄 count)."""
+    """The hand as JSON-ready objects: the header's 连庄 count
+    (``sim.variants.replay.header_fields``), the events (``sim.variants.replay.event_objects``; each
+    kong with its kind, each item with its name and points, the 杠牌 and 杠开 items with the kongs
+    they pay for, each 包 factor with payer and payee), the 连庄累加 carries as ``settlement``
+    objects, every seat's ``final_hand`` (its single-tile kongs among the melds, each kong with its
+    kind), the ``hand_status``, each ``winner`` and the ``result`` (with the next 连庄 count)."""
     zuan = int(record[RA_ZUAN])
     objects = event_objects(events, wall, record, WORDS)
     winners = [seat for seat, _, _ in record_winners(record)]

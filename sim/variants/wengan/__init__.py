@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...kernels import variant_cache_folder
-from ...options import Options
+from ..options import Options
 from ..session import SessionPlay, session_first_dealers
 from .options import N_TILES, OPTION_NAMES, OPTION_TITLES, WENGAN_OPTIONS
 from .patterns import PATTERNS

@@ -13,7 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba.core import types
 
-from ...compile_ahead import (
+from ...kernels import engine as generic
+from ...kernels._jit import kernel
+from ...kernels.moves import emit
+from ...kernels.variant_type import HOOK_NAMES, define_variant
+from ...running.compile_ahead import (
     AheadKernel,
     Samples,
     agent_kernels,
@@ -21,10 +25,6 @@ from ...compile_ahead import (
     own_turn_kernels,
     plan_kernel,
 )
-from ...kernels import engine as generic
-from ...kernels._jit import kernel
-from ...kernels.moves import emit
-from ...kernels.variant_type import HOOK_NAMES, define_variant
 from . import agent, hooks, scoring, settle
 
 WENGAN = define_variant("wengan", {name: getattr(hooks, name) for name in HOOK_NAMES})
@@ -128,7 +128,7 @@ def setup(state, params, record):
 
 def compile_ahead() -> tuple[AheadKernel, ...]:
     """The big cached kernels Weng'an's loop calls, in the order its compile reaches them, for
-    the helper process of a cold compile (``sim.compile_ahead``)."""
+    the helper process of a cold compile (``sim.running.compile_ahead``)."""
     i = Samples.integer
     # settle(hand, seats, concealed, melds, discards, n_discards, params, tables, items, deltas),
     # the whole settlement (§wengan-settlement-order), is reached 15-20 s into this process's

@@ -1,7 +1,7 @@
 """Weng'an's columns of the games and wins frames, declared once, and how the records give them.
 
-:mod:`sim.records` builds the generic columns and inserts these where they declare (``after``);
-:func:`games_values` and :func:`wins_values` compute them from Weng'an's record slots
+:mod:`sim.running.records` builds the generic columns and inserts these where they declare
+(``after``); :func:`games_values` and :func:`wins_values` compute them from Weng'an's record slots
 (``record_slots``: the settlement's net points per seat by source, as its ``POINT_SOURCES``
 declares them; readiness, 报听, 原缺, the flips, 热炮, the 连庄 count, the kongs by dou kind) and
 each winner's feature bits
@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...columns import Column
+from ...core.tiles import kind_name
 from ...kernels.moves import HOW_DISCARD, HOW_KONG_BLOOM, HOW_ROB_KONG, HOW_SELF_DRAW
-from ...records import categorical, strings
-from ...tiles import kind_name
+from ...running.records import categorical, strings
+from ..columns import Column
 from .patterns import PATTERN_NAMES, PATTERN_POINTS
 from .record_slots import (
     POINT_SOURCES,
@@ -33,7 +33,7 @@ from .record_slots import (
 )
 
 if TYPE_CHECKING:
-    from ...records import Winners
+    from ...running.records import Winners
 
 WIN_KINDS = {
     HOW_SELF_DRAW: "self_draw",

@@ -2,13 +2,13 @@
 
 The options class and its checks, the kernels' ``params`` array and its ``P_*`` indices, and the
 options table of `docs/rules/wengan.md` all come from :data:`WENGAN_OPTIONS` (see
-:mod:`sim.options`). Pure Python: the kernels import the indices from here. Defaults are the
-spec's (§wengan-options: rows 1-30 from the text, rows 31-46 added by §wengan-readings).
+:mod:`sim.variants.options`). Pure Python: the kernels import the indices from here. Defaults are
+the spec's (§wengan-options: rows 1-30 from the text, rows 31-46 added by §wengan-readings).
 """
 
 from __future__ import annotations
 
-from ...options import by_name, choice, flag, integer, param_count, param_slots
+from ..options import by_name, choice, flag, integer, param_count, param_slots
 
 N_TILES = 108
 """The tile set: 万, 筒 and 条, four of each (no winds or dragons; §wengan-tiles)."""

@@ -1,6 +1,6 @@
 """Weng'an 贵州瓮安麻将 in a replay: its own events, pattern names and settlement.
 
-The generic replay (``sim.replay``) words the engine's events, 报听 and 定缺 among its
+The generic replay (``sim.variants.replay``) words the engine's events, 报听 and 定缺 among its
 declarations and the declined pongs / kongs (``pass_claim``) among them; this module words what
 Weng'an's hooks log: the chicken flip(s) after a win (翻牌鸡, the tail too with 前后翻鸡), and
 at the settlement each scoring chicken tile (owner, kind, where it lies, value: ``chicken``),
@@ -27,11 +27,13 @@ from typing import Any
 
 import numpy as np
 
+from ...core.tables import load_tables
+from ...core.tiles import format_tiles, kind_name
 from ...hand import decompositions
 from ...kernels import record as R
 from ...kernels import state as S
 from ...kernels.moves import FLIP_TAIL, HOW_DISCARD
-from ...replay import (
+from ..replay import (
     ReplayWords,
     event_lines,
     event_objects,
@@ -44,8 +46,6 @@ from ...replay import (
     tile_or_none,
     winner_object,
 )
-from ...tables import load_tables
-from ...tiles import format_tiles, kind_name
 from . import WenganOptions
 from .frames import FEATURE_PATTERN, MINGTANG, WIN_KINDS, mingtang_names
 from .hooks import (
@@ -522,12 +522,12 @@ def describe_json(
     events: np.ndarray,
     final: S.FinalPosition,
 ) -> list[dict[str, Any]]:
-    """The hand as JSON-ready objects: the header's 连庄 count (``sim.replay.header_fields``),
-    the events (``sim.replay.event_objects``; each kong and robbed kong with its dou kind,
-    each chicken with its kinds and number, each settlement item with payer, payee, amount and
-    what it pays for), every seat's ``final_hand`` (its status, its kongs' dou kinds, what it
-    collects, its readiness and waits), the ``hand_status``, each ``winner`` (with the reading
-    scored) and the ``result`` (with the next 连庄 count)."""
+    """The hand as JSON-ready objects: the header's 连庄 count
+    (``sim.variants.replay.header_fields``), the events (``sim.variants.replay.event_objects``; each
+    kong and robbed kong with its dou kind, each chicken with its kinds and number, each settlement
+    item with payer, payee, amount and what it pays for), every seat's ``final_hand`` (its status,
+    its kongs' dou kinds, what it collects, its readiness and waits), the ``hand_status``, each
+    ``winner`` (with the reading scored) and the ``result`` (with the next 连庄 count)."""
     n_players = options.player_count
     objects = event_objects(events, wall, record, WORDS)
     flips = [int(t) for e, _, t, _ in events if e == S.EVENT_INDICATOR]

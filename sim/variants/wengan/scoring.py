@@ -151,7 +151,7 @@ def suited_keys(counts):
 @inline_kernel
 def _sets_only(key_m, key_p, key_s, tables):
     """The tiles split into sets with no pair: each suit needs no wild for sets alone (the low
-    half of the standard table, ``sim.tables``)."""
+    half of the standard table, ``sim.core.tables``)."""
     sets = tables.suit_bytes
     return (
         (np.int64(sets[BYTES_STANDARD_ANY, key_m]) & 15) == 0

@@ -18,16 +18,17 @@ A config file names the variant, a label, the run settings and every option::
 
     [seats.2]                  # optional, per seat (from 0): seat 2 plays value ...
     agent = "value"            # (replaces run.agents[2])
-    claim_gain = 2             # ... with claim_gain 2 (sim.agents; docs/strategies.md)
+    claim_gain = 2             # ... with claim_gain 2 (sim.running.agents; docs/strategies.md)
 
 Unknown keys (with a did-you-mean), wrong types and out-of-range values are one-line errors
 naming the key, the value and what is allowed; run settings have bounds (``RUN_MINIMUM``,
 ``RUN_MAXIMUM``: a chunk's walls are in memory at once) and a run is at most ``MAX_CHUNKS``
-chunks; the options are checked by the variant's declarations (:mod:`sim.options`), which also
-write the ``[options]`` comments. Options left out keep the spec's defaults. ``--set KEY=VALUE``
-overrides use the same names and TOML values: ``player_count=3``, ``options.player_count=3``,
-``run.games=5000``, ``label=x``, a list option as ``some_table=[3,6,12,15]``, a seat's agent
-parameter as ``seats.2.claim_gain=2`` (and its agent as ``seats.2.agent=value``).
+chunks; the options are checked by the variant's declarations (:mod:`sim.variants.options`), which
+also write the ``[options]`` comments. Options left out keep the spec's defaults. ``--set
+KEY=VALUE`` overrides use the same names and TOML values: ``player_count=3``,
+``options.player_count=3``, ``run.games=5000``, ``label=x``, a list option as
+``some_table=[3,6,12,15]``, a seat's agent parameter as ``seats.2.claim_gain=2`` (and its agent as
+``seats.2.agent=value``).
 """
 
 from __future__ import annotations
@@ -43,10 +44,10 @@ from typing import Any
 
 import numpy as np
 
+from ..variants import VARIANT_NAMES, Variant, get_variant
+from ..variants.options import option_values, options_from_mapping, unknown_name
 from .agents import AGENTS, SeatParameters, parameter_rows, seat_parameters
-from .options import option_values, options_from_mapping, unknown_name
 from .outdir import plain_name
-from .variants import VARIANT_NAMES, Variant, get_variant
 
 RUN_DEFAULTS: dict[str, Any] = {
     "games": 20_000,
@@ -80,8 +81,8 @@ class RunConfig:
     agents: tuple[str, ...]
     chunk_hands: int
     seat_parameters: tuple[SeatParameters, ...] = ()
-    """Per seat, the agent parameters that differ from their defaults (``sim.agents``); empty
-    (or empty tuples): every seat plays with the defaults."""
+    """Per seat, the agent parameters that differ from their defaults (``sim.running.agents``);
+    empty (or empty tuples): every seat plays with the defaults."""
 
     @property
     def spec(self) -> Variant:

@@ -38,9 +38,9 @@ class CacheFolder:
 def in_use_names() -> frozenset[str]:
     """The folder names this mjsim reads: its tables' and the numba folders of the generic
     kernels and of every registered variant."""
-    from . import variants
-    from .kernels import _sources_digest, variant_cache_name
-    from .tables import cache_dir
+    from .. import variants
+    from ..core.tables import cache_dir
+    from ..kernels import _sources_digest, variant_cache_name
 
     folder = Path(variants.__file__).parent
     # the generic folder's name as sim.kernels makes it. Read through its private digest: a
@@ -54,8 +54,8 @@ def in_use_names() -> frozenset[str]:
 
 def cache_roots() -> list[Path]:
     """Where mjsim's cache folders are: its cache root, and numba's base when it is another."""
-    from .kernels import numba_cache_base
-    from .kernels._jit import cache_root
+    from ..kernels import numba_cache_base
+    from ..kernels._jit import cache_root
 
     roots = [cache_root(), numba_cache_base()]
     return [root for index, root in enumerate(roots) if root not in roots[:index]]

@@ -18,7 +18,7 @@ axes; the grid is the product of the axes' values::
 
 :func:`load_sweep_spec` checks everything and builds the config of every cell before anything is
 played; errors are one line naming the file, the key and what is allowed. :func:`run_sweep`
-plays each cell with :func:`sim.runner.run` and writes the sweep directory that
+plays each cell with :func:`sim.running.runner.run` and writes the sweep directory that
 :func:`sim.analysis.load_sweep` reads::
 
     sweep.json        label, base, axes, cells [{name, options, dir}], baseline, paired, ...
@@ -57,11 +57,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .config import RUN_DEFAULTS, RunConfig, apply_overrides, build_config, read_toml
-from .options import unknown_name
-from .outdir import RUN, SWEEP, plain_name, resumable_directory
-from .variants import get_variant
+from .. import __version__
+from ..running.config import RUN_DEFAULTS, RunConfig, apply_overrides, build_config, read_toml
+from ..running.outdir import RUN, SWEEP, plain_name, resumable_directory
+from ..variants import get_variant
+from ..variants.options import unknown_name
 
 SWEEP_JSON = SWEEP.marker  # "sweep.json": a finished sweep has it
 COMPARISON = "comparison.csv"
@@ -372,7 +372,7 @@ def _setting(config: RunConfig, name: str) -> Any:
 def _shares_walls(configs: list[RunConfig]) -> bool:
     """Whether every config deals the same walls to the same hand numbers: the same seed,
     number of hands, chunks (the walls of a chunk come from its own spawned seed) and tiles."""
-    from .runner import plan_chunks
+    from ..running.runner import plan_chunks
 
     first = configs[0]
     return all(
@@ -392,7 +392,7 @@ def _ratio_interval(numerator, denominator, confidence: float) -> tuple[float, f
     independent observations)."""
     import numpy as np
 
-    from .analysis import t_quantile
+    from ..analysis import t_quantile
 
     y, x = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
     n, total = len(x), float(x.sum())
@@ -409,7 +409,7 @@ def _tier_values(tier: str) -> Callable:
     """A :func:`sim.analysis.compare_runs` metric: per hand, the winners' score from ``tier``."""
     import numpy as np
 
-    from . import analysis
+    from .. import analysis
 
     def values(run):
         wins = analysis.scored_wins(run)
@@ -425,7 +425,7 @@ def _points_values(source: str) -> Callable:
     cell that has no such source (a source an option turns off there)."""
     import numpy as np
 
-    from . import analysis
+    from .. import analysis
 
     def values(run):
         per_hand = analysis.points_per_hand(run)
@@ -455,7 +455,7 @@ def comparison_table(sweep, top_patterns: int = TOP_PATTERNS, confidence: float 
     :func:`sim.analysis.tier_summary`), each with ``_lo`` and ``_hi``."""
     import pandas as pd
 
-    from . import analysis
+    from .. import analysis
 
     table = analysis.sweep_table(sweep, top_patterns=top_patterns, confidence=confidence)
     tiers = _tiers(sweep)
@@ -517,7 +517,7 @@ def significance_table(sweep, table, baseline: str, paired: bool):
     :func:`significance_metrics`, Holm-adjusted over all rows (an empty frame for one cell)."""
     import pandas as pd
 
-    from . import analysis
+    from .. import analysis
 
     if len(sweep.runs) < 2:
         return pd.DataFrame(columns=["metric", "run", "baseline", "p_adjusted", "significant"])
@@ -560,7 +560,7 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
     """Draw the sweep's figures into ``directory`` (PNG); their file names."""
     import pandas as pd
 
-    from . import analysis, plots
+    from .. import analysis, plots
 
     directory.mkdir(parents=True, exist_ok=True)
     axes = list(sweep.axes)
@@ -653,8 +653,8 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
 def _play_cell(config: RunConfig, target: Path, command: str | None, backend: Any = None) -> dict:
     """Play one cell (in a worker process when cells run side by side): nothing when it is
     finished already, the rest of it when it was interrupted, else the whole of it."""
-    from .outdir import is_finished
-    from .runner import read_manifest, run, was_begun
+    from ..running.outdir import is_finished
+    from ..running.runner import read_manifest, run, was_begun
 
     if not is_finished(target, RUN):
         run(
@@ -670,7 +670,7 @@ def _play_cell(config: RunConfig, target: Path, command: str | None, backend: An
 
 
 def _sweep_document(spec: SweepSpec, command: str | None, timings: dict) -> dict:
-    from .runner import git_commit
+    from ..running.runner import git_commit
 
     first = spec.cells[0].config
     return {
@@ -731,8 +731,8 @@ def resumed_spec(directory: str | Path) -> SweepSpec:
 
 def _sweep_worth_keeping(partial: Path) -> bool:
     """An interrupted sweep is kept when a cell of it is finished or has finished chunks."""
-    from .outdir import is_finished
-    from .runner import _worth_keeping
+    from ..running.outdir import is_finished
+    from ..running.runner import _worth_keeping
 
     cells = partial / CELLS
     if not cells.is_dir():
@@ -765,12 +765,12 @@ def run_sweep(
     whether a previous sweep directory at ``out`` may be overwritten. ``figures``: draw
     ``figures/*.png``. ``resume``: finish the interrupted sweep of ``out`` (``spec`` None: the
     one it was started with); finished cells are kept, and interrupted ones finished.
-    ``backend``: a :class:`sim.backends.Backend`.
+    ``backend``: a :class:`sim.running.backends.Backend`.
     """
-    from .backends import Backend
-    from .outdir import target_of
-    from .runner import n_workers
-    from .stopping import stop_on_signals
+    from ..running.backends import Backend
+    from ..running.outdir import target_of
+    from ..running.runner import n_workers
+    from ..running.stopping import stop_on_signals
 
     workers = n_workers(jobs)
     backend = backend or Backend()
@@ -824,9 +824,9 @@ def _begin_sweep(building: Path, spec, command, resume: bool) -> SweepSpec:
 def _play_sweep(spec, building, stop, workers, progress, command, figures, backend) -> None:
     from joblib import delayed
 
-    from . import analysis
-    from .outdir import is_finished
-    from .runner import plan_chunks, progress_bar, read_manifest, run, was_begun
+    from .. import analysis
+    from ..running.outdir import is_finished
+    from ..running.runner import plan_chunks, progress_bar, read_manifest, run, was_begun
 
     chunks = max(len(plan_chunks(cell.config)) for cell in spec.cells)
     side_by_side = backend.is_local and workers > 1 and len(spec.cells) > 1 and chunks < workers

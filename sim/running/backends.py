@@ -190,8 +190,8 @@ def _interrupts_ignored_by_children() -> Iterator[None]:
     """Ignore SIGINT while the local cluster's worker processes start, so that they ignore it
     for good (an ignored signal stays ignored in a child, and Python then leaves it so): a
     Ctrl-C in the terminal reaches the whole process group, and this process stops the workers
-    itself (:mod:`sim.stopping`), as loky's workers ignore it (``start_worker``); otherwise each
-    Dask worker prints a KeyboardInterrupt traceback. A Ctrl-C in these few seconds is lost."""
+    itself (:mod:`sim.running.stopping`), as loky's workers ignore it (``start_worker``); otherwise
+    each Dask worker prints a KeyboardInterrupt traceback. A Ctrl-C in these few seconds is lost."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -9,13 +9,13 @@ them: same seed and config, bit-identical tables for any ``jobs`` or backend. Th
 only on the number of hands, the hands per session and ``run.chunk_hands``. Chunks run in
 parallel in engine threads of this process (the default backend, and any backend with one job:
 the kernels release the GIL, and this thread makes each chunk's tables from its records), or
-with joblib in worker processes or on a Dask cluster (:mod:`sim.backends`), each worker sending
-its tables back. The main thread keeps each chunk's tables in ``parts/`` (Arrow IPC files,
+with joblib in worker processes or on a Dask cluster (:mod:`sim.running.backends`), each worker
+sending its tables back. The main thread keeps each chunk's tables in ``parts/`` (Arrow IPC files,
 each written under a temporary name, then renamed; ``chunk-NNNNN.json`` last, marking the chunk
 complete) and appends them, in chunk order, to the final tables while later chunks still play.
 Either way memory stays flat however many hands are played, and the tables are the same bytes.
 
-**Resume.** The run is built in ``.NAME.partial`` beside its folder (:func:`sim.outdir.
+**Resume.** The run is built in ``.NAME.partial`` beside its folder (:func:`sim.running.outdir.
 resumable_directory`), whose ``manifest.json`` says ``"complete": false`` until the end. A run
 stopped at any moment (Ctrl-C, SIGTERM, SIGKILL) leaves there only whole chunk files (a ``.tmp``
 at most, removed on resume), and ``run(None, out, resume=True)`` (``mjsim run --resume``) plays
@@ -27,8 +27,8 @@ A run directory::
 
     manifest.json    resolved config, its hash, seed, package version and commit, counts, timings
                      (warm-up, play, chunks summed, and of those the engine's own seconds)
-    games.parquet    one row per hand (局): sim.records.hands_frame columns
-    wins.parquet     one row per winner: sim.records.wins_frame columns
+    games.parquet    one row per hand (局): sim.running.records.hands_frame columns
+    wins.parquet     one row per winner: sim.running.records.wins_frame columns
 
 The target is checked and locked before anything is written and renamed into place when
 complete, so an error or an interrupt (Ctrl-C, SIGTERM) leaves no partial output at the target
@@ -40,7 +40,7 @@ thread first makes tables while the engine plays the second chunk, so their thir
 of importing runs beside the engine instead of before the first hand. With more jobs the engine
 threads take every core from the first chunk on, so a thread imports them during the warm-up.
 Likewise the evaluator tables load in a thread from the start of :func:`run`
-(``sim.tables.load_tables_in_background``: their digest check runs without the GIL, beside
+(``sim.core.tables.load_tables_in_background``: their digest check runs without the GIL, beside
 numba's cache load), and ``on_table`` hands the caller each table as written, so that ``mjsim
 run``'s summary need not read the files back.
 """
@@ -69,14 +69,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import __version__
+from .. import __version__
+from ..core.tables import load_tables_in_background
+from ..core.wall import child_seed, shuffled_walls, spawn_seeds
 from .agents import agent_ids
 from .backends import Backend
 from .config import RunConfig, build_config
 from .outdir import RUN, is_finished, resumable_directory, target_of
 from .stopping import stop_on_signals
-from .tables import load_tables_in_background
-from .wall import child_seed, shuffled_walls, spawn_seeds
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -237,8 +237,8 @@ def n_workers(jobs: int) -> int:
 
 def worker_pool(n_jobs: int, backend: Backend | None = None):
     """joblib's process pool (a ``joblib.Parallel``), its results as they come: each worker
-    starts with :func:`sim.stopping.start_worker` (Ctrl-C ignored, ended with its parent). With
-    a started Dask ``backend``, a pool over its cluster instead."""
+    starts with :func:`sim.running.stopping.start_worker` (Ctrl-C ignored, ended with its parent).
+    With a started Dask ``backend``, a pool over its cluster instead."""
     return (backend or Backend()).pool(n_jobs)
 
 
@@ -452,7 +452,7 @@ def run(
     it. ``progress``: a progress bar with rate and ETA on standard error (default: when it is a
     terminal).
     ``replace``: whether a previous run directory at ``out`` may be overwritten. ``out`` is
-    checked and locked by :func:`sim.outdir.resumable_directory` before anything is written.
+    checked and locked by :func:`sim.running.outdir.resumable_directory` before anything is written.
     ``resume``: finish the interrupted run of ``out`` (``config`` None: the one it was started
     with; else it must be that one). ``backend``: where the chunks play (default: engine
     threads here); the tables are the same bytes whatever it is. ``on_chunk(result)``: called

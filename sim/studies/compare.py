@@ -17,11 +17,11 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from .agents import AGENTS
-from .backends import Backend
-from .config import RunConfig
-from .options import unknown_name
-from .runner import n_workers, run
+from ..running.agents import AGENTS
+from ..running.backends import Backend
+from ..running.config import RunConfig
+from ..running.runner import n_workers, run
+from ..variants.options import unknown_name
 
 DEFAULT_LOSS = 100.0
 """The points a seat may lose over a session that the comparison gives the chance of."""
@@ -77,7 +77,7 @@ def seated_configs(
 ) -> list[RunConfig]:
     """The config of each seating of ``agents`` (``seatings``: ``rotations``, or with ``orders``
     ``every_order``), one hand per session, each
-    agent with its ``parameters`` (agent name -> parameter values, ``sim.agents``) in every
+    agent with its ``parameters`` (agent name -> parameter values, ``sim.running.agents``) in every
     seat it holds. A config with its own seat parameters is refused: they belong to a seat, and
     the seats rotate."""
     if any(config.seat_parameters):
@@ -116,11 +116,11 @@ def compare(
     (default: the config's ``hands_per_session``) and ``loss`` are kept for the analysis: the
     chance of losing ``loss`` points over that many hands. With ``orders``, every order of the
     agents around the table is played, each in every rotation (``every_order``). ``parameters``:
-    agent name -> its parameters (``sim.agents``), given to every seat it holds in every
+    agent name -> its parameters (``sim.running.agents``), given to every seat it holds in every
     seating; a config's own seat parameters are refused (they belong to a seat, and the seats
-    rotate). ``backend``: where the chunks play (:class:`sim.backends.Backend`; one Dask
+    rotate). ``backend``: where the chunks play (:class:`sim.running.backends.Backend`; one Dask
     cluster serves every seating); the tables are the same bytes whatever it is.
-    ``run_options`` go to each seating's ``sim.runner.run`` (``command``)."""
+    ``run_options`` go to each seating's ``sim.running.runner.run`` (``command``)."""
     backend = backend or Backend()
     backend.check_installed()
     out = Path(out)

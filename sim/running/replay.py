@@ -1,13 +1,13 @@
 """Replay one hand of a run directory or of a config: play it again with the event log on,
 and print it as text or JSON Lines.
 
-The hand is played from the seed again: the runner's chunk seeds (``sim.runner``) give its
+The hand is played from the seed again: the runner's chunk seeds (``sim.running.runner``) give its
 chunk's walls, first dealers and the random agent's seed, and the chunk's hands before it are
 played to reach the same dealer and generator state. The words come from the variant's
-``describe`` and ``describe_json``, built on the generic pieces of :mod:`sim.replay`.
+``describe`` and ``describe_json``, built on the generic pieces of :mod:`sim.variants.replay`.
 
-This module sits above the runner and the configs; :mod:`sim.replay`, which the variants use,
-sits below them.
+This module sits above the runner and the configs; :mod:`sim.variants.replay`, which the variants
+use, sits below them.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..kernels import record as R
+from ..kernels import state as S
+from ..variants.replay import SCHEMA, json_object, wall_names
 from .agents import agent_ids
 from .config import RunConfig
-from .kernels import record as R
-from .kernels import state as S
-from .replay import SCHEMA, json_object, wall_names
 from .runner import GAMES, chunk_inputs, chunk_of, config_of_run
 
 FORMATS = ("text", "json")
@@ -66,7 +66,7 @@ def replay_config(config: RunConfig, game: int) -> ReplayedHand:
 
 
 def replay_run(path: str | Path, game: int) -> ReplayedHand:
-    """Replay hand ``game`` of a run directory (``sim.runner``) and check its record against
+    """Replay hand ``game`` of a run directory (``sim.running.runner``) and check its record against
     the stored row."""
     config = config_of_run(path)
     hand = replay_config(config, game)
@@ -97,9 +97,9 @@ def text_lines(hand: ReplayedHand) -> list[str]:
 
 
 def header_object(hand: ReplayedHand, variant_fields: dict[str, Any] | None = None) -> dict:
-    """The ``hand`` line: the schema of the JSON form (``sim.replay.SCHEMA``), what the hand was
-    played with, enough to play it again, the variant's ``variant_fields`` (its 连庄 count) and
-    the whole wall as dealt, head first."""
+    """The ``hand`` line: the schema of the JSON form (``sim.variants.replay.SCHEMA``), what the
+    hand was played with, enough to play it again, the variant's ``variant_fields`` (its 连庄 count)
+    and the whole wall as dealt, head first."""
     config, game = hand.config, hand.game
     fields = {
         "schema": SCHEMA,
@@ -122,7 +122,7 @@ def header_object(hand: ReplayedHand, variant_fields: dict[str, Any] | None = No
 
 def json_lines(hand: ReplayedHand) -> list[str]:
     """The hand as JSON Lines: the header, then the variant's ``describe_json`` (whose leading
-    ``hand`` object, ``sim.replay.header_fields``, holds the variant's header fields)."""
+    ``hand`` object, ``sim.variants.replay.header_fields``, holds the variant's header fields)."""
     config = hand.config
     described = config.spec.describe_json(
         config.options, hand.wall, hand.record, hand.events, hand.final

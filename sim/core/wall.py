@@ -1,8 +1,8 @@
 """Shuffled walls and the initial deal, in batches.
 
-A wall is one row of an ``int8 (n_walls, n_tiles)`` array of tile kinds (ids of :mod:`sim.tiles`);
-position 0 is the head, drawn first (§anhua-wall). The tile set is 108 tiles (4 copies of the
-27 suited kinds: Anhua, Weng'an) or 136 (all 34 kinds: Anqing).
+A wall is one row of an ``int8 (n_walls, n_tiles)`` array of tile kinds (ids of
+:mod:`sim.core.tiles`); position 0 is the head, drawn first (§anhua-wall). The tile set is 108 tiles
+(4 copies of the 27 suited kinds: Anhua, Weng'an) or 136 (all 34 kinds: Anqing).
 
 Randomness is derived, never global: callers pass an int or a ``SeedSequence``, and a run of many
 batches takes one child per batch from :func:`spawn_seeds`.
@@ -21,7 +21,7 @@ import operator
 
 import numpy as np
 
-from sim.tiles import N_COPIES, N_KINDS, N_SUITED
+from .tiles import N_COPIES, N_KINDS, N_SUITED
 
 __all__ = [
     "TILES_108",

@@ -3,8 +3,8 @@
 The search space is the agent's declared parameters (``sim.kernels.agent_params``: each over its
 declared range, integers as integers). Every trial plays the same walls (the config's seed and
 ``--deals``) once per rotation of the tuned agent and the field around the table (duplicate
-deals, ``sim.compare.seated_configs``), and its value is the tuned agent's mean score change per
-hand: the mean over walls of its mean over the seats it held (``sim.analysis.duplicate``).
+deals, ``sim.studies.compare.seated_configs``), and its value is the tuned agent's mean score change
+per hand: the mean over walls of its mean over the seats it held (``sim.analysis.duplicate``).
 
 Optuna's TPE sampler proposes the trials, ``batch`` at a time: a batch is asked of the study
 before any of it is evaluated (its pending trials count as "constant liars"), then evaluated in
@@ -21,9 +21,9 @@ batch (otherwise its last batch was smaller than the longer run's).
 
 When every trial is done, the best parameters (the first trial among equals) play fresh walls
 (a seed derived from the root seed, ``--holdout-deals`` of them) against the field through
-``sim.compare.compare`` into ``DIR/holdout``, and the paired difference with its 95% interval
-clustered by wall is written (``DIR/result.json``, ``DIR/holdout.csv``) and printed, with the
-history of the trials (``DIR/trials.csv``) and a figure of the optimisation history and the
+``sim.studies.compare.compare`` into ``DIR/holdout``, and the paired difference with its 95%
+interval clustered by wall is written (``DIR/result.json``, ``DIR/holdout.csv``) and printed, with
+the history of the trials (``DIR/trials.csv``) and a figure of the optimisation history and the
 parameters' importances (``DIR/tune.png``, Optuna's PED-ANOVA importances).
 """
 
@@ -39,16 +39,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .agents import AGENTS, parameters_of
-from .backends import Backend
+from ..running.agents import AGENTS, parameters_of
+from ..running.backends import Backend
+from ..running.config import RunConfig
+from ..running.outdir import DirectoryKind, partial_path
 from .compare import compare, parse_agents, seated_configs, seatings
-from .config import RunConfig
-from .outdir import DirectoryKind, partial_path
 
 STUDY_FILE = "study.db"
 SETTINGS_FILE = "tune.json"
 TUNE = DirectoryKind("tune", SETTINGS_FILE)
-"""A study directory (``sim.outdir``): finished once ``tune.json`` no longer says
+"""A study directory (``sim.running.outdir``): finished once ``tune.json`` no longer says
 ``"complete": false``."""
 STUDY_NAME = "tune"
 HOLDOUT_SALT = 0x74756E65  # "tune": the held-out walls' seed is (root seed, this) hashed
@@ -80,8 +80,9 @@ class TuneSettings:
 
     @property
     def seatings(self) -> list[tuple[str, ...]]:
-        """The seatings each trial and the held-out evaluation play (``sim.compare.seatings``:
-        the rotations, or every order of the agents, each rotated)."""
+        """The seatings each trial and the held-out evaluation play
+        (``sim.studies.compare.seatings``: the rotations, or every order of the agents, each
+        rotated)."""
         return seatings((self.agent, *self.field), self.config.n_players, self.every_order)
 
     @property
@@ -118,10 +119,10 @@ def check_settings(
     params_text: str | None = None,
 ) -> TuneSettings:
     """The study's settings, every bad input a one-line ValueError (before any output);
-    ``every_order``: play every order of the agents around the table (``sim.compare``);
+    ``every_order``: play every order of the agents around the table (``sim.studies.compare``);
     ``params_text``: the parameters to search, comma-separated (``--params``; default all)."""
     if agent not in AGENTS:
-        from .options import unknown_name
+        from ..variants.options import unknown_name
 
         raise unknown_name("--agent", "agent", agent, AGENTS, value=True)
     if not parameters_of(agent):
@@ -159,8 +160,8 @@ def _searched_parameters(agent: str, text: str | None) -> tuple[str, ...]:
     where they tell, and keeps the importances from crediting noise to the others."""
     if text is None:
         return ()
-    from .agents import PARAMETERS
-    from .options import unknown_name
+    from ..running.agents import PARAMETERS
+    from ..variants.options import unknown_name
 
     own = [p.name for p in parameters_of(agent)]
     names = [name.strip() for name in text.split(",") if name.strip()]
@@ -214,7 +215,7 @@ def _distributions(agent: str, searched: tuple[str, ...]) -> dict[str, Any]:
 def _play(config: RunConfig) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every chunk of ``config`` played here, as the runner plays them (the same chunks, seeds
     and records), into its games and wins frames, without files."""
-    from .runner import _chunk_frames, _chunk_records, plan_chunks
+    from ..running.runner import _chunk_frames, _chunk_records, plan_chunks
 
     games, wins = [], []
     for chunk in plan_chunks(config):
@@ -236,7 +237,7 @@ def evaluate(
     every rotation (with ``every_order``: of every order of the agents); its mean score per
     hand (over walls), and its difference from the field's first agent paired by wall with the
     95% interval. Pure (no files): runs in any worker."""
-    from .analysis.duplicate import duplicate_comparison, seat_hands
+    from ..analysis.duplicate import duplicate_comparison, seat_hands
 
     agents = (agent, *field)
     played = seatings(agents, config.n_players, every_order)
@@ -258,8 +259,8 @@ def evaluate(
 
 def study_home(out: Path) -> Path:
     """Where the study of the study directory ``out`` is: its building directory
-    (``sim.outdir.partial_path``) when an interrupted ``mjsim tune`` left one with a study in
-    it, else ``out`` itself (finished, or a study made by ``run_study`` there directly)."""
+    (``sim.running.outdir.partial_path``) when an interrupted ``mjsim tune`` left one with a study
+    in it, else ``out`` itself (finished, or a study made by ``run_study`` there directly)."""
     partial = partial_path(Path(out))
     return partial if (partial / STUDY_FILE).exists() else Path(out)
 
@@ -440,7 +441,7 @@ def importances(study) -> dict[str, float]:
 def plot_study(frame: pd.DataFrame, weights: Mapping[str, float], title: str):
     """The optimisation history (each trial's value and the best so far) beside the parameters'
     importances, as a matplotlib Figure."""
-    from .plots import _figure
+    from ..plots import _figure
 
     figure, axes = _figure(11, 4, 1, 2)
     history, bars = axes[0]
@@ -474,12 +475,12 @@ def holdout(
     backend: Backend | None = None,
 ) -> pd.DataFrame:
     """The best parameters against the field on fresh walls (``holdout_seed``,
-    ``holdout_deals`` of them) through ``sim.compare.compare`` into ``out``, in the trials'
+    ``holdout_deals`` of them) through ``sim.studies.compare.compare`` into ``out``, in the trials'
     seatings (``settings.seatings``: with fewer agents than seats, the first agent named holds
     the extra seats, so the order matters): the paired comparison frame
     (``sim.analysis.duplicate.duplicate_comparison``), with the field's first agent as the
     reference of the tuned agent's row."""
-    from .analysis.duplicate import duplicate_comparison, load_comparison
+    from ..analysis.duplicate import duplicate_comparison, load_comparison
 
     fresh = settings.config.with_overrides(
         [f"run.seed={holdout_seed(settings.seed)}", f"run.games={settings.holdout_deals}"]

@@ -1,11 +1,11 @@
 """Declared columns: what a frame's column is called, what it means and how to show it.
 
 A column is declared once, as a :class:`Column`, and everything else derives from the
-declaration: :mod:`sim.records` builds the games and wins frames in the declared order and checks
-that each column has the declared type, and the docs list the declarations. The generic columns
-(dealer, outcome, score changes, ...) are declared in :mod:`sim.records`; a variant declares its
-own in its folder and names them in its :class:`sim.variants.Variant` entry, with the function
-that computes them from the engine's int64 records.
+declaration: :mod:`sim.running.records` builds the games and wins frames in the declared order and
+checks that each column has the declared type, and the docs list the declarations. The generic
+columns (dealer, outcome, score changes, ...) are declared in :mod:`sim.running.records`; a variant
+declares its own in its folder and names them in its :class:`sim.variants.Variant` entry, with the
+function that computes them from the engine's int64 records.
 
 >>> column = Column("tiles_dealt_{seat}", "tiles seat {seat} was dealt", "int64", per_seat=True)
 >>> column.names(3)
@@ -72,7 +72,7 @@ class Column:
 
     def matches(self, series: pd.Series) -> bool:
         """Whether ``series`` is stored as declared."""
-        import pandas as pd  # where frames are made (sim.runner: not before the first hand)
+        import pandas as pd  # where frames are made (sim.running.runner: not before the first hand)
 
         if self.dtype == "category":
             return isinstance(series.dtype, pd.CategoricalDtype)

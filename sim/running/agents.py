@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from .kernels import agents as _kernels
-from .kernels.agent_params import AGENT_PARAMETERS, AgentParameter, default_row
-from .options import unknown_name
+from ..kernels import agents as _kernels
+from ..kernels.agent_params import AGENT_PARAMETERS, AgentParameter, default_row
+from ..variants.options import unknown_name
 
 AGENTS = {
     "efficiency": _kernels.AGENT_EFFICIENCY,

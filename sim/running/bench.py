@@ -15,12 +15,12 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from . import __version__
-from .kernels import engine
-from .kernels import hand as kernels
-from .tables import load_tables
-from .variants.anhua import AnhuaOptions, play_records, session_first_dealers
-from .wall import shuffled_walls, spawn_seeds
+from .. import __version__
+from ..core.tables import load_tables
+from ..core.wall import shuffled_walls, spawn_seeds
+from ..kernels import engine
+from ..kernels import hand as kernels
+from ..variants.anhua import AnhuaOptions, play_records, session_first_dealers
 
 ENGINE_PRESETS = {
     "anhua 4p seven kings": AnhuaOptions(),

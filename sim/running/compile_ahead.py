@@ -7,9 +7,10 @@ Most of that time is a few large cached kernels (``@kernel``: an agent's discard
 variant's settlement or pattern search) that depend only on their argument types. A variant
 lists them, in the order the loop's compile reaches them, as :class:`AheadKernel` entries (its
 ``SessionPlay.compile_ahead``); on a cold cache, :func:`helping` starts ``python -m
-sim.compile_ahead``, which compiles each into numba's disk cache, and while this process compiles
-the loop, its first need of one of them loads it from the disk cache, waiting for the helper if
-it is still at work on it (never compiling it twice). With the cache warm nothing is started.
+sim.running.compile_ahead``, which compiles each into numba's disk cache, and while this process
+compiles the loop, its first need of one of them loads it from the disk cache, waiting for the
+helper if it is still at work on it (never compiling it twice). With the cache warm nothing is
+started.
 
 The helper is told the kernels as (module, name, numba argument types): the types are taken here
 with ``numba.typeof`` from sample values built like the loop's (``Samples``), so the helper needs
@@ -79,26 +80,26 @@ class Samples:
 
     @property
     def kinds_mask(self) -> np.ndarray:
-        from .kernels.hand import N_KINDS
+        from ..kernels.hand import N_KINDS
 
         return np.ones(N_KINDS, np.bool_)
 
     @property
     def actions(self) -> np.ndarray:
-        from .kernels.moves import MAX_ACTIONS, N_ACTION_FIELDS
+        from ..kernels.moves import MAX_ACTIONS, N_ACTION_FIELDS
 
         return np.zeros((MAX_ACTIONS, N_ACTION_FIELDS), np.int64)
 
     @property
     def outcome(self) -> np.ndarray:
-        from .kernels.moves import N_OUTCOME
+        from ..kernels.moves import N_OUTCOME
 
         return np.zeros(N_OUTCOME, np.int64)
 
     @property
     def seat_values(self) -> np.ndarray:
         """An int64 value per seat (winners, score changes)."""
-        from .kernels.state import MAX_SEATS
+        from ..kernels.state import MAX_SEATS
 
         return np.zeros(MAX_SEATS, np.int64)
 
@@ -114,7 +115,7 @@ class Samples:
     @property
     def discard_space(self) -> tuple:
         """The agents' discard work space the loop makes once per hand."""
-        from .kernels.agents import discard_space
+        from ..kernels.agents import discard_space
 
         return discard_space()
 
@@ -142,7 +143,7 @@ def dealing_kernels() -> tuple[AheadKernel, ...]:
     (about 3 s of compiling that the helper does before this process reaches them)."""
     from numba.core import types
 
-    from .kernels import state
+    from ..kernels import state
 
     return (
         # reset(state, wall, n_players, dealer)
@@ -155,7 +156,7 @@ def dealing_kernels() -> tuple[AheadKernel, ...]:
 def plan_kernel() -> AheadKernel:
     """The agents' plan question (``choose_plan(agent, hand, actions, n_actions)``), asked at
     the deal."""
-    from .kernels import agents
+    from ..kernels import agents
 
     return AheadKernel(agents.choose_plan, lambda s: (s.integer, s.hand, s.actions, s.integer))
 
@@ -164,7 +165,7 @@ def own_turn_kernels() -> tuple[AheadKernel, ...]:
     """The kernels the loop's own turn reaches after the variant's own-turn hook:
     ``meld_index(state, seat, meld_type, kind)`` and the agents' own-turn question
     ``choose_own_turn(agent, actions, n_actions, plan)``."""
-    from .kernels import agents, moves
+    from ..kernels import agents, moves
 
     return (
         AheadKernel(moves.meld_index, lambda s: (s.state, s.integer, s.integer, s.integer)),
@@ -174,7 +175,7 @@ def own_turn_kernels() -> tuple[AheadKernel, ...]:
 
 def agent_kernels() -> tuple[AheadKernel, ...]:
     """The generic agents' questions the loop asks after its own hooks: the last a variant lists."""
-    from .kernels import agents
+    from ..kernels import agents
 
     return (
         # choose_discard(agent, hand, keys, wilds, wild, visible, n_kinds, forms, allowed, plan,
@@ -232,7 +233,7 @@ class _Helper:
         self.stopped = False
         self._pending = b""  # read from the helper, not yet split into lines
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sim.compile_ahead"],
+            [sys.executable, "-m", "sim.running.compile_ahead"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -342,7 +343,8 @@ def _compile(work: list[tuple[str, str, tuple]], say: Callable[[str], None]) -> 
 
 
 def main() -> None:
-    """``python -m sim.compile_ahead``: read the pickled work from standard input, compile."""
+    """``python -m sim.running.compile_ahead``: read the pickled work from standard input,
+    compile."""
     for module in pickle.load(sys.stdin.buffer):
         importlib.import_module(module)
     work = pickle.load(sys.stdin.buffer)

@@ -1,4 +1,4 @@
-"""Hand records -> pandas DataFrames, every column declared (:class:`sim.columns.Column`).
+"""Hand records -> pandas DataFrames, every column declared (:class:`sim.variants.columns.Column`).
 
 The engine writes one int64 row per hand (slots ``sim.kernels.record.R_*``). These functions turn
 a block of rows into tidy frames: the generic columns declared here, :data:`GAMES_COLUMNS` and
@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .columns import Column, ordered
-from .kernels import record as R
+from ..kernels import record as R
+from ..variants.columns import Column, ordered
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .variants import Variant
+    from ..variants import Variant
 
 NO_WIN = "none"
 """The win kind of a hand nobody won (an exhaustive draw, 荒庄)."""
@@ -154,7 +154,7 @@ def categorical(
     called once per distinct code (columns of ten thousand rows hold a handful of names).
     Without ``categories``: the names that occur, sorted, as pandas infers them; with them, a
     name outside them is a ValueError."""
-    import pandas as pd  # where frames are made (sim.runner: not before the first hand)
+    import pandas as pd  # where frames are made (sim.running.runner: not before the first hand)
 
     names, inverse = each_distinct(codes, name_of)
     if categories is None:

@@ -1,14 +1,14 @@
-"""Dealt-hand Monte Carlo: the events of :mod:`sim.exact` estimated on sampled deals.
+"""Dealt-hand Monte Carlo: the events of :mod:`sim.analysis.exact` estimated on sampled deals.
 
-Hands come from the real dealer: :func:`sim.wall.shuffled_walls` and :func:`sim.wall.deal` (the
-dealer is seat 0 with 14 tiles, the non-dealer is seat 1 with 13, of a four-player deal), and the
-Anhua king / Anqing 钻 indicator is the next wall tile after the deal, as in the engine. Weng'an
+Hands come from the real dealer: :func:`sim.core.wall.shuffled_walls` and :func:`sim.core.wall.deal`
+(the dealer is seat 0 with 14 tiles, the non-dealer is seat 1 with 13, of a four-player deal), and
+the Anhua king / Anqing 钻 indicator is the next wall tile after the deal, as in the engine. Weng'an
 deals every player count from the same walls for 原缺 at the table; its 天胡 reads the dealer of
 the four-player deal (the dealer's 14 are a uniform hand whatever the player count).
 
 Every event is decided by the evaluator kernels (``sim.hand.is_complete_batch``; for Anhua the
-engine's own scorer ``best_win``), never by the counting code of :mod:`sim.exact`, so the two
-are independent checks of each other. No game is played.
+engine's own scorer ``best_win``), never by the counting code of :mod:`sim.analysis.exact`, so the
+two are independent checks of each other. No game is played.
 
 An estimate is a count of hits out of trials: each sampled deal is one trial, except for events
 "given the indicator rank r", whose trials are the deals with that indicator rank. Intervals are
@@ -28,14 +28,14 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ..core.tables import load_tables
+from ..core.tiles import N_KINDS, N_SUITED
+from ..core.wall import Seed, deal, deal_size, shuffled_walls, spawn_seeds
+from ..hand import Forms, is_complete_batch
+from ..kernels import exact as _kernels
+from ..variants.anhua import AnhuaOptions
+from ..variants.anhua import scoring as anhua_scoring
 from .exact import Event, anqing_zuan_of, parse_settings
-from .hand import Forms, is_complete_batch
-from .kernels import exact as _kernels
-from .tables import load_tables
-from .tiles import N_KINDS, N_SUITED
-from .variants.anhua import AnhuaOptions
-from .variants.anhua import scoring as anhua_scoring
-from .wall import Seed, deal, deal_size, shuffled_walls, spawn_seeds
 
 __all__ = [
     "Comparison",
@@ -121,7 +121,7 @@ def dealt_hands(walls: np.ndarray, variant: str, tile_count: int, player_counts=
     """The hands of a batch of walls of ``tile_count`` tiles (or of prefixes of such walls long
     enough for the deal and the indicator).
 
-    The dealer and the non-dealer are seats 0 and 1 of a four-player :func:`sim.wall.deal`; the
+    The dealer and the non-dealer are seats 0 and 1 of a four-player :func:`sim.core.wall.deal`; the
     indicator (Anhua, Anqing) is the wall tile right after that deal; Weng'an tables deal each
     player count of ``player_counts`` from the same walls.
     """
@@ -359,8 +359,8 @@ def event_hits(
     settings: dict[str, str] | None = None,
     only: Sequence[str] | None = None,
 ) -> Hits:
-    """Per event key of :func:`sim.exact.exact_events`: which deals hit it, and which deals are
-    its trials (None: all). ``only``: compute just the keys starting with one of these prefixes
+    """Per event key of :func:`sim.analysis.exact.exact_events`: which deals hit it, and which deals
+    are its trials (None: all). ``only``: compute just the keys starting with one of these prefixes
     (the evaluator is not called for the others)."""
     settings = parse_settings(variant, [f"{k}={v}" for k, v in (settings or {}).items()])
     wanted = _Wanted(only)
@@ -406,8 +406,9 @@ def simulate(
     chunk_size: int = 100_000,
 ) -> dict[str, Estimate]:
     """Deal ``n_hands`` walls per tile set (``generic``: one batch per tile set) and count every
-    event of the variant. Chunk ``i`` uses child ``i`` of ``seed`` (:func:`sim.wall.spawn_seeds`),
-    so the result depends on the chunk size but not on anything else.
+    event of the variant. Chunk ``i`` uses child ``i`` of ``seed``
+    (:func:`sim.core.wall.spawn_seeds`), so the result depends on the chunk size but not on anything
+    else.
     """
     settings = parse_settings(variant, [f"{k}={v}" for k, v in (settings or {}).items()])
     if n_hands < 1 or chunk_size < 1:

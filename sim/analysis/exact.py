@@ -4,17 +4,18 @@ Every probability here is a ratio of hand counts in which the four copies of a k
 apart: a hand of ``n`` tiles is an ``n``-subset of the physical tiles, all equally likely. "The
 dealer's 14 tiles" are the first 14 tiles of a uniformly shuffled wall and "a non-dealer's 13" any
 other 13 dealt positions, so each is a uniform subset of the tile set (§anqing-wall; the deal
-order of :func:`sim.wall.deal` does not matter). Where a variant flips an indicator tile after the
-deal (Anhua kings 王, Anqing 钻), the indicator is one more uniform tile, disjoint from the hand:
-given its kind the hand is a uniform subset of the other 107 (135) tiles, and the figure "averaged"
-over the indicator weighs each kind by its 4 copies. The precise definition of every event, and
-each decision beyond the rules reference, are in docs/exact.md; the docstrings below repeat them.
+order of :func:`sim.core.wall.deal` does not matter). Where a variant flips an indicator tile after
+the deal (Anhua kings 王, Anqing 钻), the indicator is one more uniform tile, disjoint from the
+hand: given its kind the hand is a uniform subset of the other 107 (135) tiles, and the figure
+"averaged" over the indicator weighs each kind by its 4 copies. The precise definition of every
+event, and each decision beyond the rules reference, are in docs/exact.md; the docstrings below
+repeat them.
 
 No hand is enumerated. A hand is a count vector over kinds; it is counted with weight
 ``prod C(available_k, c_k)`` (the ways to pick its copies), and the count vectors are summed
 suit by suit on their evaluator *signature* (:mod:`sim.kernels.exact`): each suit's 405,350 count
 vectors of at most 14 tiles (the honours' 43,130) fall into a few hundred signatures, read from
-the evaluator tables of :mod:`sim.tables`. Wild tiles (王, 钻) are drawn from the wall like any
+the evaluator tables of :mod:`sim.core.tables`. Wild tiles (王, 钻) are drawn from the wall like any
 tile, so a hand's wild count is the hand size minus its naturals and weighs
 ``C(wild_copies, wilds)``.
 
@@ -37,12 +38,12 @@ from math import comb
 
 import numpy as np
 
-from .hand import MAX_WILDS, Forms
-from .kernels import exact as _kernels
-from .kernels import tables as builder
-from .tables import load_tables
-from .tiles import N_COPIES, N_KINDS, N_SUITED
-from .variants.anhua import kings_of
+from ..core.tables import load_tables
+from ..core.tiles import N_COPIES, N_KINDS, N_SUITED
+from ..hand import MAX_WILDS, Forms
+from ..kernels import exact as _kernels
+from ..kernels import tables as builder
+from ..variants.anhua import kings_of
 
 __all__ = [
     "SETTINGS",
@@ -110,7 +111,7 @@ _RADIX = (15, _OVER + 1, _OVER + 1, _OVER + 1, _OVER + 1, _OVER + 1, 16)
 def _signatures(n_ranks: int) -> _Signatures:
     tables = load_tables()
     prefix = "suit" if n_ranks == _SUIT_RANKS else "honour"
-    rows = getattr(tables, f"{prefix}_bytes")  # the one-byte tables, rows BYTES_* (sim.tables)
+    rows = getattr(tables, f"{prefix}_bytes")  # the one-byte tables, rows BYTES_* (sim.core.tables)
     tiles_of_key = rows[builder.BYTES_TILES]
     keys = np.flatnonzero(tiles_of_key <= DEALER_TILES)
     digits = np.empty((keys.size, n_ranks), np.int8)
@@ -456,7 +457,7 @@ def anqing_zuan_of(indicator: int) -> int:
     """The 钻 kind for a flipped indicator (§anqing-zuan, ``004`` "钻牌的出现"): the next rank of
     a suit (9 to 1), the next wind (E S W N E), the next dragon (RD GD WD RD).
 
-    >>> from sim.tiles import kind_id, kind_name
+    >>> from sim.core.tiles import kind_id, kind_name
     >>> [kind_name(anqing_zuan_of(kind_id(t))) for t in ("2p", "9s", "N", "RD", "WD")]
     ['3p', '1s', 'E', 'GD', 'RD']
     """
@@ -496,7 +497,7 @@ def anqing_readings(indicator: int) -> tuple[int, list[int], list[int]]:
 class Event:
     """One dealt-hand event and its exact probability.
 
-    ``key`` is shared with the Monte Carlo of :mod:`sim.dealt`; ``section`` groups rows for
+    ``key`` is shared with the Monte Carlo of :mod:`sim.analysis.dealt`; ``section`` groups rows for
     printing; ``hand`` is ``"dealer"`` (14 tiles), ``"non_dealer"`` (13) or ``"table"``.
     """
 

@@ -21,7 +21,7 @@ header (``schema`` :data:`SCHEMA`, the whole wall as dealt), the events, every s
 ``result`` (docs/engine.md, "Replay"; every object's fields: ``docs/replay.schema.json``).
 
 Playing a hand of a run or a config again, and the header it is printed under, are
-:mod:`sim.run_replay`'s: it needs the runner and the configs, which need the variants, which
+:mod:`sim.running.replay`'s: it needs the runner and the configs, which need the variants, which
 need this module.
 """
 
@@ -33,11 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from .kernels import moves as moves_module
-from .kernels import record as R
-from .kernels import state as S
-from .kernels.status import StatusColumn, laid_out
-from .tiles import format_hand, format_tiles, kind_name
+from ..core.tiles import format_hand, format_tiles, kind_name
+from ..kernels import moves as moves_module
+from ..kernels import record as R
+from ..kernels import state as S
+from ..kernels.status import StatusColumn, laid_out
 
 SCHEMA = "mjsim-replay/2"
 """The ``schema`` of the JSON form's ``hand`` header: the fields of every object are those of
@@ -560,7 +560,7 @@ def result_object(
 
 def header_fields(fields: dict[str, Any]) -> dict[str, Any]:
     """The variant's fields of the ``hand`` header (its 连庄 count, say), as the first object of
-    its ``describe_json``: ``sim.run_replay`` merges them into the header it makes."""
+    its ``describe_json``: ``sim.running.replay`` merges them into the header it makes."""
     return json_object("hand", -1, -1, fields)
 
 
