@@ -5,22 +5,16 @@ from __future__ import annotations
 
 import argparse
 import time
-import unicodedata
 
 from ..analysis import dealt, exact
 from . import integer, number
+from .text import pad
 
 _SETTINGS_HELP = "; ".join(
     f"{variant}: " + ", ".join(f"{key}={'|'.join(values)}" for key, values in keys.items())
     for variant, keys in exact.SETTINGS.items()
 )
 _SETTING_NOTES = "; ".join(f"{key}: {note}" for key, note in exact.SETTING_NOTES.items())
-
-
-def _padded(text: str, width: int) -> str:
-    """``text`` left-aligned in ``width`` terminal columns (a Chinese character takes two)."""
-    columns = sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
-    return text + " " * max(0, width - columns)
 
 
 def _sections(events: list[exact.Event]) -> dict[str, list[exact.Event]]:
@@ -38,7 +32,7 @@ def _command_exact(args: argparse.Namespace) -> int:
         print(section)
         for event in rows:
             fraction = "" if args.no_fractions else f"  {event.probability}"
-            print(f"  {_padded(event.name, 66)} {event.value:.6e}{fraction}")
+            print(f"  {pad(event.name, 66)} {event.value:.6e}{fraction}")
     print(f"({len(events)} events, {time.perf_counter() - start:.2f} s)")
     return 0
 
@@ -71,7 +65,7 @@ def _command_deal(args: argparse.Namespace) -> int:
             trials = f"{row.estimate.hits}/{row.estimate.trials}"
             interval = f"[{row.low:.3e}, {row.high:.3e}]"
             print(
-                f"  {_padded(row.event.name, 66)} {trials:>16} {row.estimate.value:>10.3e} "
+                f"  {pad(row.event.name, 66)} {trials:>16} {row.estimate.value:>10.3e} "
                 f"{interval:>23} {row.event.value:>10.3e} {'yes' if row.inside else 'NO'}"
             )
     print(

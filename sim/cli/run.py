@@ -13,6 +13,7 @@ from ..running.config import load_config
 from ..running.outdir import RUNS_FOLDER, target_of
 from ..running.runner import config_of_run, read_manifest, run
 from . import integer, run_overrides
+from .text import display_width, pad, signed
 
 
 def _percent(rate: float, low: float, high: float) -> str:
@@ -85,14 +86,16 @@ def summary_lines(path: Path, kept: SummaryTables | None = None) -> list[str]:
     )
     advantage = analysis.dealer_advantage(result).set_index("role").loc["difference"]
     lines.append(
-        f"  dealer advantage        {advantage['mean']:+.2f} points per hand "
-        f"[{advantage['lo']:+.2f}, {advantage['hi']:+.2f}] over a non-dealer seat"
+        f"  dealer advantage        {signed(advantage['mean'])} points per hand "
+        f"[{signed(advantage['lo'])}, {signed(advantage['hi'])}] over a non-dealer seat"
     )
     patterns = analysis.pattern_frequency(result).head(5)
     lines.append("  top patterns (per hand, 95% Wilson interval, mean base points):")
+    width = max([10, *(display_width(name) for name in patterns["pattern"])])
     for row in patterns.itertuples():
         lines.append(
-            f"    {row.pattern:<10} {_percent(row.rate, row.lo, row.hi):<26} P={row.mean_points:g}"
+            f"    {pad(row.pattern, width)} {_percent(row.rate, row.lo, row.hi):<26} "
+            f"P={row.mean_points:.2f}"
         )
     scores = analysis.score_distribution(result)
     pooled = scores[scores["seat"].isna() & (scores["role"] == "all")].iloc[0]

@@ -8,7 +8,6 @@ import math
 import shlex
 import sys
 import time
-import unicodedata
 from pathlib import Path
 
 from ..running import backends
@@ -25,19 +24,10 @@ from ..studies.sweep import (
 )
 from ..variants import VARIANT_NAMES, get_variant
 from . import integer, run_overrides
+from .text import display_width, pad
 
 TABLE_PATTERNS = 3
 """Patterns shown in the printed table (comparison.csv has more)."""
-
-
-def _width(text: str) -> int:
-    """Columns a terminal gives ``text``: Chinese characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _pad(text: str, width: int, right: bool = False) -> str:
-    fill = " " * max(0, width - _width(text))
-    return fill + text if right else text + fill
 
 
 def _missing(value) -> bool:
@@ -78,10 +68,10 @@ def _value_text(value) -> str:
 
 
 def _render(title: str, header: list[str], rows: list[list[str]], numeric_from: int) -> list[str]:
-    widths = [max(_width(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    widths = [max(display_width(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = [title]
     for row in [header, *rows]:
-        cells = [_pad(text, widths[i], right=i >= numeric_from) for i, text in enumerate(row)]
+        cells = [pad(text, widths[i], right=i >= numeric_from) for i, text in enumerate(row)]
         lines.append("  " + "  ".join(cells).rstrip())
     return lines
 
