@@ -47,8 +47,11 @@ from .hooks import (
     SEAT_STATUS,
     ST_DISCARDED_ZUAN,
     ST_FIRST_TURN,
+    ST_GANG_KONGS,
     ST_KONG_CHAIN,
+    ST_ZUAN_KONGS,
 )
+from .reading import winning_reading
 from .record_slots import RA_CARRY, RA_FORM, RA_ITEMS, RA_NEXT_STREAK, RA_STREAK, RA_ZUAN
 from .scoring_names import ITEM_NAMES
 
@@ -165,6 +168,7 @@ def winner_objects(
     record: np.ndarray,
     final: S.FinalPosition | None = None,
     wall: np.ndarray | None = None,
+    options: AnqingOptions | None = None,
 ) -> list[dict[str, Any]]:
     """Each ``winner``: win tile and kind, S (``points``, what each payer pays on before the dealer
     extra, 连庄 and 包), every item that scored (Chinese name -> points), 直叫, form, and
@@ -173,7 +177,9 @@ def winner_objects(
     ``wall`` also what the scorer was given beside the tiles (``hooks.seat_score``): the tile a win
     on the dealt 14 is counted on (``on_dealt_tiles``), ``heavenly_window`` (天胡 / 地胡's window
     held: the seat's first turn, nobody has made a chi, pong or 4-tile kong), ``kong_chain`` (the
-    kongs in a row before a 杠开's replacement, 0 otherwise) and ``discarded_zuan`` (D)."""
+    kongs in a row before a 杠开's replacement, 0 otherwise) and ``discarded_zuan`` (D); with
+    ``options`` too the ``reading`` the scorer scored (``reading.winning_reading``: form, groups,
+    each tile with the kind it stands for, 钻 and 红中 stand-ins marked)."""
     objects = []
     for seat, features, total in record_winners(record):
         items = {
@@ -200,8 +206,35 @@ def winner_objects(
                 "discarded_zuan": bool(status[ST_DISCARDED_ZUAN]),
             }
             tile = counted_tile(record, wall, final.hands.shape[0])
+            if options is not None:
+                fields["reading"] = _reading(final, seat, tile, record, options)
         objects.append(winner_object(record, seat, WORDS, fields, tile))
     return objects
+
+
+def _reading(
+    final: S.FinalPosition, seat: int, tile: int, record: np.ndarray, options: AnqingOptions
+) -> dict[str, Any] | None:
+    """The reading ``scoring.best_score`` scored for ``seat``'s win, given what
+    ``hooks.seat_score`` gives it."""
+    status = final.status[seat]
+    bloom = int(record[R.R_WIN_KIND]) == HOW_KONG_BLOOM
+    n_melds = int(final.n_melds[seat])
+    melds = np.zeros((4, 3), np.int64)
+    melds[:n_melds] = final.melds[seat, :n_melds, :3]
+    return winning_reading(
+        np.asarray(final.hands[seat], np.int64),
+        int(record[RA_ZUAN]),
+        tile,
+        melds,
+        n_melds,
+        int(status[ST_GANG_KONGS]),
+        int(status[ST_ZUAN_KONGS]),
+        int(status[ST_DISCARDED_ZUAN]),
+        int(status[ST_KONG_CHAIN]) if bloom else 0,
+        bool(status[ST_FIRST_TURN]) and not final.hand_status[HAND_MELDED],
+        options.params(),
+    )
 
 
 def single_kong_melds(events: np.ndarray, zuan: int) -> dict[int, list[dict[str, Any]]]:
@@ -278,7 +311,7 @@ def describe_json(
     n_players = options.player_count
     tile = counted_tile(record, wall, n_players)
     objects = [header_fields({"streak": int(record[RA_STREAK])}), *objects, *hands]
-    objects += winner_objects(record, final, wall)
+    objects += winner_objects(record, final, wall, options)
     streak = {"next_streak": int(record[RA_NEXT_STREAK])}
     objects.append(result_object(record, n_players, WORDS, events, tile, streak))
     return objects
