@@ -4,9 +4,9 @@ The generic replay (``sim.variants.replay``) words the engine's events; this mod
 Anhua's hooks log (the flipped indicator, the kings 王 X and Y, the tiles an open kong 开杠 reveals,
 the birds 抓鸟) and names its win kinds, its kongs (暗杠, 明杠, 直杠: ``kong_kind`` on each ``kong``
 and ``kong_declared`` and on each kong meld) and its patterns. For the JSON form it adds each
-``winner`` (pattern, tier, points) and every ``settlement`` item, each bird's doubling an item
-of its own with the bird's tile. Anhua keeps no 连庄 count: the header's ``streak`` and the
-result's ``next_streak`` are null.
+``winner`` (pattern, tier, points, the reading scored: ``reading.py``) and every ``settlement``
+item, each bird's doubling an item of its own with the bird's tile. Anhua keeps no 连庄 count:
+the header's ``streak`` and the result's ``next_streak`` are null.
 
 The log's payment rows (``EVENT_PAY``: payer, payee, amount) give each payment whole. Its parts
 (the base points P, the doubling by birds, the dealer bonus 庄闲分) are derived here from the record
@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.tables import load_tables
 from ...core.tiles import kind_name
 from ...kernels import record as R
 from ...kernels import state as S
@@ -48,7 +49,8 @@ from . import (
     scoring,  # loaded by the package, in its cache folder
     tier_name,
 )
-from .hooks import EVENT_BIRD, EVENT_REVEAL, HAND_STATUS, SEAT_STATUS
+from .hooks import EVENT_BIRD, EVENT_REVEAL, HAND_STATUS, HAND_X_KIND, HAND_Y_KIND, SEAT_STATUS
+from .reading import winning_reading
 from .record_slots import RH_BIRD, RH_N_BIRDS
 
 WIN_KINDS = {how: name for name, how in HOW.items()}
@@ -150,10 +152,16 @@ def describe(
     return lines
 
 
-def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
+def winner_objects(
+    record: np.ndarray,
+    options: AnhuaOptions | None = None,
+    final: S.FinalPosition | None = None,
+) -> list[dict[str, Any]]:
     """Each ``winner``: win tile and kind, pattern, tier, features, the pattern's base points,
     the points paid on (twice them for a double kong bloom) and ``on_dealt_tiles`` (起手 or the
-    dealer's win on his dealt 14: no tile drawn, and Anhua counts none, ``tile`` null)."""
+    dealer's win on his dealt 14: no tile drawn, and Anhua counts none, ``tile`` null); with
+    ``options`` and ``final`` too the ``reading`` the scorer scored (``reading.winning_reading``:
+    form and groups, each king's identity; null for 起手四王/七王)."""
     objects = []
     for seat, features, paid_points in record_winners(record):
         pattern_points = points(features)
@@ -166,8 +174,36 @@ def winner_objects(record: np.ndarray) -> list[dict[str, Any]]:
             "points": paid_points,
             "on_dealt_tiles": int(record[R.R_WINNING_TILE]) < 0,
         }
+        if options is not None and final is not None:
+            fields["reading"] = _reading(final, seat, features, record, options)
         objects.append(winner_object(record, seat, WORDS, fields))
     return objects
+
+
+def _reading(
+    final: S.FinalPosition, seat: int, features: int, record: np.ndarray, options: AnhuaOptions
+) -> dict[str, Any] | None:
+    """The reading ``scoring.best_win`` scored for ``seat``'s win, given what the ``win`` hook
+    gives it; its features must be the record's."""
+    how = int(record[R.R_WIN_KIND])
+    n_melds = int(final.n_melds[seat])
+    reading = winning_reading(
+        final.hands[seat],
+        final.melds[seat, :n_melds, :2],
+        n_melds,
+        int(final.hand_status[HAND_X_KIND]),
+        int(final.hand_status[HAND_Y_KIND]),
+        how,
+        int(record[R.R_WINNING_TILE]),
+        options.params(),
+        load_tables(),
+    )
+    if reading is None:
+        return None
+    found = reading.pop("features")
+    if found != features:
+        raise RuntimeError(f"the reading scores features {found}, the engine {features}")
+    return reading
 
 
 def settlement_items(options: AnhuaOptions, record: np.ndarray) -> list[dict[str, Any]]:
@@ -249,7 +285,7 @@ def describe_json(
             if meld["meld"] == "kong":
                 meld["kong_kind"] = KIND_OF_TYPE[meld["kong_type"]]
     objects = [header_fields({"streak": None}), *objects, *hands]
-    objects += winner_objects(record)
+    objects += winner_objects(record, options, final)
     objects += settlement_items(options, record)
     objects.append(result_object(record, n_players, WORDS, events, None, {"next_streak": None}))
     return objects
