@@ -58,13 +58,18 @@ CONFIG_ERRORS = [
     (["--seed", "-1"], ["run.seed: -1 is below the minimum 0"]),
     (["--games", str(10**13)], ["run.games: 10000000000000 is above the maximum"]),
     (["--set", "run.chunk_hands=5000000"], ["run.chunk_hands: 5000000 is above the maximum"]),
+    (["--set", "hands_per_session=1001"], ["run.hands_per_session: 1001 is above the maximum"]),
+    (
+        ["--set", "kong_min_wall=69"],
+        ["options.kong_min_wall: 69 is above the maximum 68; allowed: an integer from"],
+    ),
     # impossible combinations
     (["--set", "player_count=2"], ["options.player_count: 2 is not allowed; allowed: 3, 4"]),
     (["--set", "kong_min_wall=2"], ["kong_min_wall: 2 is below kong_reveal_count + 1 = 4"]),
     (["--set", "run.agents=['random']"], ["run.agents: 1 names for 4 players; expected one"]),
     (
-        ["--games", str(10**11), "--set", "run.chunk_hands=8"],
-        ["run.chunk_hands: 8 makes 12,500,000,000 chunks", "at most 10,000,000 chunks"],
+        ["--games", str(10**9), "--set", "run.chunk_hands=8"],
+        ["run.chunk_hands: 8 makes 125,000,000 chunks", "at most 10,000,000 chunks"],
     ),
 ]
 
@@ -93,6 +98,39 @@ def test_wengan_rejects_four_agents_for_two_players(folder, capsys):
         capsys,
     )
     assert "run.agents: 4 names for 2 players" in line
+
+
+@pytest.mark.parametrize(
+    ("config", "override", "expected"),
+    [
+        (
+            WENGAN,
+            "base_stake=1000000000000000000",
+            "options.base_stake: 1000000000000000000 is above the maximum 10000; "
+            "allowed: an integer from 1 to 10000",
+        ),
+        (
+            WENGAN,
+            "yuan_que_bonus=-3",
+            "options.yuan_que_bonus: -3 is below the minimum 0; "
+            "allowed: an integer from 0 to 10000",
+        ),
+        (
+            str(ROOT / "configs" / "anqing.toml"),
+            "lian_zhuang_table=[3,6,12,1000001]",
+            "options.lian_zhuang_table[3]: 1000001 is above the maximum 1000; "
+            "allowed: a list of 4 integers from 0 to 1000",
+        ),
+    ],
+)
+def test_an_option_out_of_its_range_names_the_option_and_the_range(
+    folder, capsys, config, override, expected
+):
+    """Every numeric option has a range that keeps each hand's scores, and a run's sums, inside
+    int64 (sim/variants/<name>/bounds.py): a value beyond it is one line, exit 2, nothing
+    written."""
+    line = _one_line_exit_2(["run", config, "--set", override, "--quiet"], folder, capsys)
+    assert line == f"mjsim: error: {config}: {expected}\n"
 
 
 @pytest.mark.skipif("anqing" not in VARIANT_NAMES, reason="Anqing is not registered yet")

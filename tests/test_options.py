@@ -2,12 +2,18 @@
 
 Property tests of the checks (every allowed value passes; values of a wrong type or out of range
 fail with one line naming the option), the params array (round trip; Anhua's identical to the
-encoding written by hand before the declarations), the config comments and the docs table.
+encoding written by hand before the declarations), the config comments and the docs table; and
+the ranges of the variants' numeric options: each variant's ``bounds.hand_score_bound`` at the
+maxima, summed over the longest run a config allows, stays below 2**62 (that it truly bounds the
+hands played: ``tests/test_score_bounds.py``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import importlib
+import itertools
 import re
 import subprocess
 import sys
@@ -466,3 +472,140 @@ def test_every_option_is_described_by_its_rules_reference(variant):
         assert named, f"{variant}: {option.name} is not described"
         cited = set(RULE_CITATION.findall(option.rules))
         assert cited and cited <= anchors, f"{option.name}: {sorted(cited - anchors)}"
+
+
+# ------------------------------------------------------------------------------ score bounds
+
+LONGEST_RUN = config_module.RUN_MAXIMUM["games"]
+LONGEST_SESSION = config_module.RUN_MAXIMUM["hands_per_session"]
+SUM_LIMIT = 2**62
+"""A run's summed scores stay below this: half of int64's largest value, room to spare."""
+NUMERIC = ("integer", "int_list")
+MOVE_NO_POINTS = {
+    "anhua": {"kong_min_wall"},  # 余牌数: when a kong may be made (§anhua-kong-min-wall)
+    "wengan": {"xing_qi_ji_weekday"},  # which rank is 星期鸡 (§wengan-chicken-weekday)
+    "anqing": {"player_count"},  # four only (§anqing-players)
+}
+"""The numeric options no payment grows with; every other one the bound must read."""
+
+
+def hand_score_bound(variant: str):
+    return importlib.import_module(f"sim.variants.{variant}.bounds").hand_score_bound
+
+
+class _Reading:
+    """An options object that notes the options read from it."""
+
+    def __init__(self, options, read: set[str]):
+        self._options, self._read = options, read
+
+    def __getattr__(self, name: str):
+        self._read.add(name)
+        return getattr(self._options, name)
+
+
+@functools.cache
+def extreme_options(variant: str) -> tuple[frozenset[str], tuple]:
+    """The options ``hand_score_bound`` reads, and every option set with the numeric ones of them
+    at their maxima and the others at each of their values (defaults for the options not read).
+    Reads behind a branch show once another value takes the branch: repeat until none is new."""
+    cls = get_variant(variant).options_class
+    declared = {option.name: option for option in cls.DECLARATIONS}
+    bound = hand_score_bound(variant)
+    read: set[str] = set()
+    while True:
+        choices = {
+            name: [True, False] if declared[name].kind == "flag" else list(declared[name].allowed)
+            for name in sorted(read)
+            if declared[name].kind not in NUMERIC
+        }
+        highest = {
+            name: declared[name].maximum
+            if declared[name].kind == "integer"
+            else (declared[name].maximum,) * declared[name].length
+            for name in read
+            if declared[name].kind in NUMERIC
+        }
+        sets = []
+        for values in itertools.product(*choices.values()):
+            try:
+                sets.append(cls(**highest, **dict(zip(choices, values, strict=True))))
+            except ValueError:
+                continue  # a combination the variant's rules between options refuse
+        before = set(read)
+        for options in sets:
+            bound(_Reading(options, read), LONGEST_SESSION)
+        if read == before:
+            return frozenset(read), tuple(sets)
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_every_numeric_option_has_a_minimum_and_a_maximum(variant):
+    for option in get_variant(variant).options_class.DECLARATIONS:
+        if option.kind in NUMERIC:
+            assert option.minimum is not None and option.maximum is not None, option.name
+            assert option.minimum <= option.maximum, option.name
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_the_bound_reads_every_numeric_option_that_moves_points(variant):
+    numeric = {
+        option.name
+        for option in get_variant(variant).options_class.DECLARATIONS
+        if option.kind in NUMERIC
+    }
+    assert MOVE_NO_POINTS[variant] <= numeric
+    read, _ = extreme_options(variant)
+    assert numeric - MOVE_NO_POINTS[variant] <= read
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_the_bound_at_the_maxima_times_the_longest_run_fits(variant):
+    """The largest hand under the worst options, summed over the longest run a config allows
+    (``run.games`` hands in sessions of ``run.hands_per_session``), stays below 2**62."""
+    read, sets = extreme_options(variant)
+    assert sets and read
+    bound = hand_score_bound(variant)
+    worst = max(bound(options, LONGEST_SESSION) for options in sets)
+    assert 0 < worst * LONGEST_RUN < SUM_LIMIT
+    default = bound(get_variant(variant).options_class(), LONGEST_SESSION)
+    assert 0 < default <= worst
+
+
+def allowed_options(variant: str) -> st.SearchStrategy:
+    """Option sets of ``variant`` drawn from the declared ranges, the bounds of each range often."""
+
+    def values(option: Option) -> st.SearchStrategy:
+        if option.kind not in NUMERIC:
+            return allowed_values(option)
+        ints = st.one_of(
+            st.just(option.maximum),
+            st.just(option.minimum),
+            st.integers(option.minimum, option.maximum),
+        )
+        if option.kind == "integer":
+            return ints
+        return st.tuples(*[ints] * option.length)
+
+    cls = get_variant(variant).options_class
+
+    def build(drawn: dict):
+        try:
+            return cls(**drawn)
+        except ValueError:  # the variant's rules between options (Anhua's 余牌数)
+            return None
+
+    declared = {option.name: values(option) for option in cls.DECLARATIONS}
+    return st.fixed_dictionaries(declared).map(build).filter(lambda options: options is not None)
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_no_allowed_option_set_has_a_larger_bound_than_the_maxima(variant, data):
+    options = data.draw(allowed_options(variant), label="options")
+    session = data.draw(st.integers(1, LONGEST_SESSION), label="hands_per_session")
+    bound = hand_score_bound(variant)
+    _, sets = extreme_options(variant)
+    worst = max(bound(extreme, LONGEST_SESSION) for extreme in sets)
+    assert 0 < bound(options, session) <= worst

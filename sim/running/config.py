@@ -58,9 +58,12 @@ RUN_DEFAULTS: dict[str, Any] = {
 }
 RUN_MINIMUM = {"games": 1, "seed": 0, "hands_per_session": 1, "chunk_hands": 1}
 RUN_MAXIMUM = {
-    "games": 10**12,
+    # a run's scores are summed over its hands, and the 连庄 payments of a hand grow with the
+    # session: with the variants' option maxima these keep the sums below 2**62
+    # (sim/variants/<name>/bounds.py, tests/test_options.py)
+    "games": 10**9,
     "seed": 2**128 - 1,  # numpy's SeedSequence takes any size; a bound keeps the manifest sane
-    "hands_per_session": 1_000_000,
+    "hands_per_session": 1_000,
     "chunk_hands": 1_000_000,  # a chunk's walls and records are in memory at once
 }
 MAX_CHUNKS = 10_000_000

@@ -19,7 +19,9 @@ Kinds of option:
 
 * ``flag``: ``true`` / ``false`` (slot: 0 / 1). Booleans and integers are kept apart: ``true`` is
   not 1, and 1 is not ``true``;
-* ``integer``: an int with an optional minimum and maximum (slot: the value);
+* ``integer``: an int with an optional minimum and maximum (slot: the value); a variant gives
+  each of its numeric options both, the maxima chosen so that no hand's scores nor a run's sums
+  leave int64 (``sim/variants/<name>/bounds.py``);
 * ``choice``: one of a few literals, all strings or all ints (slot: the int itself, or the
   string's position in ``allowed``);
 * ``int_list``: a fixed number of ints, each with an optional minimum and maximum, such as a
@@ -136,9 +138,12 @@ class Option:
         if type(value) is not int:
             raise ValueError(f"{name}: expected an integer, got {value!r}")
         if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"{name}: {value} is below the minimum {self.minimum}")
-        if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"{name}: {value} is above the maximum {self.maximum}")
+            wrong = f"below the minimum {self.minimum}"
+        elif self.maximum is not None and value > self.maximum:
+            wrong = f"above the maximum {self.maximum}"
+        else:
+            return
+        raise ValueError(f"{name}: {value} is {wrong}; allowed: {self.allowed_toml()}")
 
     def describe(self) -> str:
         """What is allowed, in words (without ``allowed_text``)."""

@@ -35,7 +35,9 @@ def test_anqing_is_a_four_player_game():
     for players in (2, 3):
         with pytest.raises(ValueError, match=rf"^options\.player_count: {players} is below"):
             options_from_mapping(AnqingOptions, {"player_count": players})
-    with pytest.raises(ValueError, match=r"^options\.player_count: 5 is above the maximum 4$"):
+    with pytest.raises(
+        ValueError, match=r"^options\.player_count: 5 is above the maximum 4; allowed: 4 only \("
+    ):
         options_from_mapping(AnqingOptions, {"player_count": 5})
 
 
@@ -61,6 +63,15 @@ def test_a_bad_choice_names_the_key_and_the_allowed_values(key, value, allowed):
         ({"shuang_tian_hu_points": "60"}, r"shuang_tian_hu_points: expected an integer"),
         ({"lian_zhuang_table": [3, -6, 12, 15]}, r"lian_zhuang_table\[1\]: -6 is below the min"),
         ({"lian_zhuang_table": [3, 6, 12]}, r"lian_zhuang_table: expected a list of 4 integers"),
+        (
+            {"lian_zhuang_table": [3, 6, 12, 1001]},
+            r"lian_zhuang_table\[3\]: 1001 is above the maximum 1000; allowed: a list of 4 "
+            r"integers from 0 to 1000$",
+        ),
+        (
+            {"dealer_extra": 1001},
+            r"dealer_extra: 1001 is above the maximum 1000; allowed: an integer from 0 to 1000$",
+        ),
         ({"lian_zhuang_cumulative": 1}, r"lian_zhuang_cumulative: expected true or false"),
     ],
 )

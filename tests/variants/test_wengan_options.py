@@ -42,6 +42,8 @@ def test_a_bad_choice_names_the_key_and_the_allowed_values(key, value, allowed):
         ("base_stake", 0, "below the minimum 1"),
         ("xing_qi_ji_weekday", 8, "above the maximum 7"),
         ("yuan_que_bonus", -1, "below the minimum 0"),
+        ("base_stake", 10**18, "above the maximum 10000; allowed: an integer from 1 to 10000$"),
+        ("yuan_que_bonus", 10_001, "above the maximum 10000; allowed: an integer from 0 to 10000$"),
         ("wu_gu_ji", 1, "expected true or false"),
     ],
 )

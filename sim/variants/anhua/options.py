@@ -113,6 +113,7 @@ ANHUA_OPTIONS = (
         "tiles that must be left in the wall to kong (at least reveal + 1)",
         "§anhua-kongs, §anhua-kong-min-wall",
         minimum=1,
+        maximum=N_TILES - 13 * 3 - 1,  # the wall after a three-player deal, the largest
         allowed_text=(
             "an integer from kong_reveal_count + 1 to the wall after the deal "
             "(55 with 4 players, 68 with 3)"

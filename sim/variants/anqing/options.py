@@ -19,6 +19,13 @@ N_TILES = 136
 N_PLAYERS = 4
 """安庆麻将是一个四个人才能玩的游戏 (§anqing-players)."""
 
+# The largest values allowed: with them no hand moves more than ``bounds.hand_score_bound``, and
+# a run of the longest a config allows sums its scores well within int64 (tests/test_options.py)
+MAX_DEALER_EXTRA = 1_000
+MAX_LIAN_ZHUANG_POINTS = 1_000
+MAX_SINGLE_KONG_POINTS = 100
+MAX_SHUANG_TIAN_HU_POINTS = 1_000
+
 _TABLE = (
     integer(
         "player_count",
@@ -53,6 +60,7 @@ _TABLE = (
         "points added to every payment the dealer makes or receives",
         "§anqing-payments, §anqing-option-dealer-extra",
         minimum=0,
+        maximum=MAX_DEALER_EXTRA,
     ),
     flag(
         "dealer_extra_symmetric",
@@ -70,6 +78,7 @@ _TABLE = (
         "§anqing-lian-zhuang, §anqing-option-lian-zhuang-table, §anqing-reading-lian-zhuang-values",
         length=4,
         minimum=0,
+        maximum=MAX_LIAN_ZHUANG_POINTS,
     ),
     flag(
         "lian_zhuang_cumulative",
@@ -101,6 +110,7 @@ _TABLE = (
         "points of a single-tile 杠牌 or 钻 kong",
         "§anqing-score-table, §anqing-option-single-kong-points, §anqing-reading-kong-points",
         minimum=0,
+        maximum=MAX_SINGLE_KONG_POINTS,
     ),
     flag(
         "single_kong_breaks_menqing",
@@ -197,6 +207,7 @@ _TABLE = (
         "§anqing-score-table, §anqing-option-shuang-tian-hu-points, "
         "§anqing-reading-shuang-tian-hu-value",
         minimum=0,
+        maximum=MAX_SHUANG_TIAN_HU_POINTS,
     ),
 )
 

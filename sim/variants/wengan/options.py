@@ -13,6 +13,11 @@ from ..options import by_name, choice, flag, integer, param_count, param_slots
 N_TILES = 108
 """The tile set: 万, 筒 and 条, four of each (no winds or dragons; §wengan-tiles)."""
 
+# The largest values allowed: with them no hand moves more than ``bounds.hand_score_bound``, and
+# a run of the longest a config allows sums its scores well within int64 (tests/test_options.py)
+MAX_BASE_STAKE = 10_000
+MAX_YUAN_QUE_BONUS = 10_000
+
 _RULE_OPTIONS = (
     choice("player_count", (4, 3, 2), 4, "人数", "players: 4, 3 or 2", "§wengan-players"),
     integer(
@@ -22,6 +27,7 @@ _RULE_OPTIONS = (
         "every payment is multiplied by it (原缺 excepted)",
         "§wengan-total",
         minimum=1,
+        maximum=MAX_BASE_STAKE,
     ),
     flag(
         "fan_pai_ji",
@@ -140,6 +146,7 @@ _RULE_OPTIONS = (
         "fixed points from each player for a dealt hand lacking a suit (2/3 players, 0 = off)",
         "§wengan-ding-que, §wengan-yuan-que, §wengan-reading-ding-que-and-yuan-que",
         minimum=0,
+        maximum=MAX_YUAN_QUE_BONUS,
     ),
     flag(
         "qiang_gang_shao_dou",
