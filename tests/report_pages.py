@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from run_folders import run_config, write_run_folder
 
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua.play import play_anhua
@@ -31,37 +32,12 @@ def with_draws(games: pd.DataFrame, count: int) -> pd.DataFrame:
     return pd.concat([games, extra], ignore_index=True)
 
 
-def write_run(
-    directory: Path, games, wins, options: AnhuaOptions, seed: int, label: str, extra_options=None
-):
-    directory.mkdir(parents=True)
-    games.to_parquet(directory / "games.parquet")
-    wins.to_parquet(directory / "wins.parquet")
-    manifest = {
-        "variant": "anhua",
-        "label": label,
-        "n_players": 4,
-        "options": {**asdict(options), **(extra_options or {})},
-        "run": {
-            "games": len(games),
-            "seed": seed,
-            "hands_per_session": 8,
-            "agents": ["efficiency"] * 4,
-            "jobs": 2,
-            "chunk_hands": 1000,
-        },
-        "config_hash": "0123abcd" * 8,
-        "version": "0.1.0",
-        "commit": None,
-        "counts": {
-            "games": len(games),
-            "wins": len(wins),
-            "draws": int((games["outcome"] == "draw").sum()),
-        },
-        "timings": {"play_seconds": 1.5, "total_seconds": 2.0},
-        "command": f"mjsim run configs/{label}.toml --games {len(games)}",
-    }
-    (directory / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+def write_run(directory: Path, games, wins, options: AnhuaOptions, seed: int, label: str):
+    """``games`` and ``wins`` as a run folder of ``options`` that passes every check of a run
+    folder (``tests/run_folders.py``)."""
+    config = run_config("anhua", asdict(options), len(games), seed, label, chunk_hands=1000)
+    command = f"mjsim run configs/{label}.toml --games {len(games)}"
+    write_run_folder(directory, config, games, wins, command)
 
 
 class Page(HTMLParser):

@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from run_folders import run_config, write_run_folder
 
 from sim import analysis
 from sim.analysis import Run
@@ -30,18 +31,8 @@ Z95 = statistics.NormalDist().inv_cdf(0.975)
 
 def write_run(directory: Path, options: AnhuaOptions, n_hands: int, seed: int, label: str):
     games, wins = play_anhua(n_hands, seed=seed, options=options)
-    directory.mkdir(parents=True)
-    games.to_parquet(directory / "games.parquet")
-    wins.to_parquet(directory / "wins.parquet")
-    manifest = {
-        "variant": "anhua",
-        "n_players": options.player_count,
-        "options": asdict(options),
-        "run": {"games": n_hands, "seed": seed, "hands_per_session": 8},
-        "label": label,
-        "counts": {"games": len(games), "wins": len(wins)},
-    }
-    (directory / "manifest.json").write_text(json.dumps(manifest))
+    config = run_config("anhua", asdict(options), n_hands, seed, label)
+    write_run_folder(directory, config, games, wins)
     return games, wins
 
 
@@ -212,6 +203,7 @@ def test_holm_adjustment_by_hand():
 # --------------------------------------------------------------------------- loading
 
 
+@pytest.mark.engine
 def test_load_run_reads_the_directory(played):
     run, games, wins = played
     assert run.label == "anhua-base"
@@ -238,7 +230,7 @@ def test_load_run_errors_are_one_clear_line(tmp_path):
         analysis.load_run(tmp_path)
     pd.DataFrame({"game": [0]}).to_parquet(tmp_path / "games.parquet")
     pd.DataFrame().to_parquet(tmp_path / "wins.parquet")
-    with pytest.raises(ValueError, match=r"games frame in .* lacks columns"):
+    with pytest.raises(ValueError, match=r"manifest\.json: no 'variant'"):
         analysis.load_run(tmp_path)
 
 
@@ -248,6 +240,7 @@ def test_repeated_game_numbers_are_refused():
         Run(run.manifest, pd.concat([run.games, run.games]), run.wins)
 
 
+@pytest.mark.engine
 def test_load_runs_labels_and_splits(played, sweep_dir):
     run, _, _ = played
     cell = sweep_dir / "cells" / "four_kings-4"
@@ -261,6 +254,7 @@ def test_load_runs_labels_and_splits(played, sweep_dir):
     assert per_run["hands"].tolist() == [2000, 500]
 
 
+@pytest.mark.engine
 def test_load_sweep(sweep_dir):
     sweep = analysis.load_sweep(sweep_dir)
     assert list(sweep.runs) == ["seven_kings-1", "seven_kings-4", "four_kings-1", "four_kings-4"]
@@ -276,6 +270,7 @@ def test_load_sweep(sweep_dir):
 # --------------------------------------------------------------------------- one run
 
 
+@pytest.mark.engine
 def test_draw_rate(played):
     run, games, _ = played
     frame = analysis.draw_rate(run)
@@ -285,6 +280,7 @@ def test_draw_rate(played):
     assert (frame.loc[0, "lo"], frame.loc[0, "hi"]) == pytest.approx(wilson_by_formula(draws, 2000))
 
 
+@pytest.mark.engine
 def test_win_rate_by_seat(played):
     run, games, wins = played
     frame = analysis.win_rate_by_seat(run)
@@ -302,6 +298,7 @@ def test_win_rate_by_seat(played):
     assert roles.loc["non_dealer", "hands"] == 2000 * (N_PLAYERS - 1)
 
 
+@pytest.mark.engine
 def test_dealer_advantage(played):
     run, games, _ = played
     dealer_scores, non_dealer_means = [], []
@@ -324,6 +321,7 @@ def test_dealer_advantage(played):
     assert bool(row["significant"]) == (row["p_value"] < 0.05)
 
 
+@pytest.mark.engine
 def test_win_kinds(played):
     run, games, wins = played
     frame = analysis.win_kinds(run).set_index("win_kind")
@@ -335,6 +333,7 @@ def test_win_kinds(played):
     assert frame.loc["self_draw", "mean_points"] == pytest.approx(self_draws["points"].mean())
 
 
+@pytest.mark.engine
 def test_pattern_frequency(played):
     run, games, wins = played
     frame = analysis.pattern_frequency(run).set_index("pattern")
@@ -354,6 +353,7 @@ def test_pattern_frequency(played):
         assert row["share_of_wins"] == pytest.approx(len(chosen) / len(wins))
 
 
+@pytest.mark.engine
 def test_pattern_frequency_lists_unseen_patterns_with_an_upper_bound(played):
     run, _, _ = played
     frame = analysis.pattern_frequency(run, patterns=["七王清一色小七对"]).set_index("pattern")
@@ -399,6 +399,7 @@ def test_several_winners_of_one_hand_score_their_own_delta():
     assert sources.loc["pattern", "points"] == 8  # 4 + 4 from one payer each
 
 
+@pytest.mark.engine
 def test_tier_summary(played):
     run, games, wins = played
     frame = analysis.tier_summary(run).set_index("tier")
@@ -415,6 +416,7 @@ def test_tier_summary(played):
     assert frame["share_of_score"].sum() == pytest.approx(1)
 
 
+@pytest.mark.engine
 def test_score_distribution(played):
     run, games, _ = played
     frame = analysis.score_distribution(run, thresholds=[16, 64])
@@ -438,6 +440,7 @@ def test_score_distribution(played):
     assert pooled.loc["non_dealer", "observations"] == 6000
 
 
+@pytest.mark.engine
 def test_tail_probabilities(played):
     run, games, _ = played
     frame = analysis.tail_probabilities(run, thresholds=[32])
@@ -450,6 +453,7 @@ def test_tail_probabilities(played):
     assert seat_two["count"] == sum(abs(v) >= 32 for v in games["delta_2"])
 
 
+@pytest.mark.engine
 def test_points_sources_split_birds_from_pattern_points(played):
     run, games, wins = played
     frame = analysis.points_sources(run).set_index("source")
@@ -496,6 +500,7 @@ def test_a_run_without_wins():
 # --------------------------------------------------------------------------- several runs
 
 
+@pytest.mark.engine
 def test_compare_runs(sweep_dir):
     sweep = analysis.load_sweep(sweep_dir)
     frame = analysis.compare_runs(
@@ -534,6 +539,7 @@ def test_compare_runs(sweep_dir):
     assert (frame["p_adjusted"] >= frame["p_value"]).all()
 
 
+@pytest.mark.engine
 def test_paired_comparison_of_cells_played_on_the_same_walls(sweep_dir, played):
     sweep = analysis.load_sweep(sweep_dir)
     cells = {label: sweep.runs[label] for label in ("seven_kings-1", "seven_kings-4")}
@@ -559,6 +565,7 @@ def test_paired_comparison_of_cells_played_on_the_same_walls(sweep_dir, played):
         analysis.compare_runs({"base": base, **cells}, "draw_rate", paired=True)
 
 
+@pytest.mark.engine
 def test_compare_runs_all_pairs_and_callable_metric(sweep_dir):
     sweep = analysis.load_sweep(sweep_dir)
 
@@ -573,6 +580,7 @@ def test_compare_runs_all_pairs_and_callable_metric(sweep_dir):
         analysis.compare_runs(sweep, "no_such_metric")
 
 
+@pytest.mark.engine
 def test_sweep_table(sweep_dir):
     sweep = analysis.load_sweep(sweep_dir)
     table = analysis.sweep_table(sweep, top_patterns=2)

@@ -38,11 +38,13 @@ def test_chunks_hold_whole_sessions(config):
     assert [c.first_session for c in chunks] == [0, 30, 60, 90, 120]
 
 
+@pytest.mark.engine
 def test_tables_are_identical_for_any_number_of_jobs(runs):
     for name in (runner.GAMES, runner.WINS):
         assert (runs[1] / name).read_bytes() == (runs[2] / name).read_bytes()
 
 
+@pytest.mark.engine
 def test_manifest_and_tables_agree(runs, config):
     games = pd.read_parquet(runs[2] / runner.GAMES)
     wins = pd.read_parquet(runs[2] / runner.WINS)
@@ -69,6 +71,7 @@ def test_manifest_and_tables_agree(runs, config):
     assert not (runs[2] / "parts").exists()
 
 
+@pytest.mark.engine
 def test_chunk_seeds_are_children_of_the_root_seed(config, runs):
     """Chunk 2's rows are the hands the engine plays on the walls of the root seed's child 2
     (its own children: walls, first dealers, agents), numbered from the chunk's first hand."""
@@ -87,6 +90,7 @@ def test_chunk_seeds_are_children_of_the_root_seed(config, runs):
         np.testing.assert_array_equal(stored[f"delta_{seat}"], records[:, E.R_DELTA + seat])
 
 
+@pytest.mark.engine
 def test_random_agents_play_in_the_engine_thread_as_in_this_one(tmp_path):
     """One job plays its chunks in a second thread; numba's generator, which the random agent
     draws from, is per thread and seeded by each chunk's play: the stored hands are the ones
@@ -111,12 +115,14 @@ def test_random_agents_play_in_the_engine_thread_as_in_this_one(tmp_path):
         np.testing.assert_array_equal(rows["turns"], records[:, E.R_TURNS])
 
 
+@pytest.mark.engine
 def test_the_manifest_times_the_engine_within_the_chunks(runs):
     for path in runs.values():
         timings = json.loads((path / runner.MANIFEST).read_text())["timings"]
         assert 0 < timings["engine_seconds"] <= timings["chunk_seconds"]
 
 
+@pytest.mark.engine
 def test_a_failing_run_leaves_nothing(config, tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("engine failure")
@@ -172,6 +178,27 @@ def test_a_slow_compile_is_announced_with_the_variant_and_timed(capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_on_a_terminal_a_slow_compile_counts_its_seconds(monkeypatch):
+    """On a terminal the announcement counts the seconds gone by, on one line rewritten each
+    second, and ends on that line with how long it took."""
+    import io
+    import time
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(runner.sys, "stderr", screen)
+    message = runner.COMPILING.format(title="安化七王麻将 Anhua Seven Kings")
+    with runner._said_if_slow(message, True, after_seconds=0.05):
+        time.sleep(1.4)
+    text = screen.getvalue()
+    assert text.startswith(f"{message} ...\r{message} ... 1 s"), text
+    assert text.endswith(f"\r{message}: done in 1 s\n"), text
+    assert text.count("\n") == 1
+
+
 def test_the_chunk_plan_reads_only_the_game_count_and_the_chunk_size():
     """Determinism: the chunks are a function of the number of hands, the hands per
     session and ``run.chunk_hands`` alone; a stand-in with nothing else (no jobs, no backend)
@@ -188,6 +215,7 @@ def test_the_chunk_plan_reads_only_the_game_count_and_the_chunk_size():
         assert all(chunk.first_game % per_session == 0 for chunk in chunks)
 
 
+@pytest.mark.engine
 def test_the_tables_do_not_depend_on_the_order_chunks_finish(config, runs, tmp_path, monkeypatch):
     """Worker processes finish chunks in any order: a pool that hands back its results last
     chunk first still gives the bytes of one job playing them in order (the engine threads'
@@ -210,3 +238,16 @@ def test_the_tables_do_not_depend_on_the_order_chunks_finish(config, runs, tmp_p
     assert pools == [2]
     for name in (runner.GAMES, runner.WINS):
         assert (out / name).read_bytes() == (runs[1] / name).read_bytes()
+
+
+@pytest.mark.engine
+def test_the_config_of_a_run_with_seat_parameters_is_its_own(tmp_path):
+    """The manifest states the seats' agent parameters (``seats``), and the config read back
+    from it has them: a resume or a replay plays them, and the config hash is the run's."""
+    config = load_config(
+        "configs/anhua-seven-kings.toml",
+        ["run.games=40", "seats.2.agent=value", "seats.2.claim_gain=2"],
+    )
+    path = runner.run(config, tmp_path / "run")
+    assert runner.config_of_run(path) == config
+    assert json.loads((path / runner.MANIFEST).read_text())["config_hash"] == config.hash()

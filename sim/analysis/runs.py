@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..running.run_checks import check_run
 from ..variants import VARIANT_NAMES, get_variant
 
 GAME_COLUMNS = ("game", "dealer", "outcome", "win_kind", "n_winners")
@@ -153,19 +154,19 @@ def _read_json(path: Path, what: str) -> dict:
 
 
 def load_run(path: str | Path, columns: Mapping[str, Iterable[str]] | None = None) -> Run:
-    """Load a run directory (``manifest.json``, ``games.parquet``, ``wins.parquet``).
+    """Load a run directory (``manifest.json``, ``games.parquet``, ``wins.parquet``), once it
+    passes every check of a run folder (:func:`sim.running.run_checks.check_run`: the
+    manifest's shape and config hash, the tables' columns, rows, checksums, hands and winners;
+    a mismatch is a one-line ValueError naming the file).
 
     ``columns``: frame name (``games``, ``wins``) -> the columns to read, names or prefixes
     ending in ``*`` (``delta_*``); the columns every :class:`Run` needs are always read, and a
     frame left out is read whole. Only those columns are read from disk (a pyarrow dataset,
     column by column), so an analysis that needs a few columns of a long run holds only those
-    in memory: :data:`SUMMARY_COLUMNS` are what ``mjsim run``'s summary reads. Each frame file
-    may also be a directory of parquet parts.
+    in memory: :data:`SUMMARY_COLUMNS` are what ``mjsim run``'s summary reads.
     """
     path = Path(path)
-    if not path.is_dir():
-        raise FileNotFoundError(f"no run directory at {path}")
-    manifest = _read_json(path / "manifest.json", "run")
+    manifest = check_run(path).manifest
     columns = dict(columns or {})
     frames = {}
     for name in ("games", "wins"):
@@ -337,12 +338,16 @@ def _aligned_batches(run: StoredRun, files: dict, columns: dict, rows: int) -> I
 def _file_batches(file: Path, columns: list[str], rows: int):
     """Record batches of at most ``rows`` rows of a parquet file (or of each file of a folder,
     in the dataset's order), read one row group at a time: arrow's dataset scanner would decode
-    row groups ahead of the reader, up to the whole table when the reader is slower."""
+    row groups ahead of the reader, up to the whole table when the reader is slower, and one
+    ``iter_batches`` over a whole file grows arrow's memory pool with the file (0.3 GiB more at
+    10,000,000 hands, benchmarks/RESULTS.md)."""
     import pyarrow.parquet as pq
 
     for path in _dataset(file).files:
         with pq.ParquetFile(path) as parquet:
-            yield from parquet.iter_batches(batch_size=rows, columns=columns, use_threads=False)
+            for group in range(parquet.num_row_groups):
+                table = parquet.read_row_group(group, columns=columns, use_threads=False)
+                yield from table.to_batches(max_chunksize=rows)
 
 
 def _last_game(batch) -> int:
@@ -364,11 +369,11 @@ def _split_wins(waiting: list, last_game: int) -> tuple[list, list]:
 
 def open_run(path: str | Path, batch_rows: int = BATCH_ROWS) -> StoredRun:
     """Open a run directory to be read batch by batch (:class:`StoredRun`): for a run whose
-    tables do not fit in memory. Only the manifest and the tables' schemas are read here."""
+    tables do not fit in memory. The folder is checked first, as by :func:`load_run`
+    (:func:`sim.running.run_checks.check_run`: its files hashed and a few columns scanned in
+    bounded memory, about a second for 10,000,000 hands); nothing else is read here."""
     path = Path(path)
-    if not path.is_dir():
-        raise FileNotFoundError(f"no run directory at {path}")
-    return StoredRun(path, _read_json(path / "manifest.json", "run"), batch_rows)
+    return StoredRun(path, check_run(path).manifest, batch_rows)
 
 
 def batches(run, games: Iterable[str] | None = None, wins: Iterable[str] | None = None):
@@ -441,10 +446,11 @@ def load_sweep(path: str | Path, skip_missing: bool = False, lazy: bool = False)
     if not path.is_dir():
         raise FileNotFoundError(f"no sweep directory at {path}")
     spec = _read_json(path / "sweep.json", "sweep")
-    if not isinstance(spec.get("cells"), list):
+    if not isinstance(spec, dict) or not isinstance(spec.get("cells"), list):
         raise ValueError(f"{path / 'sweep.json'}: no list of cells")
     runs = {}
     for cell in spec["cells"]:
+        _check_cell(cell, path / "sweep.json")
         cell_dir = path / cell.get("dir", Path("cells") / cell["name"])
         if skip_missing and not cell_dir.is_dir():
             continue
@@ -452,6 +458,22 @@ def load_sweep(path: str | Path, skip_missing: bool = False, lazy: bool = False)
         run.manifest.setdefault("label", cell["name"])
         runs[cell["name"]] = run
     return Sweep(spec, runs, path)
+
+
+def _check_cell(cell, file: Path) -> None:
+    """A cell of ``sweep.json``: an object with a ``name`` and perhaps a ``dir`` (its folder
+    within the sweep's) and ``options``."""
+    if not isinstance(cell, dict) or not isinstance(cell.get("name"), str):
+        raise ValueError(
+            f"{file}: a cell is {json.dumps(cell)[:40]}, expected an object with a name"
+        )
+    folder = cell.get("dir", "cells")
+    if not isinstance(folder, str) or Path(folder).is_absolute() or ".." in Path(folder).parts:
+        raise ValueError(
+            f"{file}: cell {cell['name']}: dir {folder!r} is not a folder in the sweep's"
+        )
+    if not isinstance(cell.get("options", {}), dict):
+        raise ValueError(f"{file}: cell {cell['name']}: options is not an object")
 
 
 def demo_run() -> Run:

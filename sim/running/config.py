@@ -96,6 +96,11 @@ class RunConfig:
         return self.options.player_count
 
     @property
+    def n_chunks(self) -> int:
+        """The chunks the run is played in (sim.running.runner.plan_chunks)."""
+        return -(-self.games // chunk_size(self.hands_per_session, self.chunk_hands))
+
+    @property
     def agent_params(self) -> np.ndarray:
         """float64 (n_players, N_AGENT_PARAMS): each seat's agent parameters, defaults filled
         in (``GameState.agent_params``)."""
@@ -210,10 +215,15 @@ def _check_run(run: Mapping[str, Any], n_players: int) -> dict[str, Any]:
     return settings
 
 
+def chunk_size(hands_per_session: int, chunk_hands: int) -> int:
+    """Hands of each chunk but perhaps the last: the whole sessions ``chunk_hands`` holds, at
+    least one."""
+    return max(1, chunk_hands // hands_per_session) * hands_per_session
+
+
 def _check_chunk_count(settings: Mapping[str, Any]) -> None:
     """An impossible combination: more chunks than a run can plan (``MAX_CHUNKS``)."""
-    per_session = settings["hands_per_session"]
-    hands_per_chunk = max(1, settings["chunk_hands"] // per_session) * per_session
+    hands_per_chunk = chunk_size(settings["hands_per_session"], settings["chunk_hands"])
     chunks = -(-settings["games"] // hands_per_chunk)
     if chunks > MAX_CHUNKS:
         raise ValueError(

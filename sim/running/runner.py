@@ -20,13 +20,20 @@ resumable_directory`), whose ``manifest.json`` says ``"complete": false`` until 
 stopped at any moment (Ctrl-C, SIGTERM, SIGKILL) leaves there only whole chunk files (a ``.tmp``
 at most, removed on resume), and ``run(None, out, resume=True)`` (``mjsim run --resume``) plays
 only the missing chunks, then writes the tables from all the parts: the same bytes as an
-uninterrupted run. The tables are written under temporary names and renamed, then the finished
-manifest, then the parts are removed: a kill between any two of these steps resumes too.
+uninterrupted run. Each ``chunk-NNNNN.json`` keeps the chunk's counts, the config's hash and
+each part's size and sha256; a resume checks the partial's manifest (its config hash) and every
+kept chunk against them and against the chunk (columns, rows, hands, winners), and plays a
+damaged one again, named in a warning (:func:`sim.running.run_checks.part_problem`). The tables
+are written under temporary names and renamed, then the finished manifest with their checksums,
+then the parts are removed: a kill between any two of these steps resumes too. The finished run
+passes every check of a run folder (:func:`sim.running.run_checks.check_run`) before it is
+moved into place.
 
 A run directory::
 
     manifest.json    resolved config, its hash, seed, package version and commit, counts, timings
-                     (warm-up, play, chunks summed, and of those the engine's own seconds)
+                     (warm-up, play, chunks summed, and of those the engine's own seconds),
+                     each table's rows, bytes and sha256 (``tables``)
     games.parquet    one row per hand (局): sim.running.records.hands_frame columns
     wins.parquet     one row per winner: sim.running.records.wins_frame columns
 
@@ -72,9 +79,10 @@ import numpy as np
 from .. import __version__
 from ..core.tables import load_tables_in_background
 from ..core.wall import child_seed, shuffled_walls, spawn_seeds
+from . import run_checks
 from .agents import agent_ids
 from .backends import Backend
-from .config import RunConfig, build_config
+from .config import RunConfig, chunk_size
 from .outdir import RUN, is_finished, resumable_directory, target_of
 from .stopping import stop_on_signals
 
@@ -84,9 +92,11 @@ if TYPE_CHECKING:
 
 MANIFEST = RUN.marker  # "manifest.json": a finished run has it
 COMPILING = (
-    "mjsim: compiling the {title} engine, once after an install or upgrade "
-    "(about 1.5 min on 2 cores; later runs load it in a second) ..."
+    "mjsim: compiling the {title} engine, once after an install or upgrade (about a minute on "
+    "2 cores; later runs load it in a second)"
 )
+"""Said when the engine's first hand takes a while: a cold compile (56-67 s measured for the
+three variants on a 2-core AMD EPYC VM, benchmarks/RESULTS.md, ``bench_startup.py``)."""
 GAMES = "games.parquet"
 WINS = "wins.parquet"
 PARTS = "parts"
@@ -105,8 +115,7 @@ class Chunk:
 def plan_chunks(config: RunConfig) -> list[Chunk]:
     """Whole sessions per chunk (the last session and chunk may be short)."""
     per_session = config.hands_per_session
-    sessions_per_chunk = max(1, config.chunk_hands // per_session)
-    hands_per_chunk = sessions_per_chunk * per_session
+    hands_per_chunk = chunk_size(per_session, config.chunk_hands)
     chunks = []
     for index, first in enumerate(range(0, config.games, hands_per_chunk)):
         n_games = min(hands_per_chunk, config.games - first)
@@ -183,48 +192,75 @@ def warm_up(config: RunConfig) -> np.ndarray:
     )
 
 
-def _check_kept_columns(config: RunConfig, parts: Path, kept: dict, record: np.ndarray) -> None:
-    """A resume appends the kept chunks' tables and the new ones into one table: their columns
-    must be the ones this engine makes (``record``: the warm-up hand's). A run started by
-    another version of the code could differ; that is a one-line error here, not arrow's cast
-    error after the first new chunk."""
-    first = min(kept)
-    made = _arrow_tables(config, Chunk(first, 0, len(record), 0), record, 0.0)[:2]
-    for name, table in zip(("games", "wins"), made, strict=True):
-        schema = _read_part(_part(parts, name, first)).schema
-        columns = [(field.name, str(field.type)) for field in schema]
-        expected = [(field.name, str(field.type)) for field in table.schema]
-        if columns != expected:
-            differ = sorted(set(columns) ^ set(expected)) or "their order"
-            raise ValueError(
-                f"--resume {parts.parent}: its kept chunks' {name} table has other columns than "
-                f"this mjsim makes (differing: {differ}); start the run again"
+def _checked_kept_chunks(config: RunConfig, parts: Path, record: np.ndarray) -> dict[int, dict]:
+    """The kept chunks of a resumed run that pass their checks (:func:`sim.running.run_checks.
+    part_problem`: each part's checksum, columns, rows and hands against its chunk, and the
+    config hash its chunk file names). A damaged chunk is named in one warning line on standard
+    error and its files removed, so that it is played again. ``record``: the warm-up hand's,
+    whose tables give the columns this engine makes."""
+    kept = kept_chunks(parts, every=True)
+    if not kept:
+        return {}
+    made = _arrow_tables(config, Chunk(0, 0, len(record), 0), record, 0.0)[:2]
+    schemas = {name: table.schema for name, table in zip(("games", "wins"), made, strict=True)}
+    chunks = plan_chunks(config)
+    good = {}
+    for index, marker in kept.items():
+        files = {name: _part(parts, name, index) for name in ("games", "wins")}
+        if not 0 <= index < len(chunks):
+            problem = f"{_chunk_done(parts, index)}: this run has no chunk {index}"
+        elif marker is None:
+            problem = f"{_chunk_done(parts, index)}: does not hold chunk {index}'s counts"
+        elif marker.get("config_hash") != config.hash():
+            problem = f"{_chunk_done(parts, index)}: played with another config"
+        else:
+            chunk = chunks[index]
+            hands = range(chunk.first_game, chunk.first_game + chunk.n_games)
+            marker_file = _chunk_done(parts, index)
+            problem = run_checks.part_problem(
+                files, marker_file, marker, hands, config.n_players, schemas, _read_part
             )
+        if problem is None:
+            good[index] = marker
+            continue
+        print(f"mjsim: warning: {problem}; chunk {index} is played again", file=sys.stderr)
+        for path in (_chunk_done(parts, index), *files.values()):
+            path.unlink(missing_ok=True)  # the marker first: a kill here leaves no half chunk
+    return good
 
 
 @contextmanager
 def _said_if_slow(message: str, enabled: bool, after_seconds: float = 2.0):
     """Print ``message`` on standard error if the block is still running ``after_seconds`` on
-    (and ``enabled``: where the progress bar shows), and how long it took once it is done."""
+    (and ``enabled``: where the progress bar shows), with the seconds gone by, counted up each
+    second on a terminal; and how long it took once it is done."""
     if not enabled:
         yield
         return
     started = time.perf_counter()
     said = threading.Event()
+    done = threading.Event()
+    ticking = sys.stderr.isatty()
 
     def say() -> None:
+        if done.wait(after_seconds):
+            return
         said.set()
-        print(message, file=sys.stderr, flush=True)
+        print(f"{message} ...", file=sys.stderr, end="" if ticking else "\n", flush=True)
+        while ticking and not done.wait(1.0):
+            elapsed = time.perf_counter() - started
+            print(f"\r{message} ... {elapsed:.0f} s", file=sys.stderr, end="", flush=True)
 
-    timer = threading.Timer(after_seconds, say)
-    timer.daemon = True
-    timer.start()
+    speaker = threading.Thread(target=say, daemon=True)
+    speaker.start()
     try:
         yield
     finally:
-        timer.cancel()
+        done.set()
+        speaker.join()
     if said.is_set():
-        print(f"mjsim: done in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        took = f"done in {time.perf_counter() - started:.0f} s"
+        print(f"\r{message}: {took}" if ticking else f"mjsim: {took}", file=sys.stderr, flush=True)
 
 
 def n_workers(jobs: int) -> int:
@@ -306,27 +342,37 @@ def _part_bytes(table: pa.Table) -> pa.Buffer:
 
 
 def _read_part(source) -> pa.Table:
-    """A part's table, from its file's path or its bytes (:func:`_part_bytes`)."""
+    """A part's table, from its file's path or its bytes (:func:`_part_bytes`); a file that
+    is not one is a one-line ValueError naming it."""
     import pyarrow as pa
     import pyarrow.ipc as ipc
 
     if isinstance(source, bytes):
         return ipc.open_file(pa.BufferReader(source)).read_all()
-    with pa.OSFile(str(source)) as file:  # read, not mapped: the table outlives the file
-        return ipc.open_file(file).read_all()
+    try:
+        with pa.OSFile(str(source)) as file:  # read, not mapped: the table outlives the file
+            return ipc.open_file(file).read_all()
+    except (pa.ArrowException, OSError) as error:
+        text = str(error).strip().splitlines()
+        raise ValueError(f"{source}: cannot read the part ({text[0] if text else error})") from None
 
 
-def _keep_chunk(parts: Path, result: dict, games, wins) -> None:
+def _keep_chunk(parts: Path, result: dict, games, wins, config_hash: str) -> None:
     """Store a played chunk in ``parts``: its two tables (arrow tables, or a worker's part-file
-    bytes), each under a temporary name then renamed, then the file that marks it done."""
+    bytes), each under a temporary name then renamed, then the file that marks it done: its
+    counts, each part's size and sha256 and the config's hash, which a resume checks."""
     index = result["index"]
+    digests = {}
     for name, table in (("games", games), ("wins", wins)):
         path = _part(parts, name, index)
         temporary = path.with_name(path.name + TEMPORARY)
+        data = table if isinstance(table, bytes) else _part_bytes(table)
+        digests[name] = run_checks.part_digest(data)
         with open(temporary, "wb") as file:
-            file.write(table if isinstance(table, bytes) else _part_bytes(table))
+            file.write(data)
         os.replace(temporary, path)
-    _write_json_atomic(result, _chunk_done(parts, index))
+    marker = result | {"parts": digests, "config_hash": config_hash}
+    _write_json_atomic(marker, _chunk_done(parts, index))
 
 
 def _as_table(table) -> pa.Table:
@@ -334,19 +380,30 @@ def _as_table(table) -> pa.Table:
     return _read_part(table) if isinstance(table, bytes) else table
 
 
-def kept_chunks(parts: Path) -> dict[int, dict]:
+def kept_chunks(parts: Path, every: bool = False) -> dict[int, dict | None]:
     """Chunk index -> counts of the complete chunks in ``parts`` (a kill leaves only those and
-    ``.tmp`` files, which are removed here)."""
-    kept: dict[int, dict] = {}
+    ``.tmp`` files, which are removed here). A chunk file that does not hold its own chunk's
+    counts, or whose parts are missing, is left out; with ``every``, every chunk file is
+    listed, the first kind as None (:func:`_checked_kept_chunks` names them)."""
+    kept: dict[int, dict | None] = {}
     if not parts.is_dir():
         return kept
     for stale in parts.glob(f"*{TEMPORARY}"):
         stale.unlink()
     for marker in sorted(parts.glob("chunk-*.json")):
-        result = json.loads(marker.read_text(encoding="utf-8"))
-        index = result["index"]
-        if _part(parts, "games", index).exists() and _part(parts, "wins", index).exists():
-            kept[index] = result
+        number = marker.stem.removeprefix("chunk-")
+        if not number.isdigit():
+            continue
+        index = int(number)
+        try:
+            result = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            result = None
+        whole = isinstance(result, dict) and result.get("index") == index
+        for name in ("games", "wins", "draws"):
+            whole = whole and type(result.get(name)) is int
+        if every or (whole and all(_part(parts, n, index).exists() for n in ("games", "wins"))):
+            kept[index] = result if whole else None
     return kept
 
 
@@ -487,6 +544,7 @@ def run(
             if not is_finished(building, RUN):  # a kill after the manifest: only tidying left
                 listeners = on_chunk, on_table
                 _play_run(config, building, stop, jobs, progress, command, listeners, backend)
+            _check_finished(building, target)
             shutil.rmtree(building / PARTS, ignore_errors=True)
     except KeyboardInterrupt as error:
         if building is not None and building.is_dir():
@@ -497,6 +555,17 @@ def run(
             )
         raise
     return target
+
+
+def _check_finished(building: Path, target: Path) -> None:
+    """The finished run in ``building`` passes every check of a run folder
+    (:func:`sim.running.run_checks.check_run`) before it takes the place of ``target``: else a
+    one-line error, and ``target`` keeps what it had (:func:`sim.running.outdir.
+    resumable_directory` removes ``building``, or keeps it when resumed)."""
+    try:
+        run_checks.check_run(building)
+    except (ValueError, OSError) as error:
+        raise ValueError(f"{error}; the run was not moved to {target}") from None
 
 
 def was_begun(target: str | Path) -> bool:
@@ -522,16 +591,18 @@ def _begin(building: Path, config: RunConfig | None, command, resume: bool) -> R
         manifest |= {"complete": False, "resume": f"mjsim run --resume {building}"}
         _write_json_atomic(manifest, building / MANIFEST)
         return config
-    try:
-        started = read_manifest(building)
-        kept = config_of_run(building)
-    except (ValueError, KeyError) as error:
-        if not (building / MANIFEST).exists() and not kept_chunks(building / PARTS):
+    if not (building / MANIFEST).exists():
+        if not kept_chunks(building / PARTS):
             raise ValueError(
                 f"--resume {building}: nothing of that run was played (it was stopped as it "
                 "began); start it afresh without --resume"
-            ) from None
-        raise ValueError(f"--resume {building}: not an interrupted run ({error})") from None
+            )
+        raise ValueError(f"--resume {building}: not an interrupted run (no {MANIFEST})")
+    try:
+        started = read_manifest(building)
+        kept = config_of_run(building)
+    except ValueError as error:
+        raise ValueError(f"--resume {building}: {error}") from None
     if config is not None and config.hash() != kept.hash():
         raise ValueError(
             f"--resume {building}: the run there was started with another config (hash "
@@ -579,8 +650,9 @@ def _import_table_makers_in_background() -> threading.Thread:
 
 
 def _play_run(config, building, stop, jobs, progress, command, listeners, backend) -> None:
-    """Play every chunk not kept yet, write both tables whole and the finished manifest
-    (``listeners``: ``run``'s ``on_chunk`` and ``on_table``)."""
+    """Play every chunk not kept yet (a kept one that fails its checks too), write both
+    tables whole and the finished manifest, with the tables' checksums (``listeners``:
+    ``run``'s ``on_chunk`` and ``on_table``)."""
     started = time.perf_counter()
     chunks = plan_chunks(config)
     workers = min(n_workers(jobs), len(chunks))
@@ -592,9 +664,7 @@ def _play_run(config, building, stop, jobs, progress, command, listeners, backen
     if importing is not None:
         importing.join()  # done by now, unless the cache was warm and the disk slow
     stop.check()  # an interrupt during the compile may have been swallowed by a finaliser
-    kept = kept_chunks(building / PARTS)
-    if kept:
-        _check_kept_columns(config, building / PARTS, kept, record)
+    _checked_kept_chunks(config, building / PARTS, record)  # a damaged one is played again
     warmup_seconds = time.perf_counter() - started
     main_thread_cpu = time.thread_time()
     with backend.started(workers) as pool:
@@ -609,6 +679,7 @@ def _play_run(config, building, stop, jobs, progress, command, listeners, backen
     if resumed:  # played before an interruption: not in this run's seconds
         manifest["resumed_chunks"] = len(resumed)
         manifest["resumed_games"] = sum(result["games"] for result in resumed.values())
+    manifest["tables"] = run_checks.table_digests(building)
     manifest["timings"] = {
         "warmup_seconds": round(warmup_seconds, 3),
         "play_seconds": round(play_seconds, 3),
@@ -656,7 +727,7 @@ def _play_chunks(config, chunks, building, workers, progress, listeners, pool, t
             bar.update(sum(result["games"] for result in results.values()))
             append_ready()
             for result, games, wins in played:
-                _keep_chunk(parts, result, games, wins)
+                _keep_chunk(parts, result, games, wins, config.hash())
                 results[result["index"]] = result
                 append_ready(result["index"], games, wins)
                 bar.update(result["games"])
@@ -794,6 +865,8 @@ def _manifest(config: RunConfig, command, workers: int, chunks, results) -> dict
 
 
 def read_manifest(path: str | Path) -> dict:
+    """The manifest of the run folder ``path`` as stored, unchecked (:func:`config_of_run`
+    checks it)."""
     path = Path(path)
     try:
         return json.loads((path / MANIFEST).read_text(encoding="utf-8"))
@@ -804,7 +877,7 @@ def read_manifest(path: str | Path) -> dict:
 
 
 def config_of_run(path: str | Path) -> RunConfig:
-    """The configuration a run directory was played with (from its manifest)."""
-    manifest = read_manifest(path)
-    document = {key: manifest[key] for key in ("variant", "label", "run", "options")}
-    return build_config(document)
+    """The configuration a run directory was played with (from its manifest, whose shape and
+    ``config_hash`` are checked: :func:`sim.running.run_checks.check_manifest`; its tables are
+    not read)."""
+    return run_checks.check_manifest(read_manifest(path), Path(path) / MANIFEST)

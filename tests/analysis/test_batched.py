@@ -20,6 +20,7 @@ from sim import analysis
 from sim.analysis import runs as analysis_runs
 from sim.running import runner
 from sim.running.config import load_config
+from sim.running.run_checks import table_digests
 from sim.studies.sweep import load_sweep_spec, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,6 +63,7 @@ def run_dir(request) -> Path:
     return request.getfixturevalue(f"{request.param}_run")
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("name", SUMMARIES)
 def test_every_summary_read_in_small_batches_equals_the_run_in_memory(run_dir, name):
     if name == "tier_summary" and "wengan" in str(run_dir):
@@ -73,6 +75,7 @@ def test_every_summary_read_in_small_batches_equals_the_run_in_memory(run_dir, n
         assert len(whole) > 0  # the comparison compared something
 
 
+@pytest.mark.engine
 def test_the_batches_are_the_run_cut_by_hands(anhua_run):
     whole = analysis.load_run(anhua_run)
     parts = list(analysis.open_run(anhua_run, batch_rows=SMALL_BATCH).batches())
@@ -86,6 +89,7 @@ def test_the_batches_are_the_run_cut_by_hands(anhua_run):
     pd.testing.assert_frame_equal(wins, whole.wins, check_categorical=False)
 
 
+@pytest.mark.engine
 def test_per_hand_frames_are_made_batch_by_batch(anhua_run, wengan_run):
     lazy = analysis.open_run(anhua_run, batch_rows=SMALL_BATCH)
     whole = analysis.load_run(anhua_run)
@@ -118,6 +122,7 @@ def sweep_dir(tmp_path_factory) -> Path:
     return run_sweep(load_sweep_spec(file), folder / "out", jobs=1, progress=False, figures=False)
 
 
+@pytest.mark.engine
 def test_comparisons_of_stored_runs_equal_those_in_memory(sweep_dir, monkeypatch):
     monkeypatch.setattr(analysis_runs, "BATCH_ROWS", SMALL_BATCH)
     whole, lazy = analysis.load_sweep(sweep_dir), analysis.load_sweep(sweep_dir, lazy=True)
@@ -139,6 +144,7 @@ def test_comparisons_of_stored_runs_equal_those_in_memory(sweep_dir, monkeypatch
     )
 
 
+@pytest.mark.engine
 def test_no_table_is_read_whole(anhua_run, wengan_run, monkeypatch):
     """A stored run never reads a table whole: the datasets it opens cannot read a table, the
     whole-table readers fail, every record batch it reads has at most ``batch_rows`` rows, and
@@ -178,8 +184,6 @@ def _tiled_run(source: Path, target: Path, copies: int) -> int:
     writes (a row group per chunk: 10 copies, 15,000 hands, as a 10,000-hand chunk); returns
     the bytes its games table takes in memory."""
     target.mkdir()
-    manifest = json.loads((source / runner.MANIFEST).read_text())
-    (target / runner.MANIFEST).write_text(json.dumps(manifest))
     games, wins = (pq.read_table(source / name) for name in (runner.GAMES, runner.WINS))
     hands = games.num_rows
     for name, table in ((runner.GAMES, games), (runner.WINS, wins)):
@@ -191,6 +195,13 @@ def _tiled_run(source: Path, target: Path, copies: int) -> int:
                     shifted = pa.compute.add(table.column(game), copy * hands)
                     group.append(table.set_column(game, "game", shifted.cast(pa.int64())))
                 writer.write_table(pa.concat_tables(group))
+    # the manifest of a run of that many hands, its tables' counts and checksums
+    manifest = json.loads((source / runner.MANIFEST).read_text())
+    config = runner.config_of_run(source).with_overrides([f"run.games={hands * copies}"])
+    counts = {key: value * copies for key, value in manifest["counts"].items()}
+    manifest |= {"run": config.resolved()["run"], "config_hash": config.hash(), "counts": counts}
+    manifest |= {"chunks": len(runner.plan_chunks(config)), "tables": table_digests(target)}
+    (target / runner.MANIFEST).write_text(json.dumps(manifest))
     return games.nbytes * copies
 
 
