@@ -55,11 +55,13 @@ def _tree(pid: int) -> dict[int, int]:
     return sizes
 
 
-def _watch(command: list[str]) -> tuple[int, int, dict[int, int], int, float]:
-    """Run ``command``, sampling memory: exit status, the main process's peak, each
-    descendant's peak, the whole tree's peak, seconds."""
+def _watch(
+    command: list[str], env: dict[str, str] | None = None
+) -> tuple[int, int, dict[int, int], int, float]:
+    """Run ``command`` (in the environment ``env``, default this one's), sampling memory: exit
+    status, the main process's peak, each descendant's peak, the whole tree's peak, seconds."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
     parent_peak, tree_peak, children = 0, 0, {}
     while process.poll() is None:
         sizes = _tree(process.pid)
@@ -109,7 +111,7 @@ def main() -> None:
         out = Path(args.keep) if args.keep else Path(folder) / "run"
         run = [
             sys.executable, "-m", "sim.cli", "run", args.config, "--games", str(args.games),
-            "--jobs", str(args.jobs), "--out", str(out), "--quiet",
+            "--jobs", str(args.jobs), "--out", str(out), "--quiet", "--yes",
         ]  # fmt: skip
         status, parent, workers, tree, seconds = _watch(run)
         if status != 0:

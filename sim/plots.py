@@ -197,7 +197,9 @@ def plot_pattern_frequency(
 def plot_score_distribution(
     scores: pd.DataFrame, by: str | None = None, title: str | None = None
 ) -> Figure:
-    """Distribution of the score change per hand (:func:`sim.analysis.seat_scores`).
+    """Distribution of the score change per hand (:func:`sim.analysis.seat_scores`, or its
+    counted form :func:`sim.analysis.seat_score_counts`, a row per score with its ``count``:
+    the same figure, from a few hundred rows however long the run).
 
     Left: how often each score occurs (log scale, so the rare large swings stay visible; scores
     are whole points, so each is a marker, slightly shifted per group to stay apart); right: the
@@ -212,20 +214,19 @@ def plot_score_distribution(
     groups = list(pd.unique(scores[by]))
     shifts = np.linspace(-0.6, 0.6, len(groups)) if len(groups) > 1 else [0.0]
     for index, group in enumerate(groups):
-        values = scores.loc[scores[by] == group, "score"].to_numpy(dtype=float)
+        levels, counts = _counted(scores[scores[by] == group], "score")
+        total = counts.sum()
         if by == "role":
             label, color = ROLE_LABELS[group], ROLE_COLORS[group]
         else:
             label = f"seat {group}" if by == "seat" else str(group)
             color = PALETTE[index % len(PALETTE)]
-        levels, counts = np.unique(values, return_counts=True)
-        mass_ax.scatter(levels + shifts[index], counts / len(values), s=14, color=color,
+        mass_ax.scatter(levels + shifts[index], counts / total, s=14, color=color,
                         label=label)  # fmt: skip
-        ordered = np.sort(values)
-        cdf_ax.step(
-            ordered, np.arange(1, len(ordered) + 1) / len(ordered), where="post", color=color,
-            label=f"{label} (mean {values.mean():+.2f})",
-        )  # fmt: skip
+        x, y, snap = _cdf_steps(levels, counts)
+        mean = (levels * counts).sum() / total  # whole points: the sum is exact, as numpy's
+        cdf_ax.step(x, y, where="post", color=color, label=f"{label} (mean {mean:+.2f})",
+                    snap=snap)  # fmt: skip
     mass_ax.set_yscale("log")
     mass_ax.set_ylabel("share of hands")
     mass_ax.set_title("how often each score occurs")
@@ -477,10 +478,49 @@ def _source_shares(nets: pd.DataFrame, group: str) -> dict:
     """Group -> (net values, share of seat-hands with each)."""
     shares = {}
     for key in pd.unique(nets[group]):
-        values = nets.loc[nets[group] == key, "net"].to_numpy(dtype=float)
-        levels, counts = np.unique(values, return_counts=True)
-        shares[key] = (levels, counts / len(values))
+        levels, counts = _counted(nets[nets[group] == key], "net")
+        shares[key] = (levels, counts / counts.sum())
     return shares
+
+
+def _counted(frame: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``column`` (floats, ascending) and how often each occurs: rows
+    counted, or their ``count`` column summed where the frame has one (a counted frame)."""
+    values = frame[column].to_numpy(dtype=float)
+    if "count" not in frame.columns:
+        return np.unique(values, return_counts=True)
+    levels, where = np.unique(values, return_inverse=True)
+    counts = np.zeros(len(levels), np.int64)
+    np.add.at(counts, where, frame["count"].to_numpy(dtype=np.int64))
+    return levels, counts
+
+
+CDF_POINTS = 2000
+"""Up to this many values the CDF is drawn through every value; beyond, through the first and
+last :data:`CDF_RUN` of each distinct value's run (see :func:`_cdf_steps`)."""
+CDF_RUN = 64
+
+
+def _cdf_steps(levels: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The points of an empirical CDF's step line, and its ``snap``, from distinct values and
+    their counts. Many values: a long run of equal values is a vertical line of tiny steps,
+    which matplotlib's path simplification draws as its first and last steps; so each run is
+    cut to its first and last :data:`CDF_RUN` values, drawn without pixel snapping (Agg does
+    not snap a path of more than 1024 vertices): the same pixels as every value gives, from a
+    few thousand points however many values there are."""
+    total = int(counts.sum())
+    if total <= CDF_POINTS:
+        return np.repeat(levels, counts), np.arange(1, total + 1) / total, None
+    ends = np.cumsum(counts)
+    head = np.minimum(counts, CDF_RUN)
+    tail = np.minimum(counts - head, CDF_RUN)
+    kept = head + tail
+    # ranks 1..n of the sorted values: the first `head` of each run and its last `tail`
+    offsets = np.arange(int(kept.sum())) - np.repeat(np.cumsum(kept) - kept, kept)
+    starts = np.repeat(ends - counts, kept)
+    ranks = np.where(offsets < np.repeat(head, kept), starts + offsets + 1,
+                     np.repeat(ends - kept, kept) + offsets + 1)  # fmt: skip
+    return np.repeat(levels, kept), ranks / total, False
 
 
 def _symlog_ticks(ax: Axes, largest: float) -> None:
@@ -501,8 +541,9 @@ def plot_points_sources(
 ) -> Figure:
     """Where the points come from: the mean points moved per hand by each source with its
     interval (:func:`sim.analysis.points_sources`; one bar per run and source when the frame
-    has a ``run`` column), and, given ``nets`` (:func:`sim.analysis.seat_source_nets`), how
-    often a seat's net from each source takes each value (log scale; one line per source, or
+    has a ``run`` column), and, given ``nets`` (:func:`sim.analysis.seat_source_nets`, or its
+    counted form :func:`sim.analysis.seat_source_net_counts`), how often a seat's net from each
+    source takes each value (log scale; one line per source, or
     per run when ``nets`` has a ``run`` column and one source). ``source_labels``: source ->
     label (a report takes them from the variant's entry)."""
     labels = dict(source_labels or {})

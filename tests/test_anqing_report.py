@@ -39,6 +39,7 @@ def anqing(tmp_path_factory):
     return directory, games, wins, Page(text)
 
 
+@pytest.mark.engine
 def test_the_items_section_counts_each_item_among_the_winners(anqing):
     """Each §anqing-score-table item: winners whose win scored it (屁胡, worth 0, by its bit), its
     share of the winners and its mean points where it scored; a figure beside the table."""
@@ -64,6 +65,7 @@ def test_the_items_section_counts_each_item_among_the_winners(anqing):
     assert (directory / "figures" / "anqing-items.png").stat().st_size > 10_000
 
 
+@pytest.mark.engine
 def test_the_bao_section_counts_hands_and_the_money_moved(anqing):
     """顺包, 反包, 互为顺包: hands with each (some payer under it), what the payers under it paid
     and what the factors added; the added points of the three sum to the 包 points source."""
@@ -88,6 +90,7 @@ def test_the_bao_section_counts_hands_and_the_money_moved(anqing):
     assert (directory / "figures" / "anqing-bao.png").stat().st_size > 10_000
 
 
+@pytest.mark.engine
 def test_the_bao_columns_follow_the_factors(anqing):
     """A payer under 顺包 or 反包 has a factor of 3 or more; one under none pays × 1 (or, the
     winner and on a 荒庄, nothing: 0)."""
@@ -99,6 +102,7 @@ def test_the_bao_columns_follow_the_factors(anqing):
         assert factor[kind == "none"].isin([0, 1]).all()
 
 
+@pytest.mark.engine
 def test_another_variants_report_has_no_anqing_section(tmp_path):
     """The sections come from the variant's declaration: an Anhua run's report has none."""
     options = AnhuaOptions()
@@ -110,6 +114,7 @@ def test_another_variants_report_has_no_anqing_section(tmp_path):
     assert np.isin(["patterns", "points"], list(page.tables)).all()
 
 
+@pytest.mark.engine
 def test_the_sections_read_from_a_stored_run_equal_the_loaded_run(anqing):
     """A run read batch by batch (``open_run``, as for runs larger than memory; 97-hand
     batches here, so many of them) gives the sections' figures exactly as the run in memory."""

@@ -144,6 +144,7 @@ def test_pdf_output_embeds_the_font_as_truetype():
 # --------------------------------------------------------------------------- the figures
 
 
+@pytest.mark.engine
 def test_pattern_frequency_figure_shows_the_frame(run):
     frame = analysis.pattern_frequency(run)
     figure = plots.plot_pattern_frequency(frame, top=8, hands=len(run.games))
@@ -171,6 +172,7 @@ def _marker_colors(figure: Figure) -> dict[str, str]:
     }
 
 
+@pytest.mark.engine
 def test_pattern_frequency_colours_tiers_as_given_or_by_rank(run):
     frame = analysis.pattern_frequency(run)
     colors = {tier: color for tier, color in zip(anhua.TIER_NAMES, plots.PALETTE, strict=False)}
@@ -182,6 +184,7 @@ def test_pattern_frequency_colours_tiers_as_given_or_by_rank(run):
     assert list(ranked.values()) == [c.lower() for c in plots.TIER_PALETTE[: len(ranked)]]
 
 
+@pytest.mark.engine
 def test_pattern_frequency_of_a_variant_without_tiers_has_no_tier_legend(run):
     # Weng'an's patterns have no tier: the column is there, all NA (a legend "tier: nan" before)
     frame = analysis.pattern_frequency(run).assign(tier=pd.NA)
@@ -205,6 +208,7 @@ def test_a_variants_metric_labels_name_its_metrics(sweep_table):
     assert "extra points" in heatmap.axes[0].get_title()  # the generic label
 
 
+@pytest.mark.engine
 def test_pattern_frequency_figure_of_two_runs_marks_unseen_patterns(run):
     other = analysis.Run.from_frames(run.games.iloc[:300], run.wins[run.wins["game"] < 300])
     frame = analysis.pattern_frequency({"all": run, "first 300": other})
@@ -219,6 +223,7 @@ def test_pattern_frequency_figure_of_two_runs_marks_unseen_patterns(run):
     assert np.isin(unseen["hi"].to_numpy(), upper_bounds).all()
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("by", ["seat", "role"])
 def test_score_distribution_figure(run, by):
     scores = analysis.seat_scores(run)
@@ -236,6 +241,7 @@ def test_score_distribution_figure(run, by):
         assert f"seat 3 (mean {mean:+.2f})" in legend
 
 
+@pytest.mark.engine
 def test_dealer_advantage_figure(run):
     frame = analysis.dealer_advantage({"a": run, "b": run})
     figure = plots.plot_dealer_advantage(frame)
@@ -346,6 +352,7 @@ def sourced(run):
     return analysis.Run.from_frames(games, run.wins, {"n_players": 4}, label="sourced")
 
 
+@pytest.mark.engine
 def test_points_sources_figure_draws_the_frames_means_and_nets(sourced):
     frame = analysis.points_sources(sourced)
     nets = analysis.seat_source_nets(sourced)
@@ -387,6 +394,7 @@ def test_each_points_source_of_a_variant_has_a_colour_of_its_own(name):
     assert len(line_colours) == len(sources) and len(set(line_colours)) == len(sources)
 
 
+@pytest.mark.engine
 def test_points_sources_figure_of_several_runs_without_nets(run):
     frame = analysis.points_sources({"a": run, "b": run})
     figure = plots.plot_points_sources(frame)

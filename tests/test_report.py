@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from report_pages import SEATS, Page, with_draws, write_run, write_sweep
 
-from sim import report
+from sim import analysis, report
 from sim.cli import main
 from sim.report.page import write_atomic
 from sim.variants.anhua import NAMED_PATTERNS, OPTION_TITLES, AnhuaOptions
@@ -26,7 +26,8 @@ from sim.variants.wengan.record_slots import POINT_SOURCES
 
 N_HANDS = 3000
 EXTRA_DRAWS = 40  # Anhua with efficiency agents almost never ends in a draw: add some
-LABEL = 'anhua <script>alert("x")</script> & co'
+LABEL = 'anhua <script>alert("x") & co'
+HOSTILE_OPTION = {"note": "<img src=x onerror=alert(1)>"}
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 
 
@@ -38,7 +39,7 @@ def played(tmp_path_factory):
     games, wins = play_anhua(N_HANDS, seed=11, options=options)
     games = with_draws(games, EXTRA_DRAWS)
     directory = tmp_path_factory.mktemp("report") / "run"
-    write_run(directory, games, wins, options, 11, LABEL, {"note": "<img src=x onerror=alert(1)>"})
+    write_run(directory, games, wins, options, 11, LABEL)
     path = report.write_report(directory)
     text = path.read_text(encoding="utf-8")
     return directory, games, wins, text, Page(text)
@@ -58,6 +59,7 @@ def wilson(x: int, n: int) -> tuple[float, float]:
 # --------------------------------------------------------------------------- the run report
 
 
+@pytest.mark.engine
 def test_report_is_written_beside_the_results_with_every_figure_embedded(played):
     directory, _, _, text, page = played
     assert (directory / "report.html").is_file()
@@ -80,6 +82,7 @@ def test_report_is_written_beside_the_results_with_every_figure_embedded(played)
     assert not [p for p in directory.rglob("*.tmp")]
 
 
+@pytest.mark.engine
 def test_draw_rate_and_win_kinds(played):
     _, games, wins, _, page = played
     kinds = page.rows("win-kinds")
@@ -99,6 +102,7 @@ def test_draw_rate_and_win_kinds(played):
     assert f"{draws} of {len(games):,} hands" in page.text
 
 
+@pytest.mark.engine
 def test_pattern_counts_shares_and_names(played):
     _, games, wins, _, page = played
     patterns = page.rows("patterns")
@@ -118,6 +122,7 @@ def test_pattern_counts_shares_and_names(played):
     assert unseen and all(name in page.text for name in unseen)
 
 
+@pytest.mark.engine
 def test_win_rate_by_seat_and_dealer(played):
     _, games, wins, _, page = played
     seats = page.rows("win-rate")
@@ -138,6 +143,7 @@ def test_win_rate_by_seat_and_dealer(played):
     assert row["seat-hands"] == f"{3 * len(games):,}"
 
 
+@pytest.mark.engine
 def test_scores_per_seat(played):
     _, games, _, _, page = played
     scores = page.rows("scores")
@@ -158,6 +164,7 @@ def test_scores_per_seat(played):
     assert scores["all seats 全体 (pooled)"]["mean score"] == "+0.00"
 
 
+@pytest.mark.engine
 def test_dealer_advantage(played):
     _, games, _, _, page = played
     deltas = games[[f"delta_{s}" for s in SEATS]].to_numpy(dtype=float)
@@ -172,6 +179,7 @@ def test_dealer_advantage(played):
     assert f"t = {t:.2f}, df = {len(difference) - 1:,}" in page.text
 
 
+@pytest.mark.engine
 def test_points_sources(played):
     _, games, wins, _, page = played
     payers = np.where(wins["payer"] < 0, 3, 1)
@@ -188,13 +196,15 @@ def test_points_sources(played):
     assert rows["birds 抓鸟"]["per hand"] == f"{birds / len(games):.3f}"
 
 
+@pytest.mark.engine
 def test_header_options_and_how_to_read(played):
     directory, games, _, _, page = played
     facts = {row[0]: row[1] for row in page.tables["run-facts"]}
     assert facts["label"] == LABEL
     assert facts["hands 局"] == f"{len(games):,}"
     assert facts["seed"] == "11"
-    assert facts["config hash"] == "0123abcd" * 8
+    manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
+    assert facts["config hash"] == manifest["config_hash"]
     assert facts["run command"].startswith("mjsim run configs/")
     assert facts["report command"] == f"mjsim report {directory}"
     assert "play 1.5 s" in facts["timings"]
@@ -204,13 +214,22 @@ def test_header_options_and_how_to_read(played):
     assert "How to read this" in page.text and "Wilson" in page.text
 
 
-def test_every_value_is_escaped(played):
-    _, _, _, text, page = played
+@pytest.mark.engine
+def test_every_value_is_escaped(played, tmp_path):
+    """The label of a run folder, and values no checked run folder holds (an option of any
+    text), given to the report in memory."""
+    directory, _, _, text, page = played
     assert "<script" not in text.lower()
-    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co" in text
-    assert "<img src=x" not in text
-    assert page.rows("options")["note"]["value"] == "<img src=x onerror=alert(1)>"
-    assert sum(1 for _ in page.images) == 4  # the hostile option value made no image
+    assert "&lt;script&gt;alert(&quot;x&quot;) &amp; co" in text
+    run = analysis.load_run(directory)
+    run.manifest = {**run.manifest, "options": {**run.manifest["options"], **HOSTILE_OPTION}}
+    run.manifest["label"] = 'anhua <script>alert("x")</script>'
+    hostile = report.write_run_report(tmp_path, run=run).read_text(encoding="utf-8")
+    assert "<script" not in hostile.lower() and "<img src=x" not in hostile
+    assert "&lt;/script&gt;" in hostile
+    assert Page(hostile).rows("options")["note"]["value"] == HOSTILE_OPTION["note"]
+    # the hostile option value made no image
+    assert len(Page(hostile).images) == len(page.images) == 4
 
 
 def test_number_formats():
@@ -228,6 +247,7 @@ def test_number_formats():
 # --------------------------------------------------------------------------- font and variants
 
 
+@pytest.mark.engine
 def test_the_page_embeds_the_font_glyphs_of_its_chinese_text(played):
     """Where no CJK font is installed, the page's Chinese renders with the bundled font's glyphs,
     embedded for exactly the CJK characters the page shows (tests/test_report_browser.py opens
@@ -258,11 +278,13 @@ def test_the_page_embeds_the_font_glyphs_of_its_chinese_text(played):
     assert re.search(rf'body \{{ font-family: "{FONT_FAMILY}", system-ui', style)
 
 
+@pytest.mark.engine
 def test_a_report_written_again_is_the_same_file(played):
     directory, _, _, text, _ = played
     assert report.write_report(directory).read_text(encoding="utf-8") == text
 
 
+@pytest.mark.engine
 def test_labels_and_notes_of_the_variant_come_from_its_registry_entry(played, tmp_path):
     """The run's variant labels what only it has (sim.variants.Variant.report); a variant this
     mjsim does not know gets the raw names and the generic analyses, and the report still
@@ -275,13 +297,12 @@ def test_labels_and_notes_of_the_variant_come_from_its_registry_entry(played, tm
     assert entry.report.points_source_labels["birds"] in page.rows("points")
     assert entry.report.tier_note in page.text and entry.report.points_note in page.text
     assert entry.report.win_kind_labels["instant"] in page.rows("win-kinds")
+    # a checked run folder names a variant this mjsim knows: the run is given in memory
     directory = tmp_path / "unknown"
     directory.mkdir()
-    for name in ("games.parquet", "wins.parquet"):
-        (directory / name).write_bytes((source / name).read_bytes())
-    manifest = json.loads((source / "manifest.json").read_text(encoding="utf-8"))
-    (directory / "manifest.json").write_text(json.dumps({**manifest, "variant": "nonesuch"}))
-    other_text = report.write_report(directory).read_text(encoding="utf-8")
+    run = analysis.load_run(source)
+    run.manifest = {**run.manifest, "variant": "nonesuch"}
+    other_text = report.write_run_report(directory, run=run).read_text(encoding="utf-8")
     other = Page(other_text)
     assert other.tables["run-facts"][1] == ["variant", "nonesuch"]
     # the points beyond the pattern are split by the variant (sim.variants.Variant.point_sources)
@@ -329,6 +350,7 @@ def test_the_report_package_names_no_variant():
 # --------------------------------------------------------------------------- CLI and errors
 
 
+@pytest.mark.engine
 def test_cli_prints_the_path(played, capsys):
     directory = played[0]
     assert main(["report", str(directory)]) == 0
@@ -368,6 +390,7 @@ def test_bad_directory_is_a_one_line_error_and_writes_nothing(tmp_path, capsys, 
         assert not list(directory.glob(".*"))
 
 
+@pytest.mark.engine
 def test_failed_rewrite_keeps_the_old_report(played, tmp_path, capsys):
     source = played[0]
     directory = tmp_path / "copy"
@@ -413,6 +436,7 @@ def sweep(tmp_path_factory):
     return root, frames, Page(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.engine
 def test_sweep_report_links_every_cell_report(sweep):
     root, frames, page = sweep
     for name in frames:
@@ -429,6 +453,7 @@ def test_sweep_report_links_every_cell_report(sweep):
     assert "birds &lt;sweep&gt;" not in page.text and "birds <sweep>" in page.text
 
 
+@pytest.mark.engine
 def test_sweep_table_numbers(sweep):
     _, frames, page = sweep
     outcomes = page.rows("sweep-outcomes")
@@ -444,6 +469,7 @@ def test_sweep_table_numbers(sweep):
         assert row["bird_count"] == name.removeprefix("birds-")
 
 
+@pytest.mark.engine
 def test_sweep_compares_cells_with_the_first_one_hand_by_hand(sweep):
     _, frames, page = sweep
     comparison = page.tables["comparison"]
@@ -471,6 +497,7 @@ def test_sweep_compares_cells_with_the_first_one_hand_by_hand(sweep):
     assert "draw rate" not in {row["metric"].split()[0] for row in rows}
 
 
+@pytest.mark.engine
 def test_sweep_with_unknown_baseline_is_an_error(sweep, capsys):
     root = sweep[0]
     before = (root / "report.html").read_bytes()
@@ -479,11 +506,13 @@ def test_sweep_with_unknown_baseline_is_an_error(sweep, capsys):
     assert (root / "report.html").read_bytes() == before
 
 
+@pytest.mark.engine
 def test_a_run_without_a_win_still_gets_a_report(tmp_path):
-    games, _ = play_anhua(8, seed=1)
+    games, wins = play_anhua(8, seed=1)
     games = with_draws(games, 5).tail(5).reset_index(drop=True)
+    games["game"], games["session"], games["hand"] = range(5), 0, range(5)
     directory = tmp_path / "draws"
-    write_run(directory, games, pd.DataFrame(), AnhuaOptions(), 1, "all draws")
+    write_run(directory, games, wins.iloc[:0], AnhuaOptions(), 1, "all-draws")
     page = Page(report.write_report(directory).read_text(encoding="utf-8"))
     assert page.rows("win-kinds")["exhaustive draw 荒庄"]["share of hands"] == "100.00%"
     assert "No hand of the run was won." in page.text
@@ -507,6 +536,7 @@ def wengan_report(tmp_path_factory):
     return directory, pd.read_parquet(directory / "games.parquet"), Page(text)
 
 
+@pytest.mark.engine
 def test_each_seats_net_by_source_is_tabled_and_drawn(wengan_report, played):
     directory, games, page = wengan_report
     assert "points_sources.png" in {p.name for p in (directory / "figures").iterdir()}

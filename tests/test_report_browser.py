@@ -197,6 +197,7 @@ def assert_tables_fit(out: dict) -> None:
     assert too_wide == [], too_wide
 
 
+@pytest.mark.engine
 @needs_browser
 def test_run_report_renders_its_chinese_with_the_embedded_font(run_report, tmp_path):
     out = probe(run_report, tmp_path, DESKTOP_WIDTH)
@@ -205,6 +206,7 @@ def test_run_report_renders_its_chinese_with_the_embedded_font(run_report, tmp_p
     assert out["pageGlyphs"]["chars"] > 50
 
 
+@pytest.mark.engine
 @needs_browser
 def test_run_report_tables_fit_the_page(run_report, tmp_path):
     out = probe(run_report, tmp_path, DESKTOP_WIDTH)
@@ -212,6 +214,7 @@ def test_run_report_tables_fit_the_page(run_report, tmp_path):
     assert {t["id"] for t in out["tables"]} >= {"run-facts", "options", "patterns", "scores"}
 
 
+@pytest.mark.engine
 @needs_browser
 def test_in_a_narrow_window_wide_tables_scroll_inside_the_page(run_report, tmp_path):
     out = probe(run_report, tmp_path, NARROW_WIDTH)
@@ -221,6 +224,7 @@ def test_in_a_narrow_window_wide_tables_scroll_inside_the_page(run_report, tmp_p
     assert wide and all(t["boxOverflow"] == "auto" for t in wide)
 
 
+@pytest.mark.engine
 @needs_browser
 def test_sweep_report_renders_and_fits(sweep_report, tmp_path):
     out = probe(sweep_report, tmp_path, DESKTOP_WIDTH, "#axes tbody td:nth-child(2)")

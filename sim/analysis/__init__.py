@@ -43,6 +43,7 @@ from __future__ import annotations
 from .comparisons import (
     Proportion,
     compare_runs,
+    metric_estimate,
     metric_values,
     option_effects,
     sweep_table,
@@ -64,6 +65,7 @@ from .points import (
     points_per_hand,
     points_sources,
     seat_net_sources,
+    seat_source_net_counts,
     seat_source_nets,
     source_net_summary,
 )
@@ -92,6 +94,7 @@ from .scores import (
     _tail_name,
     dealer_advantage,
     score_distribution,
+    seat_score_counts,
     seat_scores,
     tail_probabilities,
 )
@@ -135,6 +138,7 @@ __all__ = [
     "load_runs",
     "load_sweep",
     "mean_interval",
+    "metric_estimate",
     "metric_values",
     "open_run",
     "option_effects",
@@ -151,7 +155,9 @@ __all__ = [
     "scored_wins",
     "seat_hands",
     "seat_net_sources",
+    "seat_score_counts",
     "seat_scores",
+    "seat_source_net_counts",
     "seat_source_nets",
     "source_net_summary",
     "sweep_table",

@@ -20,10 +20,12 @@ from .runs import (  # noqa: F401 (demo_run: examples)
     _as_parts,
     _deltas,
     _game_rows,
+    batches,
     demo_run,
 )
-from .scores import _per_hand_role_scores, dealer_advantage
+from .scores import _per_hand_role_scores, _role_numerators, dealer_advantage
 from .significance import adjust_p_values, paired_test, two_proportion_test, welch_test
+from .tallies import Moments
 
 
 class Proportion(NamedTuple):
@@ -95,6 +97,54 @@ def metric_values(run: Run, metric: str | Callable) -> Proportion | np.ndarray:
     if name == "mean":
         return games[argument].to_numpy(dtype=float)
     raise KeyError(f"unknown metric {metric!r} (see sim.analysis.metric_values)")
+
+
+def metric_estimate(run, metric: str, confidence: float = 0.95) -> dict:
+    """A metric of :func:`metric_values` estimated over the whole run: ``kind`` (``proportion``
+    or ``mean``), ``n``, ``estimate``, ``lo``, ``hi`` (Wilson, or Student t over hands). Summed
+    batch by batch (counts, exact sums of the values' whole-number numerators), so a
+    :class:`StoredRun` gives the figures of the run in memory without a value per hand held.
+
+    >>> metric_estimate(demo_run(), "draw_rate")["estimate"]
+    0.25
+    """
+    successes = trials = 0
+    moments = None
+    generic = metric in _SCALED
+    for part in batches(run, *(([], []) if generic else (None, None))):
+        values, scale = _scaled_values(part, metric)
+        if isinstance(values, Proportion):
+            successes, trials = successes + values.successes, trials + values.trials
+            continue
+        moments = moments if moments is not None else Moments(scale)
+        moments.add(values)
+    if moments is None:
+        lo, hi = wilson_interval(successes, trials, confidence)
+        estimate = successes / trials if trials else math.nan
+        return {"kind": "proportion", "n": trials, "estimate": estimate, "lo": lo, "hi": hi}
+    interval = moments.interval(confidence)
+    return {"kind": "mean", "n": interval.n, "estimate": interval.mean, "lo": interval.lo,
+            "hi": interval.hi}  # fmt: skip
+
+
+_SCALED = ("mean_abs_score", "dealer_score", "dealer_advantage")
+"""Metrics of one value per hand that :func:`_scaled_values` gives as whole-number numerators
+over a denominator (a mean over seats), read from the games' required columns alone."""
+
+
+def _scaled_values(part: Run, metric: str) -> tuple[Proportion | np.ndarray, int]:
+    """A part's values of ``metric`` as numerators over a denominator (the scores are whole
+    points: a mean over k seats is a whole number over k, summed exactly by :class:`Moments`);
+    other metrics are :func:`metric_values` over 1."""
+    if metric == "mean_abs_score":
+        columns = [part.games[f"delta_{s}"].to_numpy() for s in range(part.n_players)]
+        return sum(np.abs(column) for column in columns), part.n_players
+    if metric in ("dealer_score", "dealer_advantage"):
+        numerators = _role_numerators(part)
+        if metric == "dealer_score":
+            return numerators["dealer"], 1
+        return numerators["difference"], part.n_players - 1
+    return metric_values(part, metric), 1
 
 
 def _joined(values: list) -> Proportion | np.ndarray:

@@ -161,6 +161,31 @@ def _seat_net_blocks(part: Run, label: str | None) -> list[pd.DataFrame]:
 
 
 @per_run
+def seat_source_net_counts(run: Run) -> pd.DataFrame:
+    """:func:`seat_source_nets` counted: one row per source, seat and net value, ``source,
+    seat, net, count`` (a value no seat-hand had has no row). Summed batch by batch, so it takes
+    a run larger than memory: its size is the number of distinct nets.
+
+    >>> seat_source_net_counts(demo_run()).empty
+    True
+    """
+    tallies: dict[str, list[Histogram]] = {}
+    for part in batches(run, wins=[]):  # every games column: the per-seat nets
+        for source in seat_net_sources(part):
+            counted = tallies.setdefault(source, [Histogram() for _ in range(part.n_players)])
+            for seat, histogram in enumerate(counted):
+                histogram.add(part.games[f"{source}_{seat}"].to_numpy())
+    blocks = [
+        pd.DataFrame({"source": source, "seat": seat, "net": h.values.astype(float),
+                      "count": h.counts})
+        for source, counted in tallies.items()
+        for seat, h in enumerate(counted)
+    ]  # fmt: skip
+    columns = ["source", "seat", "net", "count"]
+    return pd.concat(blocks, ignore_index=True) if blocks else pd.DataFrame(columns=columns)
+
+
+@per_run
 def source_net_summary(run: Run, confidence: float = 0.95) -> pd.DataFrame:
     """How far each source (:func:`seat_net_sources`) swings a seat's score: one row per source.
 

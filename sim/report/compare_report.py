@@ -80,8 +80,9 @@ def comparison_sections(settings: dict, hands) -> list[tuple[str, str, list]]:
     ]
 
 
-def write_comparison_report(directory: Path) -> Path:
-    """Write ``report.html`` into a comparison directory; returns its path."""
+def write_comparison_report(directory: Path, into: Path | None = None) -> Path:
+    """Write ``report.html`` into a comparison directory, or into the folder ``into``; returns
+    its path."""
     settings, hands = load_comparison(directory)
     heading = Html(
         f"<h1>{esc(settings['label'])} <small>duplicate deals · "
@@ -92,4 +93,4 @@ def write_comparison_report(directory: Path) -> Path:
         heading,
         comparison_sections(settings, hands),
     )
-    return write(directory, document, [])
+    return write(into if into is not None else directory, document, [])

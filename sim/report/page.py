@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
+from ..running.outdir import DirectoryKind
 from .font import font_face, font_family
 from .formatting import Html, esc
 from .markup import paragraph
@@ -23,6 +24,10 @@ from .markup import paragraph
 REPORT_NAME = "report.html"
 FIGURES_DIR = "figures"
 DPI = 110
+REPORT = DirectoryKind("report", "report.json")
+"""A report written to a folder of its own (``mjsim report DIR --out OUT``): ``report.html``,
+``figures/`` and this marker, which names what the report is of, so that a later report may
+replace the folder and nothing else is ever replaced."""
 
 BODY_FONTS = (
     'system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", '
@@ -155,6 +160,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def write(directory: Path, document: str, figures: Sequence[Figure]) -> Path:
     """Write the figures' PNG copies, then ``report.html``; returns the report's path."""
+    directory.mkdir(parents=True, exist_ok=True)  # a cell's folder in a report of its own
     if figures:
         (directory / FIGURES_DIR).mkdir(exist_ok=True)
     for figure in figures:

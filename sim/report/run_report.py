@@ -4,6 +4,10 @@ Sections: Run (facts of the manifest and the options), Summary (key figures, win
 dealer advantage), How hands end, Patterns, Tiers, Scores, Points sources, How to read this.
 The numbers come from :mod:`sim.analysis`, the figures from :mod:`sim.plots`; labels and notes
 that belong to one game from the variant's registry entry (:mod:`sim.report.labels`).
+
+The run is read batch by batch (:func:`sim.analysis.open_run`): every table and figure is made
+of counts, exact sums and counts per value, so the memory a report takes does not grow with the
+run's length, and a run held in memory (:class:`sim.analysis.Run`) gives the same page.
 """
 
 from __future__ import annotations
@@ -78,7 +82,7 @@ def _timings_text(timings: dict, hands: int) -> str | None:
 
 
 def _header_facts(
-    run: analysis.Run, shown_path: str, labels: VariantLabels
+    run: analysis.Run, shown_path: str, labels: VariantLabels, hands: int
 ) -> list[tuple[str, object]]:
     manifest = run.manifest
     settings = manifest.get("run", {}) or {}
@@ -91,7 +95,7 @@ def _header_facts(
     return [
         ("label", run.label),
         ("variant", labels.title),
-        ("hands 局", fmt_count(len(run.games))),
+        ("hands 局", fmt_count(hands)),
         ("seed", settings.get("seed")),
         ("hands per session", settings.get("hands_per_session")),
         ("players", run.n_players),
@@ -102,7 +106,7 @@ def _header_facts(
             "mjsim version",
             f"{version or '–'}, commit {commit}" if commit else (version or None),
         ),
-        ("timings", _timings_text(manifest.get("timings", {}) or {}, len(run.games))),
+        ("timings", _timings_text(manifest.get("timings", {}) or {}, hands)),
         ("created", manifest.get("created")),
         ("platform", platform),
         ("run command", code(manifest["command"]) if manifest.get("command") else None),
@@ -110,13 +114,9 @@ def _header_facts(
     ]
 
 
-def _count_warnings(run: analysis.Run) -> list[Html]:
+def _count_warnings(run: analysis.Run, actual: dict[str, int]) -> list[Html]:
+    """A warning where the manifest's ``counts`` differ from ``actual`` (games, wins, draws)."""
     counts = run.manifest.get("counts") or {}
-    actual = {
-        "games": len(run.games),
-        "wins": len(run.wins),
-        "draws": int((run.games["outcome"].astype(str) == "draw").sum()),
-    }
     differ = [
         f"{key}: manifest {counts[key]}, frames {actual[key]}"
         for key in actual
@@ -146,9 +146,8 @@ def _options_table(options: dict, labels: VariantLabels) -> Html:
 # --------------------------------------------------------------------------- summary
 
 
-def _key_figures(run: analysis.Run, by_seat, difference) -> Html:
-    draws = analysis.draw_rate(run, CONFIDENCE).iloc[0]
-    abs_score = analysis.mean_interval(analysis.metric_values(run, "mean_abs_score"), CONFIDENCE)
+def _key_figures(run: analysis.Run, draws, by_seat, difference) -> Html:
+    abs_score = analysis.metric_estimate(run, "mean_abs_score", CONFIDENCE)
     dealer_row = by_seat[by_seat["role"] == "dealer"].iloc[0]
     return key_figures(
         [
@@ -171,8 +170,8 @@ def _key_figures(run: analysis.Run, by_seat, difference) -> Html:
             ),
             (
                 "mean |score| of a seat per hand",
-                fmt_num(abs_score.mean),
-                fmt_interval(abs_score.lo, abs_score.hi),
+                fmt_num(abs_score["estimate"]),
+                fmt_interval(abs_score["lo"], abs_score["hi"]),
             ),
         ]
     )
@@ -226,7 +225,7 @@ def _dealer_test_text(difference) -> str:
     )
 
 
-def _summary(run: analysis.Run) -> tuple[list, Figure]:
+def _summary(run: analysis.Run, draws) -> tuple[list, Figure]:
     by_seat = analysis.win_rate_by_seat(run, CONFIDENCE)
     advantage = analysis.dealer_advantage(run, CONFIDENCE, ALPHA)
     difference = advantage.set_index("role").loc["difference"]
@@ -237,7 +236,7 @@ def _summary(run: analysis.Run) -> tuple[list, Figure]:
         "intervals and the paired test's p-value.",
     )
     parts = [
-        _key_figures(run, by_seat, difference),
+        _key_figures(run, draws, by_seat, difference),
         Html("<h3>Win rate by seat</h3>"),
         "Seats are fixed places at the table; the dealer moves between them. The pooled rows "
         "count every seat-hand as dealer or non-dealer; the non-dealer rate is per seat.",
@@ -312,12 +311,12 @@ def _pattern_table(frame) -> Html:
     return table(columns, rows, "llrrrrrrr", "patterns")
 
 
-def _unseen_patterns_text(run: analysis.Run, labels: VariantLabels) -> list[str]:
-    seen = set(run.wins["pattern"].astype(str)) if "pattern" in run.wins else set()
+def _unseen_patterns_text(frame, hands: int, labels: VariantLabels) -> list[str]:
+    """The rules' named patterns no winner of the run had (``frame``: its pattern table)."""
+    seen = set(frame["pattern"])
     unseen = [name for name in labels.text.named_patterns if name not in seen]
     if not unseen:
         return []
-    hands = len(run.games)
     _, upper = analysis.wilson_interval(0, hands, CONFIDENCE)
     return [
         f"Named patterns of the rules never won in these {hands:,} hands (each occurs in "
@@ -325,12 +324,11 @@ def _unseen_patterns_text(run: analysis.Run, labels: VariantLabels) -> list[str]
     ]
 
 
-def _patterns(run: analysis.Run, labels: VariantLabels) -> tuple[list, Figure | None]:
-    frame = analysis.pattern_frequency(run, CONFIDENCE)
+def _patterns(frame, hands: int, labels: VariantLabels) -> tuple[list, Figure | None]:
     figure = None
     if len(frame):  # a run without a win has nothing to draw on a log scale
         figure = render(
-            plots().plot_pattern_frequency(frame, top=None, hands=len(run.games)),
+            plots().plot_pattern_frequency(frame, top=None, hands=hands),
             "pattern_frequency.png",
             "Share of hands with each pattern (log scale) with its 95% Wilson interval, coloured "
             "by tier; n = number of winners.",
@@ -340,13 +338,13 @@ def _patterns(run: analysis.Run, labels: VariantLabels) -> tuple[list, Figure | 
         "least one such winner / all hands; winners counts every winner of a multiple win.",
         _pattern_table(frame),
         figure.html() if figure else "No hand of the run was won.",
-        *_unseen_patterns_text(run, labels),
+        *_unseen_patterns_text(frame, hands, labels),
     ]
     return parts, figure
 
 
 def _tiers(run: analysis.Run, labels: VariantLabels) -> list:
-    if "tier" not in run.wins:  # a variant whose wins have no tiers (its note says so)
+    if "tier" not in _columns(run, "wins"):  # a variant whose wins have no tiers (its note)
         return [labels.text.tier_note or "The variant's wins have no tiers."]
     frame = analysis.tier_summary(run, CONFIDENCE)
     rows = [
@@ -427,7 +425,7 @@ def _score_table(frame) -> Html:
 def _scores(run: analysis.Run, labels: VariantLabels) -> tuple[list, Figure]:
     frame = analysis.score_distribution(run, TAIL_THRESHOLDS, CONFIDENCE)
     figure = render(
-        plots().plot_score_distribution(analysis.seat_scores(run)),
+        plots().plot_score_distribution(analysis.seat_score_counts(run)),
         "score_distribution.png",
         "Score change of a seat in one hand: how often each score occurs (left, log scale) and "
         "the empirical CDF (right), per seat.",
@@ -449,7 +447,7 @@ def _points_figure(run: analysis.Run, frame, labels: VariantLabels) -> Figure | 
     the frames record per seat; none when no point changed hands."""
     if not (frame["points"] > 0).any():
         return None
-    nets = analysis.seat_source_nets(run)
+    nets = analysis.seat_source_net_counts(run)
     spread = (
         " (left) and how often a seat's net from each source takes each value (right, log "
         "scale; the sources the run records per seat)"
@@ -562,17 +560,28 @@ def how_to_read(extra=()) -> list:
     return [note_list([*HOW_TO_READ, *extra])]
 
 
+def _columns(run, frame: str) -> list[str]:
+    """The columns of the run's ``games`` or ``wins`` table, stored or in memory."""
+    if isinstance(run, analysis.StoredRun):
+        return run.columns(frame)
+    return list(getattr(run, frame).columns)
+
+
 def build_run_report(
-    run: analysis.Run, shown_path: str, parent: tuple[str, str] | None = None
+    run: analysis.Run | analysis.StoredRun,
+    shown_path: str,
+    parent: tuple[str, str] | None = None,
 ) -> tuple[str, list[Figure]]:
     """The HTML text of a run's report and its figures (nothing is written).
 
-    ``shown_path``: the directory as the report command names it; ``parent``: (text, href) of
-    a link back to the sweep the run belongs to.
+    ``run``: a run in memory, or a stored one (:func:`sim.analysis.open_run`), read batch by
+    batch: the same page. ``shown_path``: the directory as the report command names it;
+    ``parent``: (text, href) of a link back to the sweep the run belongs to.
     """
     if run.is_combined:
         raise ValueError("a report covers one run; combined runs have a sweep report")
-    hands = len(run.games)
+    draws = analysis.draw_rate(run, CONFIDENCE).iloc[0]
+    hands = int(draws["hands"])
     if hands == 0:
         raise ValueError(f"{shown_path}: the run has no hands")
     labels = variant_labels(run.manifest.get("variant"))
@@ -582,13 +591,17 @@ def build_run_report(
     )
     if parent:
         heading += f"<p>Cell of the sweep {link(parent[1], parent[0])}.</p>"
-    summary, dealer_figure = _summary(run)
-    patterns, pattern_figure = _patterns(run, labels)
+    summary, dealer_figure = _summary(run, draws)
+    pattern_frame = analysis.pattern_frequency(run, CONFIDENCE)
+    patterns, pattern_figure = _patterns(pattern_frame, hands, labels)
+    # every winner is counted under its pattern
+    actual = {"games": hands, "wins": int(pattern_frame["count"].sum()),
+              "draws": int(draws["draws"])}  # fmt: skip
     scores, score_figure = _scores(run, labels)
     points, points_figure = _points(run, labels)
     run_section = [
-        facts(_header_facts(run, shown_path, labels), "run-facts"),
-        *_count_warnings(run),
+        facts(_header_facts(run, shown_path, labels, hands), "run-facts"),
+        *_count_warnings(run, actual),
         Html("<h3>Options 规则选项</h3>"),
         "Every resolved option of the run; highlighted rows differ from the variant's default.",
         _options_table(run.options, labels),
@@ -613,11 +626,15 @@ def build_run_report(
 
 
 def write_run_report(
-    path: str | Path, parent: tuple[str, str] | None = None, run: analysis.Run | None = None
+    path: str | Path,
+    parent: tuple[str, str] | None = None,
+    run: analysis.Run | analysis.StoredRun | None = None,
+    into: Path | None = None,
 ) -> Path:
-    """Write ``report.html`` and ``figures/`` into the run directory ``path``; returns the
-    report's path. ``run``: the loaded run, if the caller has it already."""
+    """Write ``report.html`` and ``figures/`` of the run directory ``path`` into it, or into
+    the folder ``into``; returns the report's path. ``run``: the run, if the caller has it
+    already opened or loaded (default: opened to be read batch by batch)."""
     directory = Path(path)
-    run = run if run is not None else analysis.load_run(directory)
+    run = run if run is not None else analysis.open_run(directory)
     document, figures = build_run_report(run, str(path), parent)
-    return write(directory, document, figures)
+    return write(into if into is not None else directory, document, figures)

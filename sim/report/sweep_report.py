@@ -5,6 +5,7 @@ linked both ways.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shlex
 from pathlib import Path
@@ -92,8 +93,24 @@ def _shares_walls(sweep: analysis.Sweep) -> bool:
     seeds = {str((run.manifest.get("run") or {}).get("seed")) for run in runs}
     if len(seeds) != 1 or "None" in seeds:
         return False
-    first = runs[0].games["game"].to_numpy()
-    return all(np.array_equal(run.games["game"].to_numpy(), first) for run in runs[1:])
+    first = _hand_digest(runs[0])
+    return all(_hand_digest(run) == first for run in runs[1:])
+
+
+def _hand_digest(run) -> tuple[int, str]:
+    """The number of hands and a digest of their numbers in order, read batch by batch: two
+    runs with the same digest have the same hand numbers (whatever their batches)."""
+    digest, hands = hashlib.sha256(), 0
+    for part in analysis.batches(run, games=[], wins=[]):
+        numbers = part.games["game"].to_numpy(dtype=np.int64)
+        digest.update(numbers.tobytes())
+        hands += len(numbers)
+    return hands, digest.hexdigest()
+
+
+def _hands(run) -> int:
+    """The hands of a cell, stored (from the tables' metadata) or in memory."""
+    return run.hands if isinstance(run, analysis.StoredRun) else len(run.games)
 
 
 def _cell_href(sweep_dir: Path, run: analysis.Run) -> str:
@@ -378,7 +395,7 @@ def _comparison(
 def _sweep_section(
     sweep: analysis.Sweep, shown_path: str, label: str, base: str, hrefs, labels: VariantLabels
 ) -> list:
-    hands = sorted({len(run.games) for run in sweep.runs.values()})
+    hands = sorted({_hands(run) for run in sweep.runs.values()})
     seeds = sorted({str((r.manifest.get("run") or {}).get("seed")) for r in sweep.runs.values()})
     rows = [
         ("label", label),
@@ -432,13 +449,24 @@ def build_sweep_report(
     return document, [*figures, *comparison_figures], hrefs
 
 
-def write_sweep_report(path: str | Path, baseline: str | None = None) -> Path:
-    """Write the report of every cell, then the sweep's ``report.html`` and ``figures/``."""
+def write_sweep_report(
+    path: str | Path, baseline: str | None = None, into: Path | None = None
+) -> Path:
+    """Write the report of every cell, then the sweep's ``report.html`` and ``figures/``: into
+    the sweep's directory and its cells', or into the folder ``into``, each cell's report
+    under the cell's path relative to the sweep (the links between them are relative)."""
     directory = Path(path)
-    sweep = analysis.load_sweep(directory)
+    sweep = analysis.load_sweep(directory, lazy=True)
     document, figures, _ = build_sweep_report(sweep, str(path), baseline)
     label = sweep.spec.get("label") or directory.name
     for run in sweep.runs.values():
+        relative = Path(os.path.relpath(run.path, directory))
+        if into is not None and ".." in relative.parts:
+            raise ValueError(
+                f"{run.path}: a cell outside the sweep directory has no place in a report "
+                "written elsewhere (--out); report the sweep without --out"
+            )
         back = quote(Path(os.path.relpath(directory, run.path)).as_posix() + "/" + REPORT_NAME)
-        write_run_report(run.path, parent=(label, back), run=run)
-    return write(directory, document, figures)
+        cell_into = None if into is None else into / relative
+        write_run_report(run.path, parent=(label, back), run=run, into=cell_into)
+    return write(into if into is not None else directory, document, figures)
