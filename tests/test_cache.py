@@ -1,5 +1,6 @@
 """``mjsim cache``: mjsim's cache folders listed with whether this mjsim reads them, and
-``--prune`` removing only the folders mjsim made and no longer reads (``sim.running.cache``)."""
+``--prune`` removing only the folders mjsim made and no longer reads (``sim.running.cache``);
+the test suite's own folders listed as such and removed only with ``--prune --tests``."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ from tests.cli_in_process import mjsim
 
 OLD = ("tables-0123456789abcdef", "numba-fedcba9876543210", "numba-wengan-00112233445566ff")
 OTHERS = ("notes", "tables-0123456789abcdef.k3j_x9", "numba-UPPER-0123456789abcdef")
+TESTS_OLD = "numba-toy-0123456789abcdef"
+"""An old folder of the test suite's toy variant (tests/toy_variant)."""
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _cache_folders_of(package: str) -> set[str]:
@@ -61,27 +65,46 @@ def cache_root(tmp_path, monkeypatch):
     monkeypatch.setenv("MJSIM_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     assert _jit.cache_root() == tmp_path
-    for name in (*cache.in_use_names(), *OLD, *OTHERS[1:]):
+    for name in (*cache.in_use_names(), *cache.in_use_by_tests(), TESTS_OLD, *OLD, *OTHERS[1:]):
         (tmp_path / name).mkdir()
         (tmp_path / name / "data.bin").write_bytes(b"x" * 1000)
     (tmp_path / "notes").write_text("a user's file")
     return tmp_path
 
 
-def test_the_listing_says_which_folders_are_in_use(cache_root):
+def test_the_test_suite_declares_its_variants_cache_folders_to_the_listing():
+    """Every variant the tests compile into the cache (``variant_cache_folder(NAME, ...)``)
+    is one of ``cache.TEST_VARIANTS``, at the folder named there; in this checkout its folder
+    is in use."""
+    declared = {}
+    for path in (ROOT / "tests").rglob("*.py"):
+        for name in re.findall(r"variant_cache_folder\(\s*\"(\w+)\"", path.read_text("utf-8")):
+            declared[name] = path.parent.relative_to(ROOT)
+    assert declared == cache.TEST_VARIANTS
+    assert len(cache.in_use_by_tests()) == len(declared)
+    assert all(cache.is_test_suite_folder(name) for name in cache.in_use_by_tests())
+
+
+def test_the_listing_says_which_folders_are_in_use_and_which_are_the_tests(cache_root):
     found = {folder.path.name: folder for folder in cache.cache_folders()}
-    assert set(found) == set(cache.in_use_names()) | set(OLD)  # nothing else is mjsim's
-    assert {name for name, folder in found.items() if not folder.in_use} == set(OLD)
+    tests = set(cache.in_use_by_tests()) | {TESTS_OLD}
+    assert set(found) == set(cache.in_use_names()) | set(OLD) | tests  # nothing else is ours
+    assert {name for name, folder in found.items() if not folder.in_use} == {*OLD, TESTS_OLD}
+    assert {name for name, folder in found.items() if folder.owner == "tests"} == tests
     assert all(folder.size_bytes == 1000 for folder in found.values())
 
 
-def test_prune_removes_only_the_old_folders(cache_root):
+def test_prune_removes_only_the_old_folders_not_the_test_suites(cache_root):
     removed = cache.prune()
     assert sorted(folder.path.name for folder in removed) == sorted(OLD)
     left = {path.name for path in cache_root.iterdir()}
-    assert left == set(cache.in_use_names()) | set(OTHERS)
+    tests = set(cache.in_use_by_tests()) | {TESTS_OLD}
+    assert left == set(cache.in_use_names()) | set(OTHERS) | tests
     assert (cache_root / "notes").read_text() == "a user's file"
     assert cache.prune() == []  # nothing more to remove
+    # asked: the test suite's old folder too, never the one this checkout's tests read
+    assert [folder.path.name for folder in cache.prune(tests=True)] == [TESTS_OLD]
+    assert cache.in_use_by_tests() <= {path.name for path in cache_root.iterdir()}
 
 
 def test_the_command_lists_then_prunes(cache_root, capsys):
@@ -92,12 +115,38 @@ def test_the_command_lists_then_prunes(cache_root, capsys):
         assert re.search(rf"^  old +0\.0 MB  {name}$", listed.stdout, re.MULTILINE)
     for name in cache.in_use_names():
         assert re.search(rf"^  in use +0\.0 MB  {name}$", listed.stdout, re.MULTILINE)
+    for name in cache.in_use_by_tests():
+        assert re.search(rf"^  tests +0\.0 MB  {name}$", listed.stdout, re.MULTILINE)
+    assert re.search(rf"^  tests, old +0\.0 MB  {TESTS_OLD}$", listed.stdout, re.MULTILINE)
     assert "3 folders not in use (0.0 MB): mjsim cache --prune removes them" in listed.stdout
+    assert (
+        "the test suite's 2 folders (tests/toy_variant), 1 not in use (0.0 MB): kept by mjsim "
+        "cache --prune, removed by mjsim cache --prune --tests"
+    ) in listed.stdout
     pruned = mjsim(capsys, "cache", "--prune")
     assert pruned.returncode == 0
     assert len(re.findall(r"^removed ", pruned.stdout, re.MULTILINE)) == 3
     assert f"3 folders not in use removed from {cache_root}" in pruned.stdout
+    assert (
+        "kept the test suite's 1 folder not in use (tests/toy_variant): mjsim cache --prune "
+        "--tests removes them"
+    ) in pruned.stdout
+    assert (cache_root / TESTS_OLD).is_dir()
     assert "no folder that this mjsim does not use" in mjsim(capsys, "cache").stdout
+    pruned = mjsim(capsys, "cache", "--prune", "--tests")
+    assert pruned.stdout.splitlines() == [
+        f"removed      0.0 MB  {cache_root / TESTS_OLD}",
+        f"1 folder not in use removed from {cache_root}: 0.0 MB",
+    ]
+    assert all((cache_root / name).is_dir() for name in cache.in_use_by_tests())
+
+
+def test_tests_without_prune_is_a_one_line_error(cache_root, capsys):
+    result = mjsim(capsys, "cache", "--tests")
+    assert result.returncode == 2 and result.stdout == ""
+    assert (
+        result.stderr == "mjsim: error: --tests: only with --prune (mjsim cache --prune --tests)\n"
+    )
 
 
 def test_a_bad_flag_is_one_line_and_status_2(capsys):

@@ -40,6 +40,7 @@ def test_every_wanted_move_has_a_listed_hand():
         assert [entry["name"] for entry in MAKE.hands_list(variant)] == [w.name for w in wanted]
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(
     ("variant", "entry"), LISTED, ids=[f"{variant}-{entry['name']}" for variant, entry in LISTED]
 )

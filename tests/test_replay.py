@@ -4,6 +4,7 @@ form accounts for every tile and scores the hand again from the log alone."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from functools import cache
 
@@ -19,6 +20,7 @@ from sim.kernels import state as S
 from sim.running import replay as run_replay
 from sim.running import runner
 from sim.running.config import load_config
+from sim.running.run_checks import add_checksums
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
 from sim.variants.anhua import replay as anhua_replay
@@ -27,6 +29,7 @@ from sim.variants.anhua.record_slots import RH_N_BIRDS
 from sim.variants.wengan.record_slots import POINT_SOURCES
 
 
+@pytest.mark.engine
 def test_replay_reproduces_the_bulk_records_and_logs_every_move():
     options = AnhuaOptions()
     walls = shuffled_walls(40, 108, 77)
@@ -72,6 +75,7 @@ def test_replay_names_the_game_range():
         anhua_replay.replay_walls(walls, 3)
 
 
+@pytest.mark.engine
 def test_replay_shows_passed_wins_robbed_kongs_and_final_hands():
     """漏胡 and 抢杠胡 (docs/rules/anhua.md: 可抢杠胡) in the replay text: a passed win is a
     line of its own, a robbed kong shows the kong declared before the rob, and every seat's
@@ -133,6 +137,7 @@ def _expected_locked(events: np.ndarray, seat: int) -> bool:
     )
 
 
+@pytest.mark.engine
 def test_replay_shows_the_final_status_of_every_seat_and_of_the_hand():
     """The declared status columns at the end of a hand, in text (only values that say
     something) and JSON (every shown column): a seat that passed a win since its last draw
@@ -170,7 +175,7 @@ def test_replay_shows_the_final_status_of_every_seat_and_of_the_hand():
         kings = {obj["king"]: obj["tile"] for obj in objects if obj["event"] == "wild"}
         assert (hand["king_x"], hand["king_y"]) == (kings.get("X"), kings["Y"])
         assert "steer_forms" not in hand  # hidden: the agents' business
-        assert f"king y {hand['king_y']}" in "\n".join(lines)
+        assert f"king Y is {hand['king_y']}" in "\n".join(lines)
         if all(seen.values()) and game >= 50:
             break
     assert all(seen.values()), seen
@@ -217,7 +222,7 @@ def json_run(request, tmp_path_factory):
     config = load_config(f"configs/{config_name}.toml", settings + overrides)
     path = runner.run(config, tmp_path_factory.mktemp("json") / request.param)
     games = pd.read_parquet(path / runner.GAMES).set_index("game")
-    stored = run_replay.config_of_run(path)  # read once: replay_run reads it for each hand
+    stored = runner.config_of_run(path)  # read once: replay_run reads it for each hand
     hands = {}
     for game in range(N_GAMES):
         # the tests compare each replay's settlement with the games table's row, the check
@@ -246,6 +251,7 @@ def _kind(name: str) -> int:
     return _parsed_kinds(name)[0][0]
 
 
+@pytest.mark.engine
 def test_json_lines_rescore_every_hand_from_the_settlement_items(json_run):
     """Summing each seat's settlement items (payer minus, payee plus) gives the games table's
     delta_N, hand by hand; each payment's items add up to the logged payment."""
@@ -277,6 +283,7 @@ def test_json_lines_rescore_every_hand_from_the_settlement_items(json_run):
     assert (kinds_of_item["dealer_bonus"] > 0) == options.dealer_bonus
 
 
+@pytest.mark.engine
 def test_json_lines_account_for_every_tile(json_run):
     """Following the JSON events alone (deal, draws, discards, claims, kongs, reveals, wins)
     gives every seat's final concealed tiles and melds; the tiles taken from the wall, in
@@ -408,7 +415,7 @@ def wengan_run(request, tmp_path_factory):
     config = load_config(f"configs/{config_name}.toml", settings + overrides)
     path = runner.run(config, tmp_path_factory.mktemp("wengan") / request.param)
     games = pd.read_parquet(path / runner.GAMES).set_index("game")
-    stored = run_replay.config_of_run(path)  # as json_run
+    stored = runner.config_of_run(path)  # as json_run
     hands = {}
     for game in range(150):
         lines = run_replay.json_lines(run_replay.replay_config(stored, game))
@@ -416,6 +423,7 @@ def wengan_run(request, tmp_path_factory):
     return config, games, hands
 
 
+@pytest.mark.engine
 def test_a_replay_that_differs_from_the_stored_row_is_refused(tmp_path):
     """``replay_run`` checks the replayed hand's score changes against the run's games table:
     a table another engine wrote (here: one delta changed) gives an error naming the hand."""
@@ -425,10 +433,17 @@ def test_a_replay_that_differs_from_the_stored_row_is_refused(tmp_path):
     games = pd.read_parquet(path / runner.GAMES)
     games.loc[games["game"] == 5, "delta_0"] += 1
     games.to_parquet(path / runner.GAMES, index=False)
+    with pytest.raises(ValueError, match=r"games\.parquet: .* the file was changed after"):
+        run_replay.replay_run(path, 5)  # the run folder's checks see the edit first
+    manifest = json.loads((path / runner.MANIFEST).read_text())
+    del manifest["tables"]  # the edited table given checksums: a run folder that passes them
+    (path / runner.MANIFEST).write_text(json.dumps(manifest))
+    assert add_checksums(path)
     with pytest.raises(ValueError, match="replay of hand 5 differs from the stored row"):
         run_replay.replay_run(path, 5)
 
 
+@pytest.mark.engine
 def test_wengan_json_lines_give_every_score_change_from_the_settlement_items(wengan_run):
     """总分 (docs/rules/wengan.md): summing the ``settlement`` items (payer minus, payee
     plus) gives every seat's delta; each chicken is named with its kinds and each kong with its
@@ -475,6 +490,7 @@ PAYING_ITEMS = {"chicken": ("chicken", "payee"), "bao_ji": ("chicken", "payer"),
 """A settlement item that pays a seat's chickens or dou: (what, the seat's field)."""
 
 
+@pytest.mark.engine
 def test_wengan_text_says_not_paid_where_no_item_pays_the_owner(wengan_run):
     """抢杠烧鸡, 热炮烧鸡, 荒庄烧鸡烧豆, 荒庄不包鸡包豆 (docs/rules/wengan.md): a seat's
     chicken and dou lines end "not paid" exactly when the hand's JSON items pay it none of
@@ -518,3 +534,99 @@ def test_a_replacement_draw_is_named_as_one():
     )
     lines = event_lines(events, words)
     assert lines == ["seat 1 draws 5m", "seat 2 draws 6m (a kong's replacement, from the tail)"]
+
+
+# --------------------------------------------------------------------------------------------
+# The words of the text replay
+
+TEXT_CONFIGS = ("anhua-seven-kings", "anhua-four-kings", "wengan-4p", "anqing")
+TEXT_HANDS = 24
+WINNER_LINE = {
+    "anhua": r"seat \d: \S+, base points \d+ \(P\)",
+    "wengan": r"seat \d: \S+ \(pattern points \d+\)( \+ \S+)?, points \d+ \(T\)",
+    "anqing": r"seat \d: points \d+ \(S\), [^;]+; dealer's 连庄 count \d+ \(k\)",
+}
+ABBREVIATION = re.compile(r"\b[A-Za-z] = |\b[a-z]+_[a-z_]+\b| x\d|dealt [xy] kings")
+"""What the docs alone explain: ``S = 11``, ``k = 1``, identifiers (``self_draw``), ``x3``."""
+
+
+@cache
+def _text_and_json(config_name: str) -> list[tuple[list[str], list[dict]]]:
+    """The text and the parsed JSON of the first TEXT_HANDS hands of a config."""
+    config = load_config(
+        f"configs/{config_name}.toml", [f"run.games={TEXT_HANDS}", "run.chunk_hands=8"]
+    )
+    hands = []
+    for game in range(TEXT_HANDS):
+        hand = run_replay.replay_config(config, game)
+        objects = [json.loads(line) for line in run_replay.json_lines(hand)]
+        hands.append((run_replay.text_lines(hand), objects))
+    return hands
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("config_name", TEXT_CONFIGS)
+def test_the_text_replay_lists_each_seats_dealt_tiles_as_the_json_does(config_name):
+    for text, objects in _text_and_json(config_name):
+        deals = [
+            f"seat {obj['seat']} is dealt {obj['count']} tiles: {obj['tiles']}"
+            for obj in objects
+            if obj["event"] == "deal"
+        ]
+        assert len(deals) == objects[0]["n_players"]
+        assert [line for line in text if " is dealt " in line] == deals
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("config_name", TEXT_CONFIGS)
+def test_the_text_replay_says_in_words_what_the_docs_abbreviate(config_name):
+    """No ``S = 11``, ``T = 10``, ``k = 1``, ``x3`` or ``dealt y kings 1``: each winner's points
+    named with the letter the rules give them in brackets, the status in words."""
+    variant = load_config(f"configs/{config_name}.toml").variant
+    winners = 0
+    for text, objects in _text_and_json(config_name):
+        for line in text[1:]:  # the header names the config's label
+            assert not ABBREVIATION.search(line), line
+        wins = [line for line in text if re.fullmatch(WINNER_LINE[variant], line)]
+        assert len(wins) == sum(obj["event"] == "winner" for obj in objects), text
+        winners += len(wins)
+    assert winners > 0
+
+
+def test_every_status_column_a_replay_shows_is_worded():
+    """Each variant's shown status columns declare a phrase, and its fields fill in: a count's
+    plural, a suit's letter, the melds a bit set names."""
+    from sim.variants import VARIANT_NAMES, get_variant
+    from sim.variants.replay import status_phrase
+
+    for name in VARIANT_NAMES:
+        variant = get_variant(name)
+        for column in (*variant.seat_status, *variant.hand_status):
+            if column.hidden:
+                continue
+            assert column.phrase, (name, column.name)
+            for value in (1, 2, 5):
+                assert "_" not in status_phrase(column, value), (name, column.name)
+    anhua, wengan = get_variant("anhua"), get_variant("wengan")
+    by_name = {c.name: c for c in (*anhua.seat_status, *wengan.seat_status)}
+    assert status_phrase(by_name["dealt_y_kings"], 1) == "dealt 1 king of Y"
+    assert status_phrase(by_name["dealt_x_kings"], 3) == "dealt 3 kings of X"
+    assert status_phrase(by_name["que_suit"], 2) == "定缺: lacks suit p"
+    assert status_phrase(by_name["late_kongs"], 5).endswith("meld 1 and 3")
+
+
+def test_a_passed_win_is_named_by_each_variants_rule():
+    """Anhua's 漏胡 bars a win on the kind until the seat draws (docs/rules/anhua.md, 漏胡);
+    Weng'an's 过胡 may lock wins until the hand changes: a draw, pong or kong
+    (docs/rules/wengan.md, §wengan-guo-hu)."""
+    from sim.variants.replay import event_lines
+    from sim.variants.wengan import replay as wengan_replay
+
+    events = np.array([[S.EVENT_PASS_WIN, 1, 4, 0]], np.int64)
+    assert event_lines(events, anhua_replay.WORDS) == [
+        "seat 1 passes a win on 5m (漏胡: it may not win on 5m from another player until it draws)"
+    ]
+    assert event_lines(events, wengan_replay.WORDS) == [
+        "seat 1 passes a win on 5m (过胡: its wins on others' tiles may be locked until its hand "
+        "changes)"
+    ]

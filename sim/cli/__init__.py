@@ -5,8 +5,8 @@
     mjsim sweep SWEEP.toml           a config over a grid of option values, compared
     mjsim compare CONFIG --agents A,B  agents against each other on duplicate deals
     mjsim tune CONFIG --agent A --field B  search an agent's parameters against a field
-    mjsim replay DIR --game ID       one hand of a run, move by move
-    mjsim bench                      evaluator and engine throughput
+    mjsim replay RUN_OR_CONFIG --game ID  one hand of a run or a config, move by move
+    mjsim bench [CONFIG ...]         evaluator and engine throughput (every variant, or configs)
     mjsim exact VARIANT              exact probabilities of dealt-hand events
     mjsim deal VARIANT --hands N     dealt-hand Monte Carlo beside the exact values
     mjsim demo                       evaluate a few example hands

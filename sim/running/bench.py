@@ -1,6 +1,8 @@
 """Throughput figures for ``mjsim bench``: the evaluator (evaluations/s) and the engine
-(complete hands/s), one core each. The fuller benchmarks, with more hand mixes, are in
-``benchmarks/`` (their figures over time in ``benchmarks/RESULTS.md``).
+(complete hands/s), one core each. The engine is measured on configs: a config file, or a
+variant by its name (its default options and agents); by default every registered variant at
+its defaults. The fuller benchmarks, with more hand mixes, are in ``benchmarks/`` (their figures
+over time in ``benchmarks/RESULTS.md``).
 
 The first engine call in a process compiles the kernels or loads them from numba's disk cache;
 it is timed on its own and not counted in hands/s.
@@ -11,7 +13,8 @@ from __future__ import annotations
 import os
 import platform
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import numpy as np
 
@@ -20,13 +23,27 @@ from ..core.tables import load_tables
 from ..core.wall import shuffled_walls, spawn_seeds
 from ..kernels import engine
 from ..kernels import hand as kernels
-from ..variants.anhua import AnhuaOptions, play_records, session_first_dealers
+from ..variants import VARIANT_NAMES
+from .agents import agent_ids
+from .config import RunConfig, build_config, load_config
 
-ENGINE_PRESETS = {
-    "anhua 4p seven kings": AnhuaOptions(),
-    "anhua 4p four kings": AnhuaOptions(king_mode="four_kings"),
-    "anhua 3p seven kings": AnhuaOptions(player_count=3),
-}
+
+def bench_configs(targets: Iterable[str] = ()) -> list[RunConfig]:
+    """The configs to measure: each target a variant's name (its default options and agents)
+    or a config file; no target, every registered variant at its defaults. A target that is
+    neither is a one-line error naming what is allowed."""
+    configs = []
+    for target in targets or VARIANT_NAMES:
+        if target in VARIANT_NAMES:
+            configs.append(build_config({"variant": target}))
+        elif target.endswith(".toml") or Path(target).exists():
+            configs.append(load_config(target))
+        else:
+            raise ValueError(
+                f"{target!r} is neither a variant nor a config file; allowed: a variant "
+                f"({', '.join(VARIANT_NAMES)}) or a config file such as configs/NAME.toml"
+            )
+    return configs
 
 
 def header() -> str:
@@ -80,20 +97,32 @@ def evaluator_throughput(n_hands: int = 200_000, repeat: int = 3, seed: int = 1)
     return rows
 
 
-def engine_throughput(n_hands: int = 10_000, repeat: int = 2, seed: int = 2026) -> Iterator[dict]:
-    """Complete hands per second for each preset, the efficiency agent in every seat."""
-    for label, options in ENGINE_PRESETS.items():
+def engine_throughput(
+    configs: Iterable[RunConfig] | None = None,
+    n_hands: int = 10_000,
+    repeat: int = 2,
+    seed: int = 2026,
+) -> Iterator[dict]:
+    """Complete hands per second of each config (default: ``bench_configs()``), with its
+    options, agents and hands per session; the walls and first dealers from ``seed``."""
+    for config in bench_configs() if configs is None else configs:
+        variant = config.spec
         walls_seed, dealers_seed = spawn_seeds(seed, 2)
-        walls = shuffled_walls(n_hands, 108, walls_seed)
-        dealers = session_first_dealers(-(-n_hands // 8), options, dealers_seed)
-        agents = (0,) * options.player_count
+        walls = shuffled_walls(n_hands, variant.n_tiles, walls_seed)
+        per_session = config.hands_per_session
+        dealers = variant.first_dealers(-(-n_hands // per_session), config.options, dealers_seed)
+        play = variant.play
+        arguments = (config.options, walls, dealers, per_session, agent_ids(config.agents), seed)
+        first = (config.options, walls[:per_session], dealers[:1], *arguments[3:])
         start = time.perf_counter()
-        play_records(options, walls[:8], dealers[:1], 8, agents, seed)
+        play(*first, config.agent_params)
         first_call = time.perf_counter() - start
-        seconds, records = _best_of(repeat, play_records, options, walls, dealers, 8, agents, seed)
-
+        seconds, records = _best_of(repeat, play, *arguments, config.agent_params)
         yield {
-            "rule set": label,
+            "config": config.label,
+            "variant": config.variant,
+            "players": config.n_players,
+            "agents": ", ".join(dict.fromkeys(config.agents)),
             "first_call_seconds": first_call,
             "hands_per_second": n_hands / seconds,
             "turns_per_hand": float(records[:, engine.R_TURNS].mean()),

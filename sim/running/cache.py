@@ -11,6 +11,11 @@ user's own files where ``MJSIM_CACHE_DIR`` points, a table build in progress,
 ``tables-<digest>.<random>``) is left alone. "In use" means read by this mjsim with this
 environment's settings: ``MJSIM_NUMBA_FIXES`` and ``MJSIM_LINK_AT_LOAD`` are part of the numba
 folders' digests, so folders made under other settings count as not in use.
+
+The test suite's own variants (:data:`TEST_VARIANTS`, such as ``tests/toy_variant``) cache their
+kernels beside mjsim's, ``numba-<name>-<digest>``. Their folders are the test suite's: listed as
+such (in use when they are this checkout's), and removed only when asked (``prune(tests=True)``,
+``mjsim cache --prune --tests``), so pruning mjsim's caches never costs the tests a compile.
 """
 
 from __future__ import annotations
@@ -24,15 +29,41 @@ from pathlib import Path
 
 FOLDER_NAME = re.compile(r"(tables|numba|numba-[a-z][a-z0-9_]*)-[0-9a-f]{16}")
 """The names of the folders mjsim makes in its cache."""
+TEST_VARIANTS = {"toy": Path("tests") / "toy_variant"}
+"""The test suite's own variants (name -> folder in a checkout, whose ``__init__.py`` imports
+its kernels inside ``sim.kernels.variant_cache_folder(name, ...)``): their cache folders,
+``numba-<name>-<digest>``, are the test suite's. ``tests/test_cache.py`` checks that every
+variant the tests declare so is named here."""
+CHECKOUT = Path(__file__).resolve().parents[2]
+"""The repository this mjsim runs from, when it is a checkout (an editable install)."""
 
 
 @dataclass(frozen=True)
 class CacheFolder:
-    """One of mjsim's cache folders: where it is, its size and whether this mjsim reads it."""
+    """One cache folder: where it is, its size, whether this mjsim (or, for the test suite's,
+    this checkout's tests) reads it, and whose it is: ``mjsim`` or ``tests``."""
 
     path: Path
     size_bytes: int
     in_use: bool
+    owner: str = "mjsim"
+
+
+def is_test_suite_folder(name: str) -> bool:
+    """Whether a cache folder is one of the test suite's variants' (:data:`TEST_VARIANTS`)."""
+    return any(name.startswith(f"numba-{variant}-") for variant in TEST_VARIANTS)
+
+
+def in_use_by_tests() -> frozenset[str]:
+    """The names of the test suite's folders this checkout's tests read: none when the tests'
+    variants are not here (an installed mjsim)."""
+    from ..kernels import variant_cache_name
+
+    return frozenset(
+        variant_cache_name(name, CHECKOUT / folder)
+        for name, folder in TEST_VARIANTS.items()
+        if (CHECKOUT / folder / "__init__.py").is_file()
+    )
 
 
 def in_use_names() -> frozenset[str]:
@@ -62,24 +93,27 @@ def cache_roots() -> list[Path]:
 
 
 def cache_folders() -> list[CacheFolder]:
-    """mjsim's cache folders in :func:`cache_roots`, by root and name."""
-    used = in_use_names()
+    """mjsim's cache folders in :func:`cache_roots` and the test suite's, by root and name."""
+    used = in_use_names() | in_use_by_tests()
     found = []
     for root in cache_roots():
         if not root.is_dir():
             continue
         for path in sorted(root.iterdir()):
             if path.is_dir() and not path.is_symlink() and FOLDER_NAME.fullmatch(path.name):
-                found.append(CacheFolder(path, _size(path), path.name in used))
+                owner = "tests" if is_test_suite_folder(path.name) else "mjsim"
+                found.append(CacheFolder(path, _size(path), path.name in used, owner))
     return found
 
 
-def prune() -> list[CacheFolder]:
-    """Remove every cache folder this mjsim does not read; the folders removed. A run of
-    another mjsim version using one of them at this moment would then compile again."""
+def prune(tests: bool = False) -> list[CacheFolder]:
+    """Remove every cache folder of mjsim's that this mjsim does not read, and with ``tests``
+    also every folder of the test suite's that this checkout's tests do not read; the folders
+    removed. A run of another mjsim version using one of them at this moment would then
+    compile again."""
     removed = []
     for folder in cache_folders():
-        if not folder.in_use:
+        if not folder.in_use and (tests or folder.owner == "mjsim"):
             shutil.rmtree(folder.path)
             removed.append(folder)
     return removed

@@ -25,7 +25,8 @@ from ..kernels import state as S
 from ..variants.replay import SCHEMA, json_object, wall_names
 from .agents import agent_ids
 from .config import RunConfig
-from .runner import GAMES, chunk_inputs, chunk_of, config_of_run
+from .run_checks import check_run
+from .runner import GAMES, chunk_inputs, chunk_of
 
 FORMATS = ("text", "json")
 """What ``replay_lines`` writes: lines of text, or JSON Lines."""
@@ -66,9 +67,9 @@ def replay_config(config: RunConfig, game: int) -> ReplayedHand:
 
 
 def replay_run(path: str | Path, game: int) -> ReplayedHand:
-    """Replay hand ``game`` of a run directory (``sim.running.runner``) and check its record against
-    the stored row."""
-    config = config_of_run(path)
+    """Replay hand ``game`` of a run directory (``sim.running.runner``), once the folder passes
+    its checks (``sim.running.run_checks``), and check its record against the stored row."""
+    config = check_run(path).config
     hand = replay_config(config, game)
     record = hand.record
     stored = pd.read_parquet(f"{path}/{GAMES}", filters=[("game", "==", game)])
@@ -92,7 +93,9 @@ def text_lines(hand: ReplayedHand) -> list[str]:
         f"{game % per_session} of it), dealer seat {int(hand.record[R.R_DEALER])}, "
         f"agents {', '.join(config.agents)}"
     )
-    described = config.spec.describe(hand.events, hand.record, config.n_players, hand.final)
+    described = config.spec.describe(
+        hand.events, hand.record, config.n_players, hand.final, wall=hand.wall
+    )
     return [header, *described]
 
 

@@ -57,9 +57,10 @@ class Variant:
     index, agent_params=None)`` -> (record, events, final position): hand ``index`` of
     ``play``'s block again, with the log on."""
     describe: Callable[..., list[str]]
-    """``describe(events, record, n_players, final=None)``: the event log as lines of text,
-    with every seat's final tiles when ``final`` (``sim.kernels.state.FinalPosition``) is
-    given, the wins and the score changes (the variant's words over ``sim.variants.replay``'s)."""
+    """``describe(events, record, n_players, final=None, wall=None)``: the event log as lines
+    of text (each deal with its tiles when the ``wall`` as dealt is given), with every seat's
+    final tiles when ``final`` (``sim.kernels.state.FinalPosition``) is given, the wins and the
+    score changes (the variant's words over ``sim.variants.replay``'s)."""
     # replay
     describe_json: Callable[..., list[dict]]
     """``describe_json(options, wall, record, events, final)``: the hand as JSON-ready objects,

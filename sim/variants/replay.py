@@ -94,6 +94,9 @@ class ReplayWords:
     hand_status: tuple[StatusColumn, ...] = ()
     declarations: Mapping[int, str] = field(default_factory=dict)
     """A declaration's code (``EVENT_DECLARE``'s detail) -> its name (报听, say)."""
+    pass_win_note: str = ""
+    """What a passed win (``EVENT_PASS_WIN``) means under the variant's rules, shown after its
+    line, ``{tile}`` the tile passed (漏胡, say: no win on it from others until a draw)."""
     after_play_draws: frozenset[int] = frozenset()
     """The variant's events that take a tile from the wall once play has ended (a settlement's
     draws, such as tiles turned up to multiply the payments);
@@ -157,11 +160,18 @@ class _Moves:
             self.last_move = (event, seat, tile, detail)
 
 
-def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, words) -> str:
-    """The text of an event the engine logs (a robbed kong's first robber: two lines)."""
+def words_of(name: str) -> str:
+    """An identifier as words in the text replay (``self_draw`` -> ``self draw``)."""
+    return name.replace("_", " ")
+
+
+def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, words, dealt) -> str:
+    """The text of an event the engine logs (a robbed kong's first robber: two lines);
+    ``dealt``: each seat's dealt tiles (``dealt_tiles``), empty when the wall is not known."""
     name = tile_or_none(tile) or ""
     if event == S.EVENT_DEAL:
-        return f"seat {seat} is dealt {detail} tiles"
+        tiles = f": {format_tiles(sorted(dealt[seat]))}" if seat in dealt else ""
+        return f"seat {seat} is dealt {detail} tiles{tiles}"
     if event == S.EVENT_DRAW:
         tail = " (a kong's replacement, from the tail)" if detail == S.DRAW_REPLACEMENT else ""
         return f"seat {seat} draws {name}{tail}"
@@ -183,10 +193,8 @@ def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, w
         # the kong was declared, then robbed: it is never made
         return f"seat {detail} declares a {words.kong_names[kong]} of {name}\n{robs}"
     if event == S.EVENT_PASS_WIN:
-        return (
-            f"seat {seat} passes a win on {name} (漏胡: it may not win on {name} from "
-            "another player until it draws)"
-        )
+        note = f" ({words.pass_win_note.format(tile=name)})" if words.pass_win_note else ""
+        return f"seat {seat} passes a win on {name}{note}"
     if event == S.EVENT_PASS_CLAIM:
         what = "kong" if detail == moves_module.ACT_KONG else "pong"
         return f"seat {seat} passes the {what} of {name}"
@@ -195,7 +203,7 @@ def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, w
         return f"seat {seat} declares {words.declarations.get(detail, detail)}{value}"
     if event == S.EVENT_WIN:
         on = f" on {name}" if name else ""
-        return f"seat {seat} wins ({words.win_kinds[detail]}){on}"
+        return f"seat {seat} wins ({words_of(words.win_kinds[detail])}){on}"
     if event == S.EVENT_PAY:
         return f"seat {seat} pays seat {tile}: {detail}"
     if event == S.EVENT_EXHAUSTED:
@@ -203,14 +211,19 @@ def _engine_line(event: int, seat: int, tile: int, detail: int, moves: _Moves, w
     return f"event {event}: seat {seat}, tile {name or '-'}, detail {detail}"
 
 
-def event_lines(events: np.ndarray, words: ReplayWords) -> list[str]:
-    """The events as lines of text; the variant's ``event_text`` words its own."""
+def event_lines(
+    events: np.ndarray, words: ReplayWords, wall: np.ndarray | None = None
+) -> list[str]:
+    """The events as lines of text; the variant's ``event_text`` words its own. With the
+    ``wall`` as dealt, each deal lists the seat's tiles (sorted, in README notation, as the
+    JSON form's ``tiles``)."""
     lines = []
     moves = _Moves()
+    dealt = {} if wall is None else dealt_tiles(events, wall)
     for event, seat, tile, detail in _rows(events):
         line = words.event_text(event, seat, tile, detail)
         if line is None:
-            line = _engine_line(event, seat, tile, detail, moves, words)
+            line = _engine_line(event, seat, tile, detail, moves, words, dealt)
         lines += line.split("\n")
         moves.after(event, seat, tile, detail)
     return lines
@@ -373,12 +386,33 @@ def status_value(column: StatusColumn, value: int) -> Any:
     return value
 
 
+PHRASE_FIELDS = ("value", "s", "suit", "bits")
+"""The fields a column's ``phrase`` may hold (``status_phrase``): ``{value}`` the value as
+JSON shows it (``status_value``); ``{s}`` a count's plural ending (empty for 1: ``{value}
+single-tile kong{s}``); ``{suit}`` a number naming a suit, 1 m, 2 p, 3 s, as its letter;
+``{bits}`` a number of bits, the positions of those set counted from 1 (``2``, ``1 and 3``)."""
+
+
+def _bits(value: int) -> str:
+    return " and ".join(str(bit + 1) for bit in range(value.bit_length()) if value >> bit & 1)
+
+
 def status_phrase(column: StatusColumn, value: int) -> str:
-    """A status value as the text replay words it: the column's ``phrase``, else its name's
-    words (a flag) or its name's words and the value."""
+    """A status value as the text replay words it: the column's ``phrase`` with its fields
+    (:data:`PHRASE_FIELDS`) filled in, else its name's words (a flag) or its name's words and
+    the value."""
+    value = int(value)
     words = column.name.replace("_", " ")
     phrase = column.phrase or (words if column.shown_as == "flag" else words + " {value}")
-    return phrase.format(value=status_value(column, value))
+    suit = "mps"[value - 1] if 1 <= value <= 3 else str(value)
+    fields = {"s": "" if value == 1 else "s", "suit": suit, "bits": _bits(max(value, 0))}
+    try:
+        return phrase.format(value=status_value(column, value), **fields)
+    except (KeyError, IndexError):
+        raise ValueError(
+            f"status column {column.name}: phrase {column.phrase!r}; its fields may be "
+            f"{', '.join('{' + name + '}' for name in PHRASE_FIELDS)}"
+        ) from None
 
 
 def status_object(values: np.ndarray, columns: list[tuple[int, StatusColumn]]) -> dict[str, Any]:

@@ -88,9 +88,17 @@ EVENT_BIRD = FIRST_VARIANT_EVENT + 1  # a bird (抓鸟); seat = where it landed 
 # Anhua's status columns (``sim.kernels.status``), from FIRST_VARIANT_SLOT: each seat's ...
 SEAT_STATUS = (
     StatusColumn(
-        "dealt_x_kings", "X kings in the seat's dealt hand (起手), for the instant win", "count"
+        "dealt_x_kings",
+        "X kings in the seat's dealt hand (起手), for the instant win",
+        "count",
+        phrase="dealt {value} king{s} of X",
     ),
-    StatusColumn("dealt_y_kings", "Y kings in the seat's dealt hand (起手)", "count"),
+    StatusColumn(
+        "dealt_y_kings",
+        "Y kings in the seat's dealt hand (起手)",
+        "count",
+        phrase="dealt {value} king{s} of Y",
+    ),
     # ``observe`` keeps it: a passed win sets the kind's bit, a draw from the wall clears them
     StatusColumn(
         "passed_wins",
@@ -103,8 +111,16 @@ SEAT_STATUS = (
 ST_DEALT_X, ST_DEALT_Y, ST_PASSED_WINS = status_slots(SEAT_STATUS)
 # ... and the hand row's
 HAND_STATUS = (
-    StatusColumn("king_x", "king kind X (the flipped kind), none with four kings", "tile", "hand"),
-    StatusColumn("king_y", "king kind Y (the next rank)", "tile", "hand"),
+    StatusColumn(
+        "king_x",
+        "king kind X (the flipped kind), none with four kings",
+        "tile",
+        "hand",
+        phrase="king X is {value}",
+    ),
+    StatusColumn(
+        "king_y", "king kind Y (the next rank)", "tile", "hand", phrase="king Y is {value}"
+    ),
 )
 HAND_X_KIND, HAND_Y_KIND = status_slots(HAND_STATUS)
 

@@ -16,6 +16,8 @@ The log's payment rows (``EVENT_PAY``: payer, payee, amount) give each payment w
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -70,12 +72,14 @@ KONG_KINDS = {
 KIND_OF_TYPE = {KONG_TYPES[meld_type]: kind for meld_type, kind in KONG_KINDS.items()}
 
 
-def _event_text(event: int, seat: int, tile: int, detail: int) -> str | None:
-    """A line for the events Anhua's hooks log (the payments have the generic line)."""
+def _event_text(event: int, seat: int, tile: int, detail: int, indicator: int = -1) -> str | None:
+    """A line for the events Anhua's hooks log (the payments have the generic line);
+    ``indicator``: the flipped kind, which tells king X (its kind) from king Y (the next rank)."""
     if event == S.EVENT_INDICATOR:
-        return f"indicator flipped: {kind_name(tile)}"
+        return f"indicator flipped: {kind_name(tile)} (out of play)"
     if event == S.EVENT_WILD:
-        return f"king 王: {kind_name(tile)}"
+        which = "X, the indicator's kind" if tile == indicator else "Y, the next rank"
+        return f"king 王 {which}: {kind_name(tile)}"
     if event == EVENT_REVEAL:
         return f"  revealed by the kong: {kind_name(tile)}"
     if event == EVENT_BIRD:
@@ -103,6 +107,7 @@ WORDS = ReplayWords(
     event_fields=_event_fields,
     seat_status=SEAT_STATUS,
     hand_status=HAND_STATUS,
+    pass_win_note="漏胡: it may not win on {tile} from another player until it draws",
     after_play_draws=frozenset({EVENT_BIRD}),
 )
 
@@ -139,15 +144,19 @@ def describe(
     record: np.ndarray,
     n_players: int,
     final: S.FinalPosition | None = None,
+    wall: np.ndarray | None = None,
 ) -> list[str]:
-    """The events as lines of text, then every seat's final tiles and status (when ``final`` is
-    given) and the hand's, each winner's pattern and base points, and every seat's score
-    change."""
-    lines = event_lines(events, WORDS)
+    """The events as lines of text (each deal with its tiles when the ``wall`` is given), then
+    every seat's final tiles and status (when ``final`` is given) and the hand's, each winner's
+    pattern and base points P (what each payer pays before birds and 庄闲分), and every seat's
+    score change."""
+    indicator = int(record[R.R_INDICATOR])
+    words = replace(WORDS, event_text=partial(_event_text, indicator=indicator))
+    lines = event_lines(events, words, wall)
     if final is not None:
         lines += final_lines(final, WORDS)
     for seat, features, base in record_winners(record):
-        lines.append(f"seat {seat}: {pattern_name(features)}, {base} points base")
+        lines.append(f"seat {seat}: {pattern_name(features)}, base points {base} (P)")
     lines.append(result_line(record, n_players))
     return lines
 

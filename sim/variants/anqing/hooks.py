@@ -118,14 +118,19 @@ SEAT_STATUS = (
         "discarded_zuan",
         "1 once the seat discarded a 钻 this hand (D, §anqing-zuan-conditions)",
         "flag",
+        phrase="discarded a 钻",
     ),
     StatusColumn(
-        "gang_kongs", "single-tile kongs of 杠牌 the seat made (§anqing-gang-tile-kong)", "count"
+        "gang_kongs",
+        "single-tile kongs of 杠牌 the seat made (§anqing-gang-tile-kong)",
+        "count",
+        phrase="{value} single-tile kong{s} of 杠牌",
     ),
     StatusColumn(
         "zuan_kongs",
         "单张钻杠: 钻 the seat konged singly (直叫, §anqing-zuan-kong-needs-zhi-jiao)",
         "count",
+        phrase="{value} single-tile kong{s} of the 钻 (单张钻杠)",
     ),
     StatusColumn(
         "kong_chain",
@@ -154,7 +159,11 @@ SEAT_STATUS = (
 ) = status_slots(SEAT_STATUS)
 HAND_STATUS = (
     StatusColumn(
-        "zuan", "the 钻 (wild) kind: the flipped tile's successor (§anqing-zuan)", "tile", "hand"
+        "zuan",
+        "the 钻 (wild) kind: the flipped tile's successor (§anqing-zuan)",
+        "tile",
+        "hand",
+        phrase="the 钻 (wild) is {value}",
     ),
     StatusColumn(
         "melded",

@@ -53,7 +53,7 @@ from .hooks import (
 )
 from .reading import winning_reading
 from .record_slots import RA_CARRY, RA_FORM, RA_ITEMS, RA_NEXT_STREAK, RA_STREAK, RA_ZUAN
-from .scoring_names import ITEM_NAMES
+from .scoring_names import ITEM_ENGLISH, ITEM_NAMES
 
 KONG_NAMES = {
     S.MELD_CONCEALED_KONG: "暗杠 concealed kong",
@@ -89,10 +89,11 @@ def _event_text(event: int, seat: int, tile: int, detail: int) -> str | None:
     if event == S.EVENT_WILD:
         return f"the 钻 (wild) is {kind_name(tile)}"
     if event == EVENT_ITEM:
-        return f"seat {seat} scores {ITEM_NAMES[tile]} ({ITEM_IDS[tile]}) {detail}"
+        points = f"{detail} point{'' if detail == 1 else 's'}"
+        return f"seat {seat} scores {ITEM_NAMES[tile]} ({ITEM_ENGLISH[tile]}): {points}"
     if event == EVENT_BAO:
-        kind = "" if detail == 1 else " (包)"
-        return f"seat {seat} pays seat {tile} with 包 factor x{detail}{kind}"
+        kind = " (no 包)" if detail == 1 else ""
+        return f"seat {seat} pays seat {tile} with 包 factor {detail}{kind}"
     return None
 
 
@@ -132,25 +133,40 @@ def carries(record: np.ndarray) -> list[tuple[int, int, int]]:
     return out
 
 
+FORM_WORDS = {
+    "standard": "sets and a pair",
+    "seven_pairs": "seven pairs 七小对",
+    "shisanlan": "十三烂 (thirteen unrelated)",
+}
+"""A winning form (``frames.FORMS``) in the text replay: a class-1 hand of sets and a pair
+(§anqing-class-one), seven pairs (§anqing-seven-pairs) or a 十三烂 (§anqing-shisanlan)."""
+
+
 def describe(
     events: np.ndarray,
     record: np.ndarray,
     n_players: int,
     final: S.FinalPosition | None = None,
+    wall: np.ndarray | None = None,
 ) -> list[str]:
-    """The events as lines of text (the flip and the 钻, every item and 包 factor among them),
-    then every seat's final tiles and status (when ``final`` is given), each winner's S and
-    the carries, and every seat's score change."""
-    lines = event_lines(events, WORDS)
+    """The events as lines of text (each deal with its tiles when the ``wall`` is given; the
+    flip and the 钻, every item and 包 factor among them), then every seat's final tiles and
+    status (when ``final`` is given), each winner's points S (§anqing-score-table), form and
+    the dealer's 连庄 count k the hand was dealt with, the carries, and every seat's score
+    change."""
+    lines = event_lines(events, WORDS, wall)
     if final is not None:
         lines += final_lines(final, WORDS)
     for seat, features, total in record_winners(record):
         zhi_jiao = ", 直叫" if features & FEATURE_ZHI_JIAO else ""
         form = FORMS.get(int(record[RA_FORM]), "")
         streak = int(record[RA_STREAK])
-        lines.append(f"seat {seat}: S = {total} ({form}{zhi_jiao}); 连庄 k = {streak}")
+        lines.append(
+            f"seat {seat}: points {total} (S), {FORM_WORDS.get(form, form)}{zhi_jiao}; "
+            f"dealer's 连庄 count {streak} (k)"
+        )
     for payer, payee, amount in carries(record):
-        lines.append(f"连庄累加: seat {payer} pays seat {payee} {amount} more")
+        lines.append(f"连庄累加 (streak carry): seat {payer} pays seat {payee}: {amount} more")
     lines.append(result_line(record, n_players))
     return lines
 

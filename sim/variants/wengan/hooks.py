@@ -153,9 +153,24 @@ _GUO_HU_ANY_TILE = OPTION["guo_hu_scope"].code("any_tile")
 
 # Weng'an's status columns (``sim.kernels.status``), from FIRST_VARIANT_SLOT: each seat's ...
 SEAT_STATUS = (
-    StatusColumn("bao_ting", "1 once the seat declared 报听 (its hand is then frozen)", "flag"),
-    StatusColumn("que_suit", "the 定缺 suit the seat named: 1 m, 2 p, 3 s; 0 none", "number"),
-    StatusColumn("dealt_lacking", "1 when the seat's dealt hand lacked a suit (原缺)", "flag"),
+    StatusColumn(
+        "bao_ting",
+        "1 once the seat declared 报听 (its hand is then frozen)",
+        "flag",
+        phrase="declared 报听",
+    ),
+    StatusColumn(
+        "que_suit",
+        "the 定缺 suit the seat named: 1 m, 2 p, 3 s; 0 none",
+        "number",
+        phrase="定缺: lacks suit {suit}",
+    ),
+    StatusColumn(
+        "dealt_lacking",
+        "1 when the seat's dealt hand lacked a suit (原缺)",
+        "flag",
+        phrase="dealt hand lacked a suit (原缺)",
+    ),
     # ``observe`` keeps the two locks: a declined win / pong sets the kind's bit, the seat's
     # draw, pong or kong clears them (its hand changed)
     StatusColumn(
@@ -172,7 +187,10 @@ SEAT_STATUS = (
         phrase="passed pongs on {value}",
     ),
     StatusColumn(
-        "late_kongs", "bit i: the seat's meld i is a 憨包豆 (a kong made late, no dou)", "number"
+        "late_kongs",
+        "bit i: the seat's meld i is a 憨包豆 (a kong made late, no dou)",
+        "number",
+        phrase="憨包豆 (a kong made late, no dou): meld {bits}",
     ),
     StatusColumn(
         "fresh",

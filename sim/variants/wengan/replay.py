@@ -45,6 +45,7 @@ from ..replay import (
     result_object,
     tile_or_none,
     winner_object,
+    words_of,
 )
 from . import WenganOptions
 from .frames import FEATURE_PATTERN, MINGTANG, WIN_KINDS, mingtang_names
@@ -119,7 +120,7 @@ def _event_text(
         return line + (", not paid" if (event, seat) in unpaid else "")
     if _is_item(event):
         english, chinese = ITEM_KINDS[event - EVENT_ITEM]
-        return f"settlement {chinese} ({english}): seat {seat} pays seat {tile} {detail}"
+        return f"settlement {chinese} ({words_of(english)}): seat {seat} pays seat {tile}: {detail}"
     return None
 
 
@@ -175,6 +176,7 @@ WORDS = ReplayWords(
     seat_status=SEAT_STATUS,
     hand_status=HAND_STATUS,
     declarations=DECLARATION_NAMES,
+    pass_win_note="过胡: its wins on others' tiles may be locked until its hand changes",
 )
 
 
@@ -183,22 +185,23 @@ def describe(
     record: np.ndarray,
     n_players: int,
     final: S.FinalPosition | None = None,
+    wall: np.ndarray | None = None,
 ) -> list[str]:
-    """The events as lines of text (the flips, every chicken, dou and settlement item among
-    them), then every seat's final tiles and status (when ``final`` is given), each winner's
-    pattern, 名堂 and T, and every seat's score change."""
+    """The events as lines of text (each deal with its tiles when the ``wall`` is given; the
+    flips, every chicken, dou and settlement item among them), then every seat's final tiles
+    and status (when ``final`` is given), each winner's pattern and its points, 名堂 and the
+    points T each payer pays on (§wengan-hand-payments), and every seat's score change."""
     unpaid = _unpaid(events)
     words = replace(WORDS, event_text=lambda *event: _event_text(*event, unpaid=unpaid))
-    lines = event_lines(events, words)
+    lines = event_lines(events, words, wall)
     if final is not None:
         lines += final_lines(final, WORDS)
     for seat, features, total in record_winners(record):
         code = features & FEATURE_PATTERN
         named = mingtang_names(features)
         extra = f" + {named}" if named else ""
-        lines.append(
-            f"seat {seat}: {PATTERN_NAMES[code]} ({PATTERN_POINTS[code]}){extra}, T = {total}"
-        )
+        pattern = f"{PATTERN_NAMES[code]} (pattern points {PATTERN_POINTS[code]})"
+        lines.append(f"seat {seat}: {pattern}{extra}, points {total} (T)")
     lines.append(result_line(record, n_players))
     return lines
 
