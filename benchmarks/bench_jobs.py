@@ -67,7 +67,7 @@ def _run(args, jobs: int, backend: str, out: Path) -> Timed:
     command = [
         sys.executable, "-m", "sim.cli", "run", args.config, "--games", str(args.games),
         "--jobs", str(jobs), "--backend", backend, "--seed", str(args.seed), "--out", str(out),
-        "--quiet",
+        "--quiet", "--yes",
     ]  # fmt: skip
     cpu = _children_cpu()  # the command and the workers it waited for
     start = time.perf_counter()

@@ -55,7 +55,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "run"
         command = [
-            sys.executable, "-m", "sim.cli", "run", args.config,
+            sys.executable, "-m", "sim.cli", "run", args.config, "--yes",
             "--games", str(args.games), "--jobs", str(args.jobs), "--out", str(out), "--quiet",
         ]  # fmt: skip
         start = time.perf_counter()

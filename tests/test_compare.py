@@ -92,6 +92,7 @@ def test_paired_difference_is_the_t_interval_over_walls():
     assert frame.loc[0, "p_session_loss"] == 0.0  # nobody loses 1000 in 5 hands here
 
 
+@pytest.mark.engine
 def test_compare_plays_the_same_walls_in_every_rotation_whatever_the_jobs(tmp_path):
     config = load_config(CONFIG, ["run.games=120", "run.chunk_hands=50"])
     one = compare(config, ("efficiency", "random"), tmp_path / "one", jobs=1, progress=False)
@@ -111,6 +112,7 @@ def test_compare_plays_the_same_walls_in_every_rotation_whatever_the_jobs(tmp_pa
     assert json.loads((one / "comparison.json").read_text())["deals"] == 120
 
 
+@pytest.mark.engine
 def test_every_order_with_parameters_is_the_same_whatever_the_jobs(tmp_path):
     """``--every-order`` seats every order of the agents, each rotated (3 agents: 2 orders, the
     first agent fixed, x 4 rotations), gives each agent its ``parameters`` in every seat it
@@ -138,6 +140,7 @@ def test_every_order_with_parameters_is_the_same_whatever_the_jobs(tmp_path):
             assert one == (runs[2] / f"rotation-{index}" / name).read_bytes()
 
 
+@pytest.mark.engine
 def test_cli_prints_and_writes_the_frame(tmp_path, capsys):
     out = tmp_path / "cmp"
     argv = ["compare", CONFIG, "--agents", "efficiency,random", "--deals", "60"]

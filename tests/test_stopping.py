@@ -177,6 +177,7 @@ def folder(tmp_path):
     return runs
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("backend", [pytest.param("processes", marks=pytest.mark.slow), "threads"])
 @pytest.mark.parametrize(("how", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_only_finished_chunks(
@@ -196,7 +197,10 @@ def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_only_finished_chunks(
         process.kill()
     assert process.returncode == status, stderr
     assert stderr.count("\n") == 1, stderr
-    assert stderr.rstrip().endswith(f"finish the run with: mjsim run --resume {out}"), stderr
+    # the hint repeats the run's own --jobs and (where not the default) --backend
+    hint = f"finish the run with: mjsim run --resume {out} --jobs 2"
+    hint += " --backend processes" if backend == "processes" else ""
+    assert stderr.rstrip().endswith(hint), stderr
     assert _all_gone(workers), "worker processes outlived the run"
     assert sorted(p.name for p in folder.iterdir()) == [".x.partial", "notes.txt"]
 

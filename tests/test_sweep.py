@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import math
+import re
 import statistics
 from pathlib import Path
 
@@ -73,6 +74,7 @@ def wilson(x: int, n: int) -> tuple[float, float]:
 # --------------------------------------------------------------------------- the directory
 
 
+@pytest.mark.engine
 def test_sweep_json_cells_match_the_grid(swept):
     _, out, _ = swept
     spec = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
@@ -93,6 +95,7 @@ def test_sweep_json_cells_match_the_grid(swept):
     assert list(sweep.runs) == CELLS
 
 
+@pytest.mark.engine
 def test_each_cell_manifest_has_exactly_the_cell_values(swept):
     _, out, _ = swept
     base = load_config(BASE, ["run.games=400", "run.chunk_hands=200"]).resolved()
@@ -113,6 +116,7 @@ def test_each_cell_manifest_has_exactly_the_cell_values(swept):
         assert (frame["indicator"].astype(str) == games[0]["indicator"].astype(str)).all()
 
 
+@pytest.mark.engine
 def test_comparison_table_equals_pandas_from_the_parquet_files(swept):
     _, out, _ = swept
     table = pd.read_csv(out / "comparison.csv").set_index("cell")
@@ -172,6 +176,7 @@ def test_comparison_table_equals_pandas_from_the_parquet_files(swept):
     assert set(patterns) == set(counts.index[: len(patterns)])
 
 
+@pytest.mark.engine
 def test_significance_rows_for_every_non_base_cell(swept):
     _, out, _ = swept
     frame = pd.read_csv(out / "significance.csv")
@@ -200,6 +205,7 @@ def test_significance_rows_for_every_non_base_cell(swept):
     assert mean_abs.to_numpy() == pytest.approx(expected[mean_abs.index].to_numpy())
 
 
+@pytest.mark.engine
 def test_figures_are_written(swept):
     _, out, _ = swept
     names = {p.name for p in (out / "figures").iterdir()}
@@ -216,6 +222,7 @@ def test_figures_are_written(swept):
     assert sorted(spec["files"]["figures"]) == sorted(f"figures/{n}" for n in names)
 
 
+@pytest.mark.engine
 def test_printed_tables(swept):
     _, out, printed = swept
     lines = printed.splitlines()
@@ -253,6 +260,7 @@ def test_printed_tables(swept):
     assert f"{out / 'figures'}/" in printed and f"mjsim report {out}" in printed
 
 
+@pytest.mark.engine
 def test_results_do_not_depend_on_jobs(swept, tmp_path):
     path, out, _ = swept
     spec = load_sweep_spec(path)
@@ -269,6 +277,7 @@ def test_results_do_not_depend_on_jobs(swept, tmp_path):
     assert timings["jobs"] == 2
 
 
+@pytest.mark.engine
 def test_cells_side_by_side_give_the_same_results(swept, tmp_path):
     """One chunk per cell and two workers: the cells are played in parallel, one per worker."""
     path, _, _ = swept
@@ -354,6 +363,7 @@ def test_spec_names_baseline_and_pairing(tmp_path):
     assert {c.config.seed for c in sessions.cells} == {5}
 
 
+@pytest.mark.engine
 def test_a_failure_leaves_nothing(swept, tmp_path, monkeypatch):
     import sim.running.runner
 
@@ -373,6 +383,7 @@ def test_a_failure_leaves_nothing(swept, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.engine
 def test_output_directory_rules(swept, tmp_path):
     path, _, _ = swept
     spec = load_sweep_spec(path, ["run.games=16", "run.chunk_hands=8"])
@@ -395,7 +406,8 @@ def test_help_explains_every_flag(capsys):
     text = capsys.readouterr().out
     for flag in ("--games N", "--seed S", "--jobs J", "--out DIR", "--set KEY=VALUE", "--report"):
         assert flag in text
-    assert "mjsim sweep configs/sweeps/NAME.toml" in text and "player_count = [4, 3]" in text
+    shown = re.search(r"mjsim sweep (configs/sweeps/\S+\.toml)", text).group(1)
+    assert (ROOT / shown).is_file() and "player_count = [4, 3]" in text
 
 
 @pytest.mark.parametrize(
@@ -407,6 +419,7 @@ def test_shipped_sweep_files_are_valid(name):
     assert spec.paired and spec.baseline in {c.name for c in spec.cells}
 
 
+@pytest.mark.engine
 def test_option_effects_average_the_cells_of_each_value_hand_by_hand(swept):
     """The main effect of an option: per hand, the metric averaged over the cells with each
     value, minus the average at the first value; a paired t interval over hands."""
@@ -436,3 +449,138 @@ def test_option_effects_average_the_cells_of_each_value_hand_by_hand(swept):
     # four birds instead of two raise the swing far beyond chance
     assert effects.loc[("bird_count", 4), "effect_lo"] > 0
     assert sweep.one_change_cells("seven_kings-2") == ["seven_kings-4", "four_kings-2"]
+
+
+# --------------------------------------------------------------------------- cell names
+
+LONG_AXES = """\
+[run]
+games = 16
+chunk_hands = 8
+[axes]
+king_as_itself_is_hard = [false]
+allow_rob_kong = [false]
+multi_ron = [false]
+dealer_bonus = [false, true]
+king_as_itself_affects_eligibility = [false]
+seven_pairs_allow_quad = [false]
+discarded_king_claimable_for_win = [false]
+allow_rob_direct_kong = [false]
+instant_king_win_counts_draw = [false]
+instant_king_win_window = ["until_first_claim"]
+dealer_bonus_timing = ["before_birds"]
+first_dealer = ["random"]
+"""
+
+
+def test_cell_names_are_short_and_unique():
+    """Names of values joined where they are short, as before; a long one is the cell's number
+    and as much of it as fits, ending with a whole value; names differing only in case are two
+    names on a file system that ignores case, so the second gets -2."""
+    import itertools
+
+    from sim.studies.sweep import CELL_NAME_BYTES, cell_names
+
+    def names(axes: dict) -> list[str]:
+        return cell_names(axes, itertools.product(*axes.values()))
+
+    assert names({"mode": ["fast", "slow"], "n": [2, 4]}) == [
+        "fast-2", "fast-4", "slow-2", "slow-4",
+    ]  # fmt: skip
+    assert names({"n": [1, 4]}) == ["n=1", "n=4"]
+    assert names({"mode": ["Fast", "fast", "a b", "a_b"]}) == ["Fast", "fast-2", "a_b", "a_b-2"]
+    long = names({"first": ["a" * 60, "b" * 60], "second": ["c" * 60], "third": [True]})
+    assert long == ["1-" + "a" * 60, "2-" + "b" * 60]  # the c... value does not fit whole
+    assert all(len(name.encode()) <= CELL_NAME_BYTES for name in long)
+    one_value = names({"first": ["x" * 300]})  # no value ends in room: cut inside it
+    assert one_value == ["1-" + "x" * (CELL_NAME_BYTES - 2)]
+    twelve = names({"first": [f"{i}{'y' * 120}" for i in range(12)]})
+    assert [name[:3] for name in twelve[:2]] == ["01-", "02-"] and twelve[-1][:3] == "12-"
+    docs = (ROOT / "docs" / "analysis.md").read_text(encoding="utf-8")
+    assert f"a name longer than {CELL_NAME_BYTES}\nbytes" in docs  # the limit the docs say
+
+
+@pytest.mark.engine
+def test_a_sweep_of_long_cell_names_plays(tmp_path):
+    """Cells whose values joined exceed what a file system allows in a folder name play in
+    folders of short names; sweep.json and the comparison table keep every value."""
+    from sim.studies.sweep import CELL_NAME_BYTES
+
+    spec = load_sweep_spec(write_sweep(tmp_path, LONG_AXES))
+    joined = "-".join(_name_parts_of(spec.cells[0].values))
+    assert len(joined.encode()) > 255  # the folder could not be made under this name
+    out = run_sweep(spec, tmp_path / "out", progress=False)
+    document = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+    names = [cell["name"] for cell in document["cells"]]
+    assert names[0].startswith("1-no_king_as_itself_is_hard-no_allow_rob_kong-no_multi_ron")
+    assert names[1].startswith("2-") and len(set(names)) == 2
+    assert all(len(name.encode()) <= CELL_NAME_BYTES for name in names)
+    assert sorted(p.name for p in (out / "cells").iterdir()) == sorted(names)
+    for cell, stored in zip(spec.cells, document["cells"], strict=True):
+        assert stored["options"] == cell.values and len(stored["options"]) == 12
+    table = pd.read_csv(out / "comparison.csv").set_index("cell")
+    assert list(table["dealer_bonus"]) == [False, True]
+    assert set(table["instant_king_win_window"]) == {"until_first_claim"}
+    assert all(len(p.name.encode()) <= 255 for p in (out / "figures").iterdir())
+
+
+def _name_parts_of(values: dict) -> list[str]:
+    from sim.studies.sweep import _name_part
+
+    return [_name_part(axis, value) for axis, value in values.items()]
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (OSError(36, "File name too long", "/x/.partial/cells/.c.partial"), "File name too long"),
+        (ValueError("--out somewhere: exists and is not a finished run directory"), "--out"),
+    ],
+)
+@pytest.mark.engine
+def test_an_error_of_a_cell_names_the_cell_its_values_and_the_cause(
+    swept, tmp_path, monkeypatch, capsys, error, said
+):
+    import sim.running.runner
+
+    path, _, _ = swept
+
+    def failing_run(config, target, **kwargs):
+        if target.name == "seven_kings-4":
+            raise error
+        return real_run(config, target, **kwargs)
+
+    real_run = sim.running.runner.run
+    monkeypatch.setattr(sim.running.runner, "run", failing_run)
+    argv = ["sweep", str(path), "--out", str(tmp_path / "out"), "--games", "16", "--quiet"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "cell seven_kings-4 (king_mode=seven_kings, bird_count=4): " in err, err
+    assert said in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_stored_sweeps_keep_their_cell_names():
+    """The sweeps kept under results/ (and the docs' --baseline examples, which name their
+    cells) have the names their sweep files give today."""
+    stored = sorted((ROOT / "results").glob("*/sweep.json"))
+    assert stored
+    for path in stored:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        spec = load_sweep_spec(ROOT / document["sweep_file"], document["overrides"])
+        assert [cell.name for cell in spec.cells] == [c["name"] for c in document["cells"]]
+        assert spec.baseline == document["baseline"]
+    names = {
+        cell.name
+        for path in (ROOT / "configs" / "sweeps").glob("*.toml")
+        for cell in load_sweep_spec(path).cells
+    }
+    pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "notebooks").glob("*")]
+    named = {
+        found
+        for page in pages
+        if page.suffix in (".md", ".ipynb")
+        for found in re.findall(r"--baseline ([a-z][\w.=+-]*)", page.read_text(encoding="utf-8"))
+    }
+    assert named <= names, named - names

@@ -64,6 +64,7 @@ def test_bad_params_are_one_line_errors(params, message):
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.engine
 def test_a_study_searches_only_the_params_named(tmp_path):
     """``--params``: the trials vary only the parameters named (in slot order, whatever the
     order given), the others play at their defaults; a resume must name the same ones, and a
@@ -120,6 +121,7 @@ def test_the_command_says_bad_input_in_one_line(tmp_path, capsys, flags, message
     assert not out.exists() or not any(out.iterdir())
 
 
+@pytest.mark.engine
 def test_a_trial_scores_as_mjsim_compare_does(tmp_path):
     """A trial's value is the tuned agent's mean per hand of ``mjsim compare`` on the same walls
     with the same parameters (the same chunks, seeds and records), and its difference from the
@@ -144,6 +146,7 @@ def _study(out: Path, trials: int, *, jobs: int = 1, resume: bool = False, batch
     return trials_frame(study)
 
 
+@pytest.mark.engine
 def test_the_same_settings_give_the_same_study_and_resume_continues_it(tmp_path):
     """Seeded per ask: two studies with the same settings are the same trial for trial; a study
     resumed to more trials is the study run to that many at once; a batch asked but never
@@ -175,6 +178,7 @@ def test_the_study_does_not_depend_on_the_jobs(tmp_path):
     pd.testing.assert_frame_equal(one, two)
 
 
+@pytest.mark.engine
 def test_the_command_writes_the_study_the_holdout_and_the_figure(tmp_path, capsys):
     out = tmp_path / "tuned"
     flags = ["--agent", "value", "--field", "efficiency", "--deals", "30", "--seed", "3"]
@@ -203,6 +207,7 @@ def test_the_command_writes_the_study_the_holdout_and_the_figure(tmp_path, capsy
     assert json.loads((out / "result.json").read_text()) == result
 
 
+@pytest.mark.engine
 def test_the_holdout_plays_the_trials_seatings(tmp_path):
     """With fewer agents than seats the first agent named holds the extra seats (rotations of
     value, efficiency, random at four seats seat value twice in two of them): the held-out
@@ -233,6 +238,7 @@ def test_every_order_studies_are_the_same_for_one_or_two_jobs(tmp_path):
     assert len(one) == 2
 
 
+@pytest.mark.engine
 def test_an_every_order_trial_scores_as_mjsim_compare_every_order(tmp_path):
     """A trial with ``every_order`` is the tuned agent's mean per hand of ``mjsim compare
     --every-order`` on the same walls (8 seatings of three agents at four seats), not that of
@@ -288,6 +294,7 @@ def test_resuming_without_every_order_a_study_made_with_it_is_refused(tmp_path):
         _open_study(tmp_path / "old", settings, resume=True)
 
 
+@pytest.mark.engine
 def test_the_command_builds_the_study_beside_out_and_keeps_an_interrupted_one(
     tmp_path, capsys, monkeypatch
 ):
@@ -332,3 +339,29 @@ def test_the_command_builds_the_study_beside_out_and_keeps_an_interrupted_one(
         assert main(["tune", config, *argv]) == 2
         error = capsys.readouterr().err.strip()
         assert message in error and "\n" not in error
+
+
+def test_the_printed_numbers_are_rounded_and_never_minus_zero():
+    """What ``mjsim tune`` prints of a trial and of the best parameters: a float parameter to
+    three significant digits (result.json keeps it whole), an integer whole, and a mean that
+    rounds to zero as +0.00."""
+    from types import SimpleNamespace
+
+    from sim.cli.tune import result_lines
+    from sim.studies.tune import _trial_line
+
+    values = {"claim_gain": 2, "chance_per_shanten": 0.511868}
+    result = {"mean": -0.001, "diff": -0.004, "diff_lo": -1.5, "diff_hi": 1.46004}
+    study = SimpleNamespace(best_trial=SimpleNamespace(value=-0.002, number=0))
+    line = _trial_line(study, 0, values, result, 1, 3)
+    assert "claim_gain=2 chance_per_shanten=0.512 -> +0.00/hand" in line, line
+    assert "(vs field +0.00 [-1.50, +1.46]); best +0.00 (trial 0)" in line, line
+    settings = check_settings(_config(), "value", "efficiency", 3, 1, 40)
+    frame = pd.DataFrame(
+        {"agent": ["value"], "mean": [-0.001], "lo": [-0.5], "hi": [0.5], "diff": [-0.0001],
+         "diff_lo": [-1.0], "diff_hi": [1.0]}
+    )  # fmt: skip
+    lines = result_lines(settings, values, frame)
+    assert lines[0] == "  best value: claim_gain = 2, chance_per_shanten = 0.512"
+    assert "value +0.00/hand [-0.50, +0.50], minus efficiency +0.00 [-1.00, +1.00]" in lines[1]
+    assert "-0.00" not in "\n".join([line, *lines])

@@ -8,7 +8,9 @@ from pathlib import Path
 from ..running import backends
 from ..running.config import load_config
 from ..running.outdir import RUNS_FOLDER
-from . import integer, number, run_overrides
+from . import estimate, integer, number, run_overrides
+from .estimate import Work
+from .text import display_width, pad, rounded, signed
 
 
 def _checked(args: argparse.Namespace):
@@ -31,27 +33,61 @@ def _checked(args: argparse.Namespace):
 
 
 def comparison_lines(frame, pairs, session_hands: int, loss: float) -> list[str]:
-    """The table ``mjsim compare`` prints (one line per agent, then each pair)."""
+    """The table ``mjsim compare`` prints (one line per agent, then each pair): columns as wide
+    as their widest text in terminal columns, means with their sign and two decimals (never
+    ``-0.00``), rates in percent with one."""
     reference = frame["agent"].iloc[0]
-    lines = [
-        f"  {'agent':<11}{'mean/hand':>10} {'vs ' + reference + ' [95% CI by wall]':<34}"
-        f"{'win':>7}{'deal-in':>8}{'draw':>7}{'turns':>7}{'seat sd':>8}"
-        f"  P(lose {loss:g} in {session_hands})"
+    header = [
+        "agent",
+        "mean/hand",
+        f"vs {reference} [95% CI by wall]",
+        "win",
+        "deal-in",
+        "draw",
+        "turns",
+        "seat sd",
+        f"P(lose {rounded(loss)} in {session_hands})",
     ]
-    for row in frame.itertuples():
-        versus = f"{row.diff:+.2f} [{row.diff_lo:+.2f}, {row.diff_hi:+.2f}]"
-        lines.append(
-            f"  {row.agent:<11}{row.mean:>+10.2f} {versus:<34}{100 * row.win_rate:>6.1f}%"
-            f"{100 * row.deal_in_rate:>7.1f}%{100 * row.draw_rate:>6.1f}%{row.mean_turns:>7.1f}"
-            f"{row.seat_sd:>8.1f}  {100 * row.p_session_loss:.1f}%"
-        )
+    rows = [
+        [
+            row.agent,
+            signed(row.mean),
+            f"{signed(row.diff)} [{signed(row.diff_lo)}, {signed(row.diff_hi)}]",
+            f"{100 * row.win_rate:.1f}%",
+            f"{100 * row.deal_in_rate:.1f}%",
+            f"{100 * row.draw_rate:.1f}%",
+            f"{row.mean_turns:.1f}",
+            f"{row.seat_sd:.1f}",
+            f"{100 * row.p_session_loss:.1f}%",
+        ]
+        for row in frame.itertuples()
+    ]
+    widths = [max(display_width(line[i]) for line in [header, *rows]) for i in range(len(header))]
+    left = {0, 2}  # the agent and the interval read from the left; numbers line up on the right
+    lines = [
+        "  " + "  ".join(pad(text, widths[i], right=i not in left) for i, text in enumerate(line))
+        for line in [header, *rows]
+    ]
     lines.append("  pairs (first minus second, mean score per hand, 95% CI clustered by wall):")
     for row in pairs.itertuples():
         mark = "" if row.excludes_zero else "  (interval includes 0)"
         lines.append(
-            f"    {row.first} - {row.second}: {row.diff:+.2f} [{row.lo:+.2f}, {row.hi:+.2f}]{mark}"
+            f"    {row.first} - {row.second}: {signed(row.diff)} "
+            f"[{signed(row.lo)}, {signed(row.hi)}]{mark}"
         )
     return lines
+
+
+def _confirmed(config, agents, args: argparse.Namespace, backend) -> bool:
+    """Whether to play the comparison: at once when it is small, else after its estimate
+    (:func:`sim.cli.estimate.confirm`): every seating plays the config's walls."""
+    from ..running.runner import plan_chunks
+    from ..studies.compare import seated_configs
+
+    workers = estimate.parallel(args.jobs, len(plan_chunks(config)), backend)
+    seated = seated_configs(config, agents, orders=args.every_order)
+    work = [Work(seating, seating.games, workers) for seating in seated]
+    return estimate.confirm(work, "this comparison", args.yes)
 
 
 def _command_compare(args: argparse.Namespace) -> int:
@@ -60,6 +96,8 @@ def _command_compare(args: argparse.Namespace) -> int:
 
     config, agents, out = _checked(args)
     backend = backends.from_arguments(args)
+    if not _confirmed(config, agents, args, backend):
+        return 1
     compare(
         config,
         agents,
@@ -104,7 +142,7 @@ def register(commands) -> None:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("config", metavar="CONFIG", help="a config file, e.g. configs/NAME.toml")
+    parser.add_argument("config", metavar="CONFIG", help="a config file, e.g. configs/anqing.toml")
     parser.add_argument(
         "--agents",
         required=True,
@@ -149,4 +187,5 @@ def register(commands) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     backends.add_arguments(parser)
+    estimate.add_argument(parser)
     parser.set_defaults(run=_command_compare, games=None)

@@ -11,9 +11,13 @@ from pathlib import Path
 from ..running import backends
 from ..running.config import load_config
 from ..running.outdir import RUNS_FOLDER, target_of
-from ..running.runner import config_of_run, read_manifest, run
-from . import integer, run_overrides
-from .text import display_width, pad, signed
+from ..running.runner import config_of_run, plan_chunks, read_manifest, run
+from . import estimate, integer, run_overrides
+from .estimate import Work
+from .examples import config_example
+from .text import backend_options, display_width, pad, resume_hint, signed
+
+JOBS_DEFAULT = 1
 
 
 def _percent(rate: float, low: float, high: float) -> str:
@@ -133,39 +137,90 @@ def _config_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
     ]
 
 
+class PlayedHere:
+    """``run``'s ``on_chunk``: the hands played in this process (a resumed run's chunks kept
+    from before are not given to it)."""
+
+    def __init__(self) -> None:
+        self.hands = 0
+
+    def __call__(self, result: dict) -> None:
+        self.hands += result["games"]
+
+
 def _command_run(args: argparse.Namespace) -> int:
     config, out = _checked(args)
     backend = backends.from_arguments(args)
+    if config is not None:  # a resumed run was agreed to when it started
+        chunks = len(plan_chunks(config))
+        work = [Work(config, config.games, estimate.parallel(args.jobs, chunks, backend))]
+        if not estimate.confirm(work, "this run", args.yes):
+            return 1
     command = "mjsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
     kept = SummaryTables(config.games if config else None)  # a resumed run reads its files
+    played = PlayedHere()
     start = time.perf_counter()
-    run(
-        config,
-        out,
-        jobs=args.jobs,
-        progress=None if not args.quiet else False,
-        command=command,
-        resume=args.resume is not None,
-        backend=backend,
-        on_table=kept,
-    )
+    try:
+        run(
+            config,
+            out,
+            jobs=args.jobs,
+            progress=None if not args.quiet else False,
+            command=command,
+            resume=args.resume is not None,
+            backend=backend,
+            on_table=kept,
+            on_chunk=played,
+        )
+    except KeyboardInterrupt as error:
+        if hasattr(error, "what_next"):
+            options = backend_options(args, JOBS_DEFAULT)
+            error.what_next = resume_hint(error.what_next, "mjsim run", out, options)
+        raise
     seconds = time.perf_counter() - start
     config = config or config_of_run(out)
     manifest = read_manifest(out)
-    timings = manifest["timings"]
-    played = config.games - manifest.get("resumed_games", 0)  # a resume plays only the rest
-    warmup = timings["warmup_seconds"]
-    compiled = f", {warmup:.0f} s of it compiling the engine" if warmup > 5 else ""
-    print(
-        f"{config.label}: {config.games:,} hands in {seconds:.1f} s{compiled} "
-        f"({played / max(timings['play_seconds'], 1e-3):,.0f} hands/s playing, jobs {args.jobs}) "
-        f"-> {out}"
-    )
+    played_text = _played_text(config, manifest, played.hands, seconds, args.jobs)
+    print(f"{config.label}: {played_text} -> {out}")
     agents = ", ".join(config.agents)
     print(f"  config hash {config.hash()[:16]}, seed {config.seed}, agents {agents}")
     print("\n".join(summary_lines(out, kept)))
     print(f"  tables: {out}/games.parquet, {out}/wins.parquet; report: mjsim report {out}")
     return 0
+
+
+def _played_text(config, manifest: dict, played: int, seconds: float, jobs: int) -> str:
+    """What was played, how long it took and how fast: the hands played in this process over
+    its playing seconds (a resumed run's chunks kept from before counted apart)."""
+    kept = config.games - played
+    if played == 0:
+        return f"{config.games:,} hands, all kept from before: none left to play ({seconds:.1f} s)"
+    timings = manifest["timings"]
+    warmup = timings["warmup_seconds"]
+    compiled = f", {warmup:.0f} s of it compiling the engine" if warmup > 5 else ""
+    speed = f"{played / max(timings['play_seconds'], 1e-3):,.0f} hands/s playing, jobs {jobs}"
+    if kept:
+        return (
+            f"{config.games:,} hands, {kept:,} of them kept from before: {played:,} played in "
+            f"{seconds:.1f} s{compiled} ({speed})"
+        )
+    return f"{config.games:,} hands in {seconds:.1f} s{compiled} ({speed})"
+
+
+def _epilog() -> str:
+    """The help's examples, on a config file of this checkout (:mod:`sim.cli.examples`)."""
+    config, option = config_example()
+    return (
+        "examples (configs/ holds a config file per rule set, of every variant):\n"
+        f"  mjsim run {config}\n"
+        f"  mjsim run {config} --games 100000 --jobs 2 --out runs/big\n"
+        f"  mjsim run {config} --set {option}\n"
+        "  mjsim run --resume runs/big --jobs 2  # finish a run stopped by Ctrl-C or a kill\n"
+        f"  mjsim run {config} --games 20000000 --yes\n"
+        f"  mjsim run {config} --backend dask --scheduler tcp://HOST:8786\n"
+        f"Before work of more than {estimate.ASK_ABOVE_HANDS:,} hands, the hands, disk and time "
+        "are estimated\nand asked about (--yes: not asked)."
+    )
 
 
 def register(commands) -> None:
@@ -179,18 +234,14 @@ def register(commands) -> None:
             "summary with 95% intervals. Same seed and config give identical tables for any\n"
             "--jobs. Errors are one line and leave no output."
         ),
-        epilog=(
-            "examples (configs/ holds a config file per rule set, of every variant):\n"
-            "  mjsim run configs/NAME.toml\n"
-            "  mjsim run configs/NAME.toml --games 100000 --jobs 2 --out runs/big\n"
-            "  mjsim run configs/NAME.toml --set OPTION=VALUE --set run.hands_per_session=4\n"
-            "  mjsim run --resume runs/big          # finish a run stopped by Ctrl-C or a kill\n"
-            "  mjsim run configs/NAME.toml --backend dask --scheduler tcp://HOST:8786"
-        ),
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "config", metavar="CONFIG", nargs="?", help="a config file, e.g. configs/NAME.toml"
+        "config",
+        metavar="CONFIG",
+        nargs="?",
+        help=f"a config file, e.g. {config_example()[0]}",
     )
     parser.add_argument(
         "--games", type=integer, metavar="N", help="hands to play (overrides run.games)"
@@ -199,10 +250,10 @@ def register(commands) -> None:
     parser.add_argument(
         "--jobs",
         type=integer,
-        default=1,
+        default=JOBS_DEFAULT,
         metavar="J",
         help="engine threads (worker processes with --backend processes), -1 for one per core "
-        "(default 1); results do not depend on it",
+        f"(default {JOBS_DEFAULT}); results do not depend on it",
     )
     parser.add_argument(
         "--out",
@@ -223,5 +274,6 @@ def register(commands) -> None:
         "beside it); the tables equal those of an uninterrupted run",
     )
     backends.add_arguments(parser)
+    estimate.add_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=_command_run)

@@ -11,9 +11,11 @@ import time
 from pathlib import Path
 
 from ..running import backends
-from ..running.outdir import RUNS_FOLDER, target_of
+from ..running.outdir import RUN, RUNS_FOLDER, partial_path, target_of
 from ..studies.sweep import (
     ALPHA,
+    CELL_NAME_BYTES,
+    CELLS,
     COMPARISON,
     FIGURES,
     SIGNIFICANCE,
@@ -23,8 +25,12 @@ from ..studies.sweep import (
     run_sweep,
 )
 from ..variants import VARIANT_NAMES, get_variant
-from . import integer, run_overrides
-from .text import display_width, pad
+from . import estimate, integer, run_overrides
+from .estimate import Work
+from .examples import sweep_example
+from .text import backend_options, display_width, pad, resume_hint
+
+JOBS_DEFAULT = 1
 
 TABLE_PATTERNS = 3
 """Patterns shown in the printed table (comparison.csv has more)."""
@@ -218,6 +224,55 @@ def _checked(args: argparse.Namespace):
     return spec, Path(args.out) if args.out else RUNS_FOLDER / spec.label
 
 
+def _confirmed(spec, args: argparse.Namespace, backend) -> bool:
+    """Whether to play the sweep: at once when it is small, else after its estimate
+    (:func:`sim.cli.estimate.confirm`)."""
+    from ..running.runner import plan_chunks
+
+    chunks = sum(len(plan_chunks(cell.config)) for cell in spec.cells)
+    workers = estimate.parallel(args.jobs, chunks, backend)
+    work = [Work(cell.config, cell.config.games, workers) for cell in spec.cells]
+    return estimate.confirm(work, "this sweep", args.yes)
+
+
+def _kept_hands(partial: Path) -> int:
+    """Hands an interrupted sweep in ``partial`` kept: its finished cells' and the finished
+    chunks of the cells it stopped in (0 when there is no such sweep: its resume says so)."""
+    from ..running.outdir import PARTIAL_SUFFIX, is_finished
+    from ..running.runner import PARTS, kept_chunks, read_manifest
+
+    cells = partial / CELLS
+    if not cells.is_dir():
+        return 0
+    hands = 0
+    for entry in cells.iterdir():
+        if is_finished(entry, RUN):
+            hands += read_manifest(entry)["counts"]["games"]
+        elif entry.name.endswith(PARTIAL_SUFFIX):
+            hands += sum(chunk["games"] for chunk in kept_chunks(entry / PARTS).values())
+    return hands
+
+
+def _played_text(spec, kept: int, seconds: float, jobs: int) -> str:
+    """The sweep's size, and the hands played in this process (a resumed sweep's hands kept
+    from before counted apart) with their time and speed."""
+    first = spec.cells[0].config
+    if all(cell.config.games == first.games for cell in spec.cells):
+        size = f"{len(spec.cells)} cells × {first.games:,} hands"
+    else:
+        size = f"{len(spec.cells)} cells ({spec.total_games:,} hands)"
+    played = spec.total_games - kept
+    if played == 0:
+        return f"{size}, all kept from before: none left to play ({seconds:.1f} s)"
+    speed = f"{played / max(seconds, 1e-3):,.0f} hands/s, jobs {jobs}"
+    if not kept:
+        return f"{size} in {seconds:.1f} s ({speed})"
+    return (
+        f"{size}, {kept:,} hands of them kept from before: {played:,} played in {seconds:.1f} s "
+        f"({speed})"
+    )
+
+
 def _command_sweep(args: argparse.Namespace) -> int:
     spec, out = _checked(args)
     backend = backends.from_arguments(args)
@@ -226,29 +281,31 @@ def _command_sweep(args: argparse.Namespace) -> int:
             from ..report import write_report
         except ImportError:
             raise ValueError("--report: sim.report is not available in this version") from None
+    if spec is not None and not _confirmed(spec, args, backend):
+        return 1
     command = "mjsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+    kept = _kept_hands(partial_path(out)) if args.resume is not None else 0
     start = time.perf_counter()
-    run_sweep(
-        spec,
-        out,
-        jobs=args.jobs,
-        progress=False if args.quiet else None,
-        command=command,
-        resume=args.resume is not None,
-        backend=backend,
-    )
+    try:
+        run_sweep(
+            spec,
+            out,
+            jobs=args.jobs,
+            progress=False if args.quiet else None,
+            command=command,
+            resume=args.resume is not None,
+            backend=backend,
+        )
+    except KeyboardInterrupt as error:
+        if hasattr(error, "what_next"):
+            options = backend_options(args, JOBS_DEFAULT)
+            error.what_next = resume_hint(error.what_next, "mjsim sweep", out, options)
+        raise
     seconds = time.perf_counter() - start
     spec = spec or resumed_spec(out)
     first = spec.cells[0].config
     document = json.loads((out / SWEEP_JSON).read_text(encoding="utf-8"))
-    if all(cell.config.games == first.games for cell in spec.cells):
-        size = f"{len(spec.cells)} cells × {first.games:,} hands"
-    else:
-        size = f"{len(spec.cells)} cells ({spec.total_games:,} hands)"
-    print(
-        f"{spec.label}: {size} in {seconds:.1f} s "
-        f"({spec.total_games / seconds:,.0f} hands/s, jobs {args.jobs}) -> {out}"
-    )
+    print(f"{spec.label}: {_played_text(spec, kept, seconds, args.jobs)} -> {out}")
     axes = " × ".join(f"{axis} ({len(values)})" for axis, values in spec.axes.items())
     print(f"  base {document['base']}, axes {axes}, seed {first.seed}")
     significance_rows = sum(1 for _ in (out / SIGNIFICANCE).open(encoding="utf-8")) - 1
@@ -311,11 +368,24 @@ sweep file (configs/sweeps/*.toml; the grid is the product of the axes):
   another_option = [1, 2, 4]
 
 examples (configs/sweeps/ holds sweep files of every variant; docs/analysis.md explains them):
-  mjsim sweep configs/sweeps/NAME.toml
-  mjsim sweep configs/sweeps/NAME.toml --games 5000 --jobs 2 --out runs/small
-  mjsim sweep configs/sweeps/NAME.toml --set OPTION=VALUE --report
-  mjsim sweep --resume runs/small       # finish a sweep stopped by Ctrl-C or a kill
+  mjsim sweep {sweep}
+  mjsim sweep {sweep} --games 5000 --jobs 2 --out runs/small
+  mjsim sweep {sweep} --set {option} --report
+  mjsim sweep --resume runs/small --jobs 2   # finish a sweep stopped by Ctrl-C or a kill
+  mjsim sweep {sweep} --games 5000000 --yes
+
+A cell's folder is its values joined (cells/<name>/); a name longer than {name_bytes} bytes is the
+cell's number and the start of it. Before work of more than {ask:,} hands, the hands, disk and
+time are estimated and asked about (--yes: not asked).
 """
+
+
+def _epilog() -> str:
+    """The help's examples, on a sweep file of this checkout (:mod:`sim.cli.examples`)."""
+    sweep, option = sweep_example()
+    return EXAMPLE.format(
+        sweep=sweep, option=option, name_bytes=CELL_NAME_BYTES, ask=estimate.ASK_ABOVE_HANDS
+    )
 
 
 def register(commands) -> None:
@@ -324,14 +394,14 @@ def register(commands) -> None:
         "sweep",
         help="play a config over a grid of option values and compare the cells",
         description=DESCRIPTION,
-        epilog=EXAMPLE,
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "sweep",
         metavar="SWEEP.toml",
         nargs="?",
-        help="a sweep file, e.g. configs/sweeps/NAME.toml",
+        help=f"a sweep file, e.g. {sweep_example()[0]}",
     )
     parser.add_argument(
         "--games",
@@ -349,10 +419,10 @@ def register(commands) -> None:
     parser.add_argument(
         "--jobs",
         type=integer,
-        default=1,
+        default=JOBS_DEFAULT,
         metavar="J",
         help="engine threads (worker processes with --backend processes), -1 for one per core "
-        "(default 1); results do not depend on it. "
+        f"(default {JOBS_DEFAULT}); results do not depend on it. "
         "Cells smaller than J chunks are played side by side, e.g. --jobs 2",
     )
     parser.add_argument(
@@ -380,5 +450,6 @@ def register(commands) -> None:
         "cells are kept, interrupted ones finished, e.g. --resume runs/my-sweep",
     )
     backends.add_arguments(parser)
+    estimate.add_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar, e.g. --quiet")
     parser.set_defaults(run=_command_sweep)

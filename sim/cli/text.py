@@ -3,6 +3,7 @@ rounded for reading."""
 
 from __future__ import annotations
 
+import shlex
 import unicodedata
 
 
@@ -22,3 +23,38 @@ def signed(value: float, digits: int = 2) -> str:
     never -0.00."""
     rounded = round(value, digits)
     return f"{rounded or 0.0:+.{digits}f}"
+
+
+def rounded(value: float, significant: int = 3) -> str:
+    """``value`` to ``significant`` digits for reading, without an exponent below a million:
+    an integer as it is (``8``), ``0.512`` for 0.511868, ``1230`` for 1234.5; never ``-0``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    text = f"{float(f'{value:.{significant}g}'):g}"
+    return "0" if text == "-0" else text
+
+
+def resume_hint(what_next: str, command: str, target, options: list[str]) -> str:
+    """The hint after an interrupt (``what_next``) with the resume command ``command --resume
+    TARGET`` in it given ``options`` too (the interrupted command's own ``--jobs``, ``--backend``,
+    ...), quoted as a shell reads them; the hint as it was when it names no such command."""
+    said = f"{command} --resume {target}"
+    if said not in what_next:
+        return what_next
+    words = [command, "--resume", shlex.quote(str(target)), *map(shlex.quote, options)]
+    return what_next.replace(said, " ".join(words))
+
+
+def backend_options(args, default_jobs: int = 1) -> list[str]:
+    """``--jobs``, ``--backend`` and ``--scheduler`` of a command's parsed ``args`` as given, where
+    they differ from their defaults: what a resume of its work plays with."""
+    from ..running.backends import Backend
+
+    options = []
+    if args.jobs != default_jobs:
+        options += ["--jobs", str(args.jobs)]
+    if args.backend != Backend.name:
+        options += ["--backend", args.backend]
+    if getattr(args, "scheduler", None):
+        options += ["--scheduler", args.scheduler]
+    return options

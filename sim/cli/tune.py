@@ -11,7 +11,9 @@ from pathlib import Path
 from ..running.backends import add_arguments, from_arguments
 from ..running.config import load_config
 from ..running.outdir import RUNS_FOLDER, partial_path, resolve_target, resumable_directory
-from . import integer, run_overrides
+from . import estimate, integer, run_overrides
+from .estimate import Work
+from .text import rounded, signed
 
 
 def _checked(args: argparse.Namespace):
@@ -46,17 +48,41 @@ def _checked(args: argparse.Namespace):
 
 
 def result_lines(settings, best, frame) -> list[str]:
-    """What ``mjsim tune`` prints at the end: the best parameters and their held-out result."""
+    """What ``mjsim tune`` prints at the end: the best parameters (to three significant digits;
+    ``result.json`` has them whole) and their held-out result (never ``-0.00``)."""
     agent, reference = settings.agent, settings.field[0]
     row = frame[frame["agent"] == agent].iloc[0]
-    shown = ", ".join(f"{name} = {value:g}" for name, value in best.items())
+    shown = ", ".join(f"{name} = {rounded(value)}" for name, value in best.items())
     return [
         f"  best {agent}: {shown}",
         f"  held out ({settings.holdout_deals:,} fresh walls x {_seatings_shown(settings)}): "
-        f"{agent} {row['mean']:+.2f}/hand [{row['lo']:+.2f}, {row['hi']:+.2f}], "
-        f"minus {reference} {row['diff']:+.2f} [{row['diff_lo']:+.2f}, {row['diff_hi']:+.2f}] "
-        "(95% CI clustered by wall)",
+        f"{agent} {signed(row['mean'])}/hand [{signed(row['lo'])}, {signed(row['hi'])}], "
+        f"minus {reference} {signed(row['diff'])} [{signed(row['diff_lo'])}, "
+        f"{signed(row['diff_hi'])}] (95% CI clustered by wall)",
     ]
+
+
+def _confirmed(settings, args: argparse.Namespace, backend) -> bool:
+    """Whether to play the study: at once when it is small, else after its estimate
+    (:func:`sim.cli.estimate.confirm`): every trial plays each seating on the config's walls
+    (in memory, ``--batch`` trials at once), then the held-out walls are played into DIR. The
+    agent's default parameters stand for the ones the trials try."""
+    from ..running.runner import plan_chunks
+    from ..studies.compare import seated_configs
+
+    config, agents = settings.config, (settings.agent, *settings.field)
+    fresh = config.with_overrides([f"run.games={settings.holdout_deals}"])
+    trials = estimate.parallel(args.jobs, settings.batch, backend)
+    held_out = estimate.parallel(args.jobs, len(plan_chunks(fresh)), backend)
+    work = [
+        Work(seated, settings.trials * seated.games, trials, written=False)
+        for seated in seated_configs(config, agents, orders=settings.every_order)
+    ]
+    work += [
+        Work(seated, seated.games, held_out)
+        for seated in seated_configs(fresh, agents, orders=settings.every_order)
+    ]
+    return estimate.confirm(work, "this study", args.yes)
 
 
 def _seatings_shown(settings) -> str:
@@ -69,6 +95,8 @@ def _command_tune(args: argparse.Namespace) -> int:
     from ..studies.tune import STUDY_FILE, TUNE
 
     settings, out, backend = _checked(args)
+    if not _confirmed(settings, args, backend):
+        return 1
     config = settings.config
     print(
         f"{config.label}: tuning {settings.agent} against {', '.join(settings.field)}, "
@@ -186,7 +214,7 @@ def register(commands) -> None:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("config", metavar="CONFIG", help="a config file, e.g. configs/NAME.toml")
+    parser.add_argument("config", metavar="CONFIG", help="a config file, e.g. configs/anqing.toml")
     parser.add_argument("--agent", required=True, metavar="A", help="the agent tuned")
     parser.add_argument(
         "--field",
@@ -223,6 +251,7 @@ def register(commands) -> None:
         "--jobs", type=integer, default=1, metavar="J", help="worker processes (default 1)"
     )
     add_arguments(parser)
+    estimate.add_argument(parser)
     parser.add_argument(
         "--out", metavar="DIR", help="study directory (default runs/tune-<label>-<agent>)"
     )

@@ -43,8 +43,10 @@ chunks of the cell it stopped) for ``run_sweep(None, out, resume=True)`` (``mjsi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
+import errno
 import itertools
 import json
 import math
@@ -52,14 +54,14 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..running.config import RUN_DEFAULTS, RunConfig, apply_overrides, build_config, read_toml
-from ..running.outdir import RUN, SWEEP, plain_name, resumable_directory
+from ..running.outdir import RUN, SWEEP, os_error_code, plain_name, resumable_directory
 from ..variants import get_variant
 from ..variants.options import unknown_name
 
@@ -81,6 +83,12 @@ DPI = 110
 FIGURE_CELLS = 8
 """Beyond this many cells besides the baseline, ``differences.png`` shows only the cells that
 differ from the baseline in one option (``significance.csv`` has them all)."""
+CELL_NAME_BYTES = 100
+"""Longest cell name (bytes, UTF-8) kept as the cell's values joined; a longer one is cut to
+this length after the cell's number (:func:`fitted_name`), and so is a figure's name made of
+values. The cell's folder, its ``.NAME.partial`` and the files beside it then stay far below
+the 255 bytes a file system allows in a name; ``sweep.json`` and the comparison table hold
+every cell's values in full."""
 
 
 # --------------------------------------------------------------------------- the sweep file
@@ -161,20 +169,44 @@ def _name_part(axis: str, value: Any) -> str:
 
 
 def cell_names(axes: Mapping[str, list], combinations: Iterable[tuple]) -> list[str]:
-    """Cell names: the values joined by ``-`` (``fast-2``); a true/false value shows as the
-    option's name or ``no_<option>``; names of numbers only show the options too
-    (``player_count=3``); repeated names get ``-2``, ``-3``, ... ."""
-    names: list[str] = []
+    """Cell names, each the cell's folder under ``cells/``: the values joined by ``-``
+    (``fast-2``); a true/false value shows as the option's name or ``no_<option>``; names of
+    numbers only show the options too (``player_count=3``). A name longer than
+    :data:`CELL_NAME_BYTES` becomes the cell's number and the start of it (:func:`fitted_name`);
+    a name already taken, ignoring case (two folders on a file system that ignores it), gets
+    ``-2``, ``-3``, ... ."""
+    joined = []
     for values in combinations:
         name = "-".join(_name_part(a, v) for a, v in zip(axes, values, strict=True)) or "base"
         if not re.search(r"[A-Za-z]", name):  # numbers only: say what they are
             name = "-".join(f"{a}={_name_part(a, v)}" for a, v in zip(axes, values, strict=True))
+        joined.append(name)
+    names: list[str] = []
+    taken: set[str] = set()
+    for number, name in enumerate(joined, 1):
+        name = fitted_name(name, number, len(joined))
         unique, count = name, 1
-        while unique in names:
+        while unique.casefold() in taken:
             count += 1
             unique = f"{name}-{count}"
         names.append(unique)
+        taken.add(unique.casefold())
     return names
+
+
+def fitted_name(name: str, number: int, count: int) -> str:
+    """``name`` when it has at most :data:`CELL_NAME_BYTES` bytes; else item ``number`` of
+    ``count`` (from 1, zero-padded) and as much of ``name`` as fits, cut at the end of a value
+    where that keeps at least half of it: ``07-no_option_a-no_option_b``."""
+    if len(name.encode()) <= CELL_NAME_BYTES:
+        return name
+    head = f"{number:0{len(str(count))}d}-"
+    room = CELL_NAME_BYTES - len(head)
+    cut = name.encode()[:room].decode(errors="ignore")
+    whole_values = cut.rpartition("-")[0]
+    if name[len(cut)] != "-" and len(whole_values) >= room // 2:
+        cut = whole_values
+    return head + cut.rstrip("-_.+=")
 
 
 def _shown(path: Path) -> str:
@@ -601,7 +633,8 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
                 plotted, metrics, x=titles[x], hue=hue_title, metric_labels=labels
             )
             save(figure, "lines.png")
-        for combination in itertools.product(*(sweep.axes[a] for a in rest)) if rest else []:
+        combinations = list(itertools.product(*(sweep.axes[a] for a in rest))) if rest else []
+        for number, combination in enumerate(combinations, 1):
             mask = pd.Series(True, index=table.index)
             for axis, value in zip(rest, combination, strict=True):
                 mask &= table[axis].map(lambda v, value=value: _same(v, value))
@@ -609,6 +642,7 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
                 f"{a} = {_value_text(v)}" for a, v in zip(rest, combination, strict=True)
             )
             slug = "-".join(_name_part(a, v) for a, v in zip(rest, combination, strict=True))
+            slug = fitted_name(slug, number, len(combinations))
             title = f"{plots.TITLES['sweep']} ({CONFIDENCE:.0%} interval)\nat {fixed}"
             save(
                 plots.plot_sweep_lines(
@@ -650,23 +684,51 @@ def write_figures(sweep, table, significance, directory: Path) -> list[str]:
 # --------------------------------------------------------------------------- running
 
 
-def _play_cell(config: RunConfig, target: Path, command: str | None, backend: Any = None) -> dict:
+def _play_cell(cell: Cell, target: Path, command: str | None, backend: Any = None) -> dict:
     """Play one cell (in a worker process when cells run side by side): nothing when it is
     finished already, the rest of it when it was interrupted, else the whole of it."""
     from ..running.outdir import is_finished
     from ..running.runner import read_manifest, run, was_begun
 
-    if not is_finished(target, RUN):
-        run(
-            config,
-            target,
-            jobs=1,
-            progress=False,
-            command=command,
-            resume=was_begun(target),
-            backend=backend,
-        )
-    return read_manifest(target)
+    with _said_of(cell, target):
+        if not is_finished(target, RUN):
+            run(
+                cell.config,
+                target,
+                jobs=1,
+                progress=False,
+                command=command,
+                resume=was_begun(target),
+                backend=backend,
+            )
+        return read_manifest(target)
+
+
+def _cell_shown(cell: Cell) -> str:
+    """``cell NAME (axis=value, ...)``: how an error names a cell."""
+    values = ", ".join(f"{axis}={_value_text(value)}" for axis, value in cell.values.items())
+    return f"cell {cell.name} ({values})"
+
+
+@contextlib.contextmanager
+def _said_of(cell: Cell, target: Path) -> Iterator[None]:
+    """Errors of playing ``cell`` into ``target`` as one line naming the cell and its values:
+    a ValueError (a refused folder, a damaged kept chunk), and an OSError about the folder's
+    name or path (too long for the file system), which would otherwise name only the sweep's
+    folder."""
+    try:
+        yield
+    except ValueError as error:
+        raise ValueError(f"{_cell_shown(cell)}: {error}") from None
+    except OSError as error:
+        if os_error_code(error) != errno.ENAMETOOLONG:
+            raise
+        raise ValueError(
+            f"{_cell_shown(cell)}: its folder {target} cannot be made: "
+            f"{os.strerror(errno.ENAMETOOLONG)} (its path has {len(bytes(target))} bytes; file "
+            "systems allow 255 in a name and about 4096 in a path): write the sweep to a "
+            "shorter --out"
+        ) from None
 
 
 def _sweep_document(spec: SweepSpec, command: str | None, timings: dict) -> dict:
@@ -834,7 +896,7 @@ def _play_sweep(spec, building, stop, workers, progress, command, figures, backe
     with progress_bar(spec.total_games, progress, "sweep") as bar:
         if side_by_side:
             tasks = (
-                delayed(_play_cell)(cell.config, building / cell.dir, _cell_command(command, cell))
+                delayed(_play_cell)(cell, building / cell.dir, _cell_command(command, cell))
                 for cell in spec.cells
             )
             for manifest in backend.pool(min(workers, len(spec.cells)))(tasks):
@@ -846,16 +908,17 @@ def _play_sweep(spec, building, stop, workers, progress, command, figures, backe
                 if is_finished(target, RUN):  # played before an interruption
                     bar.update(cell.config.games)
                     continue
-                run(
-                    cell.config,
-                    target,
-                    jobs=workers,
-                    progress=False,
-                    command=_cell_command(command, cell),
-                    on_chunk=lambda result: bar.update(result["games"]),
-                    resume=was_begun(target),
-                    backend=backend,
-                )
+                with _said_of(cell, target):
+                    run(
+                        cell.config,
+                        target,
+                        jobs=workers,
+                        progress=False,
+                        command=_cell_command(command, cell),
+                        on_chunk=lambda result: bar.update(result["games"]),
+                        resume=was_begun(target),
+                        backend=backend,
+                    )
     stop.check()
     play_seconds = time.perf_counter() - started
     cell_seconds = {

@@ -398,12 +398,14 @@ def mark_complete(out: Path) -> None:
 
 
 def _trial_line(study, number, values, result, done, total) -> str:
-    shown = " ".join(f"{name}={value:g}" for name, value in values.items())
+    from ..cli.text import rounded, signed  # the console's rounding: 0.512, never -0.00
+
+    shown = " ".join(f"{name}={rounded(value)}" for name, value in values.items())
     best = study.best_trial
     return (
-        f"  trial {number} ({done}/{total}): {shown} -> {result['mean']:+.2f}/hand "
-        f"(vs field {result['diff']:+.2f} [{result['diff_lo']:+.2f}, {result['diff_hi']:+.2f}])"
-        f"; best {best.value:+.2f} (trial {best.number})"
+        f"  trial {number} ({done}/{total}): {shown} -> {signed(result['mean'])}/hand "
+        f"(vs field {signed(result['diff'])} [{signed(result['diff_lo'])}, "
+        f"{signed(result['diff_hi'])}]); best {signed(best.value)} (trial {best.number})"
     )
 
 
