@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -36,16 +37,19 @@ def _distributed(config) -> bool:
 def pytest_configure(config) -> None:
     """Before the xdist workers start: compile the agents' questions, then every variant's
     engine, replay and checks once, the variants side by side (``warm_caches.py``), instead of
-    in every worker that meets them;
-    on a cold cache also the kernels the tests call on their own (``STEP_TESTS`` there), which
-    the workers would otherwise compile in the middle of the tests, both at once at times.
+    in every worker that meets them; on a cold cache also the kernels the tests call on their
+    own (``STEP_TESTS`` there), which the workers would otherwise compile in the middle of the
+    tests, both at once at times. The quick run (``-m "not slow"``) plays no variant's engine
+    (its tests are marked ``engine``): it warms none.
     A cold cache (a clean clone) costs minutes here and saves more in the workers; a warm one
-    costs the seconds of loading it. ``MJSIM_SKIP_WARM_UP=1`` skips it."""
+    costs the seconds of loading it; what is compiled is said as it is done.
+    ``MJSIM_SKIP_WARM_UP=1`` skips it."""
     if not _distributed(config) or os.environ.get("MJSIM_SKIP_WARM_UP") == "1":
+        return
+    if _hypothesis_profile(config) == "quick":
         return
     from sim.variants import VARIANT_NAMES
 
-    started = time.perf_counter()
     # a cold warm-up reports what it compiled here; the workers inherit the variable
     # (tests/test_compile_ahead.py reads the reports instead of compiling every engine again)
     if "MJSIM_WARM_REPORTS" not in os.environ:
@@ -53,17 +57,31 @@ def pytest_configure(config) -> None:
         config.add_cleanup(
             lambda: shutil.rmtree(os.environ.pop("MJSIM_WARM_REPORTS"), ignore_errors=True)
         )
+    started = time.perf_counter()
+    said = threading.Timer(
+        3.0,
+        lambda: _say(
+            "compiling the engines the tests play into numba's cache before the tests start "
+            "(a cold cache, as in a fresh clone: several minutes; said below as each is done)"
+        ),
+    )
+    said.daemon = True
+    said.start()
     # the agents' questions first: every engine calls them with the same types, and the
     # processes after would otherwise each compile them at once ("agents" in warm_caches.py)
     for names in (["agents"], [*VARIANT_NAMES, "tests"]):  # tests: generic kernels, toy variant
-        _warm_side_by_side(names)
-    seconds = time.perf_counter() - started
-    if seconds > 10:
-        sys.stderr.write(f"conftest: compiled the engines into numba's cache in {seconds:.0f} s\n")
+        _warm_side_by_side(names, started)
+    said.cancel()
 
 
-def _warm_side_by_side(names: list[str]) -> None:
-    """``tests/warm_caches.py NAME`` for each of ``names``, one process each, side by side."""
+def _say(text: str) -> None:
+    sys.stderr.write(f"conftest: {text}\n")
+    sys.stderr.flush()
+
+
+def _warm_side_by_side(names: list[str], started: float) -> None:
+    """``tests/warm_caches.py NAME`` for each of ``names``, one process each, side by side;
+    each said with the time since ``started`` when it took a while (a compile)."""
     script = str(TESTS / "warm_caches.py")
     processes = {
         name: subprocess.Popen(
@@ -74,7 +92,10 @@ def _warm_side_by_side(names: list[str]) -> None:
     for name, process in processes.items():
         output, _ = process.communicate()
         if process.returncode != 0:  # the tests themselves will show what is wrong
-            sys.stderr.write(f"conftest: warming the {name} caches failed:\n{output.decode()}\n")
+            _say(f"warming the {name} caches failed:\n{output.decode()}")
+        elapsed = time.perf_counter() - started
+        if elapsed > 10:
+            _say(f"{name} compiled ({elapsed:.0f} s since the start)")
 
 
 def _hypothesis_profile(config) -> str:
@@ -89,12 +110,17 @@ def _hypothesis_profile(config) -> str:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """In the quick profile, cap each hypothesis test's examples at ``QUICK_EXAMPLES`` and let
-    sampled tests draw their quick counts (``tests/sampling.py``). The cap must override the
-    tests' own ``@settings(max_examples=...)``, which a hypothesis profile does not: ``@given``
-    reads the settings it runs with from the attribute set here."""
+    """A test marked ``engine`` is also ``slow``: the quick run (``-m "not slow"``) compiles no
+    variant's engine. In the quick profile, cap each hypothesis test's examples at
+    ``QUICK_EXAMPLES`` and let sampled tests draw their quick counts (``tests/sampling.py``).
+    The cap must override the tests' own ``@settings(max_examples=...)``, which a hypothesis
+    profile does not: ``@given`` reads the settings it runs with from the attribute set here."""
     import sampling
 
+    for item in items:
+        marker = getattr(item, "get_closest_marker", None)  # tests pass bare stand-ins
+        if marker is not None and marker("engine"):
+            item.add_marker(pytest.mark.slow)
     sampling.QUICK = _hypothesis_profile(config) == "quick"
     if not sampling.QUICK:
         return
@@ -103,3 +129,56 @@ def pytest_collection_modifyitems(config, items) -> None:
         own = getattr(test, "_hypothesis_internal_use_settings", None)
         if own is not None and own.max_examples > QUICK_EXAMPLES:
             test._hypothesis_internal_use_settings = settings(own, max_examples=QUICK_EXAMPLES)
+
+
+ENGINE_ENTRIES = {
+    "SessionPlay": ("play_records", "replay_hand"),
+    "GameChecks": ("check_games",),
+}
+"""The methods of ``sim.variants.session`` through which Python plays or checks a variant's
+hands: each needs the variant's engine compiled."""
+
+
+class _EngineGuard:
+    """In the quick run, a test not marked ``engine`` that plays a variant's hands fails at once,
+    saying to mark it: the quick run stays free of the engines' compiles (minutes on a cold
+    cache). Subprocesses (the CLI run as a program) are not seen here; the cold quick run's
+    measurement (``benchmarks/bench_tests.py``) finds those."""
+
+    allowed = True
+
+    @classmethod
+    def install(cls) -> None:
+        from sim.variants import session
+
+        for class_name, methods in ENGINE_ENTRIES.items():
+            owner = getattr(session, class_name)
+            for name in methods:
+                setattr(owner, name, cls._guarded(getattr(owner, name)))
+
+    @classmethod
+    def _guarded(cls, method):
+        def guarded(self, *args, **kwargs):
+            if not cls.allowed:
+                raise RuntimeError(
+                    f"this test plays a variant's engine ({method.__qualname__}): mark it "
+                    "@pytest.mark.engine, or play the toy variant (tests/toy_variant)"
+                )
+            return method(self, *args, **kwargs)
+
+        return guarded
+
+
+def pytest_sessionstart(session) -> None:
+    if _hypothesis_profile(session.config) == "quick":
+        _EngineGuard.install()
+
+
+def pytest_runtest_setup(item) -> None:
+    """Whether the test may play a variant's engine (``_EngineGuard``): when marked ``engine``;
+    set before its fixtures are made, module-wide ones included."""
+    _EngineGuard.allowed = item.get_closest_marker("engine") is not None
+
+
+def pytest_runtest_teardown(item) -> None:
+    _EngineGuard.allowed = True

@@ -138,6 +138,7 @@ def _digest(records: np.ndarray) -> str:
     return hashlib.sha256(records.tobytes()).hexdigest()
 
 
+@pytest.mark.engine
 def test_parameters_change_play_and_defaults_do_not():
     """Seats of the value agent with claim_gain 0 claim as the efficiency agent does, and their
     hands differ from the default value agent's; the defaults written out play as none."""
@@ -159,6 +160,7 @@ def test_parameters_change_play_and_defaults_do_not():
     assert flat_games.equals(efficiency)
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("backend", ["processes", "threads"])
 def test_parameters_reach_the_worker_processes(tmp_path, backend):
     """A run in two worker processes (or engine threads) plays the seat parameters as one job
@@ -180,6 +182,7 @@ def test_parameters_reach_the_worker_processes(tmp_path, backend):
     assert not first.equals(pd.read_parquet(Path(plain) / "games.parquet"))
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("name", ["anhua", "wengan", "anqing"])
 def test_agents_play_legally_at_any_parameters(name):
     """Every variant's rule checks (the ledger, legal moves, payments: its ``check_hand``) pass

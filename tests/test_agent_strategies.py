@@ -7,6 +7,7 @@ Rules: docs/rules/anhua.md (安化七王麻将): 清一色 and 小七对 are 大
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from reference import engine_wins as G
 
 from sim import hand
@@ -139,6 +140,7 @@ def test_agents_are_registered():
     assert len(set(AGENTS.values())) == AG.N_AGENTS
 
 
+@pytest.mark.engine
 def test_every_agent_at_every_seat_plays_legally():
     """docs/rules/anhua.md, Anhua's rule checks (``checks.check_hand``: the ledger,
     王不能碰杠吃, 开杠, 漏胡, 一炮多响, payments) over every option cell, with value, cautious,

@@ -17,6 +17,7 @@ def test_unknown_agent_is_named():
         agent_ids(("efficiency", "greedy"))
 
 
+@pytest.mark.engine
 def test_efficiency_agents_win_more_than_random_ones():
     """Seats 0 and 2 random, 1 and 3 efficiency: the efficient seats win most hands."""
     _, wins = play_anhua(2000, seed=2, agents=("random", "efficiency", "random", "efficiency"))

@@ -36,6 +36,7 @@ def run_dir(request, tmp_path_factory):
     return runner.run(config, tmp_path_factory.mktemp("run") / "run")
 
 
+@pytest.mark.engine
 def test_the_summary_reads_fewer_columns_and_gets_the_same_figures(run_dir):
     whole = analysis.load_run(run_dir)
     some = analysis.load_run(run_dir, SUMMARY_COLUMNS)
@@ -46,6 +47,7 @@ def test_the_summary_reads_fewer_columns_and_gets_the_same_figures(run_dir):
     assert summary_lines(run_dir)  # the command's own summary runs on the columns it reads
 
 
+@pytest.mark.engine
 def test_columns_are_read_by_name_or_prefix_in_the_files_order(run_dir):
     games = read_columns(run_dir / runner.GAMES, ["delta_*", "game", "no_such_column"])
     assert list(games.columns) == ["game", *(c for c in games.columns if c.startswith("delta_"))]
@@ -91,6 +93,7 @@ def _distribution_of_values(run, thresholds, confidence, per_hand) -> pd.DataFra
     return frame
 
 
+@pytest.mark.engine
 def test_score_distribution_from_counts_equals_the_one_from_the_values(run_dir):
     """The integer scores' figures come from counts of each value (a long run's seat-hands do
     not fit in memory); they equal numpy's on the values themselves (the former code)."""

@@ -62,6 +62,7 @@ def _legal_shape(form: str, groups: tuple[QA.Group, ...]) -> bool:
     return True
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("overrides", ANQING_RUNS, ids=["default", "lian_zhuang_cumulative"])
 def test_the_anqing_reading_holds_the_winners_tiles_and_rescores_to_s(overrides):
     _, _, hands = logged_run("anqing", overrides)

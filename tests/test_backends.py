@@ -45,6 +45,7 @@ def _same_tables(one, other) -> None:
         assert (one / name).read_bytes() == (other / name).read_bytes(), name
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("name", ["threads", "processes"])
 def test_two_jobs_on_either_local_backend_write_the_bytes_of_one(config, one_job, tmp_path, name):
     out = runner.run(config, tmp_path / name, jobs=2, backend=Backend(name))
@@ -79,6 +80,7 @@ def _recording_chunks(monkeypatch, delay_of=lambda index: 0.0):
     return played
 
 
+@pytest.mark.engine
 def test_threads_finishing_chunks_out_of_order_give_the_same_bytes(
     config, one_job, tmp_path, monkeypatch
 ):
@@ -94,6 +96,7 @@ def test_threads_finishing_chunks_out_of_order_give_the_same_bytes(
     assert finished_order[0] != 0, "chunk 0 was meant to finish after others"
 
 
+@pytest.mark.engine
 def test_the_walls_are_made_beside_the_engine_not_in_its_thread(
     config, one_job, tmp_path, monkeypatch
 ):
@@ -115,6 +118,7 @@ def test_the_walls_are_made_beside_the_engine_not_in_its_thread(
         assert sorted(made_in) == list(range(6))
 
 
+@pytest.mark.engine
 def test_an_error_in_an_engine_thread_stops_the_run_and_leaves_nothing(
     config, tmp_path, monkeypatch
 ):
@@ -139,6 +143,7 @@ def _engine_threads_end(seconds: float = 30.0) -> None:
         time.sleep(0.01)
 
 
+@pytest.mark.engine
 def test_a_stopped_run_does_not_wait_for_the_chunks_still_playing(config, tmp_path, monkeypatch):
     """Stopped (here by the chunk callback, as Ctrl-C stops the main thread) while both engine
     threads are inside a chunk that cannot be interrupted: the run ends at once, keeps the
@@ -172,11 +177,13 @@ def test_a_stopped_run_does_not_wait_for_the_chunks_still_playing(config, tmp_pa
     assert runner.read_manifest(resumed)["resumed_chunks"] == 2
 
 
+@pytest.mark.engine
 def test_the_manifest_times_the_main_thread(one_job):
     timings = runner.read_manifest(one_job)["timings"]
     assert 0 < timings["main_thread_cpu_seconds"] <= timings["play_seconds"] + 0.01
 
 
+@pytest.mark.engine
 def test_the_cli_takes_every_backend_and_refuses_others(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     config = "configs/anhua-seven-kings.toml"
@@ -193,6 +200,7 @@ def test_the_cli_takes_every_backend_and_refuses_others(capsys, tmp_path, monkey
     assert "threads" in refused.stderr and not (tmp_path / "no").exists()
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("name", ["wengan-4p", "anqing"])
 def test_every_variant_plays_the_same_bytes_in_two_engine_threads(name, tmp_path):
     """Weng'an's and Anqing's engines in two threads side by side: the bytes of one job."""

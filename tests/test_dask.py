@@ -49,6 +49,7 @@ def _same(a, b) -> None:
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
+@pytest.mark.engine
 def test_a_local_cluster_started_for_the_run_writes_the_same_bytes(tmp_path, one_job):
     config = load_config(CONFIG, SETTINGS)
     out = runner.run(config, tmp_path / "dask", jobs=2, backend=Backend("dask"))
@@ -56,6 +57,7 @@ def test_a_local_cluster_started_for_the_run_writes_the_same_bytes(tmp_path, one
     assert runner.read_manifest(out)["backend"] == "dask"
 
 
+@pytest.mark.engine
 def test_mjsim_run_on_an_existing_scheduler_writes_the_same_bytes(
     tmp_path, one_job, cluster, capsys
 ):
@@ -94,6 +96,7 @@ def test_without_the_extra_dask_is_one_line_and_exit_2(tmp_path, capsys, monkeyp
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.engine
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(backends, "CONNECT_SECONDS", 1)
     out = tmp_path / "x"
@@ -106,6 +109,7 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, capsys, monke
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.engine
 def test_mjsim_compare_on_a_cluster_writes_the_tables_of_one_job(tmp_path, cluster, capsys):
     """``mjsim compare --backend dask``: every rotation's tables and both comparison files are
     the bytes ``--jobs 1`` writes."""

@@ -44,6 +44,7 @@ def _dealer_column(games, prefix: str) -> np.ndarray:
     return columns[np.arange(len(games)), games["dealer"].to_numpy()]
 
 
+@pytest.mark.engine
 def test_deal_events_are_recorded_consistently():
     games = _played(AnhuaOptions(), 4000, seed=5)
     kings = games[[f"kings_dealt_{seat}" for seat in range(4)]].to_numpy()

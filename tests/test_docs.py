@@ -10,6 +10,7 @@ from sim import hand, play
 from sim.core import tiles, wall
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("module", [tiles, wall, hand, play], ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     failures, tried = doctest.testmod(module, verbose=False)

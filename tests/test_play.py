@@ -13,6 +13,7 @@ from sim.variants import VARIANT_NAMES, get_variant
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("name", VARIANT_NAMES)
 def test_play_by_name_gives_the_variants_frames(name):
     variant = get_variant(name)
@@ -28,6 +29,7 @@ def test_play_by_name_gives_the_variants_frames(name):
     pd.testing.assert_frame_equal(wins, again[1])
 
 
+@pytest.mark.engine
 def test_options_as_a_mapping_object_or_config():
     config = load_config(ROOT / "configs" / "anhua-three-players.toml", ["run.games=30"])
     by_config = play(config, seed=1)

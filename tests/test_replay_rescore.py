@@ -53,6 +53,7 @@ def _ids(runs):
             for name, over in runs]  # fmt: skip
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("name", "overrides"), WENGAN_RUNS, ids=_ids(WENGAN_RUNS))
 def test_wengan_hands_resettle_from_the_json_alone(name, overrides):
     """Weng'an's reference ``settle`` of the ``HandEnd`` read from each hand's JSON gives the
@@ -83,6 +84,7 @@ def test_wengan_hands_resettle_from_the_json_alone(name, overrides):
     assert seen["win"] and seen["chicken"]
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("name", "overrides"), ANQING_RUNS, ids=_ids(ANQING_RUNS))
 def test_anqing_hands_resettle_from_the_json_alone(name, overrides):
     """Anqing's reference ``settle`` of the ``HandEnd`` read from each hand's JSON (with the
@@ -128,6 +130,7 @@ def _winning_reveals(won: HA.AnhuaHand, hand) -> int:
     return count
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("name", "overrides"), ANHUA_RUNS, ids=_ids(ANHUA_RUNS))
 def test_anhua_hands_resettle_from_the_json_alone(name, overrides):
     """Anhua's reference ``score`` of each winner's hand read from the JSON gives the pattern

@@ -41,6 +41,7 @@ def test_the_schema_declares_every_event_kind_closed(validator):
     assert not validator.is_valid({k: v for k, v in draw.items() if k != "source"})
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("name", SHIPPED)
 def test_every_line_of_every_hand_validates(validator, name):
     config, games, hands = logged_run(name)

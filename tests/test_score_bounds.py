@@ -24,6 +24,7 @@ def _largest(frame, columns) -> int:
     return int(np.abs(frame[columns].to_numpy(np.int64)).max())
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())

@@ -332,6 +332,7 @@ def test_cautious_makes_only_the_kongs_nobody_may_win_on():
     assert AG.choose_own_turn(AG.AGENT_CAUTIOUS, actions, 1, np.int64(0)) == 0
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("variant", ["wengan", "anqing"])
 def test_every_agent_at_every_seat_plays_legally(variant):
     """The variant's rule checks (``checks.check_games``: the generic ledger and the variant's
@@ -546,6 +547,7 @@ def test_a_claim_worth_a_bao_may_cost_what_the_parameter_allows():
         assert taken == (gap <= cost), (cost, gap)
 
 
+@pytest.mark.engine
 def test_score_sources_split_each_agents_score(tmp_path):
     """``score_sources``: each agent's mean score split by where it came from adds up to its
     mean score, by outcome (won, dealt in, paid, drawn) and, for Weng'an, whose settlement

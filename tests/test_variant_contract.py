@@ -108,6 +108,7 @@ CELLS = [
 ]
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("name", "overrides", "seed"), CELLS)
 def test_checks_pass_every_hand_of_each_option_value(name, overrides, seed):
     """(a) Each value of each declared option: the checks pass every hand (random agents in
@@ -192,6 +193,7 @@ def runs(request, tmp_path_factory):
     return config, {jobs: runner.run(config, base / f"jobs{jobs}", jobs=jobs) for jobs in (1, 2)}
 
 
+@pytest.mark.engine
 def test_tables_are_byte_identical_for_one_or_two_jobs(runs):
     """(b) Same seed, same results: three chunks played by one worker or shared by two."""
     _, paths = runs
@@ -199,6 +201,7 @@ def test_tables_are_byte_identical_for_one_or_two_jobs(runs):
         assert (paths[1] / table).read_bytes() == (paths[2] / table).read_bytes(), table
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("game", [0, 57, 119])
 def test_replay_reproduces_the_stored_row(runs, game, capsys):
     """(c) ``mjsim replay`` plays hand ``game`` again (hands of each chunk, random agents

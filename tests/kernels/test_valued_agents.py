@@ -61,6 +61,7 @@ def test_only_a_value_or_cautious_seat_needs_their_searches():
     assert set(AG.VALUED_AGENTS) == {AG.AGENT_VALUE, AG.AGENT_CAUTIOUS}
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("name", ["anhua", "wengan", "anqing"])
 def test_the_engine_without_them_plays_the_games_of_the_engine_with_them(name, monkeypatch):
     variant = get_variant(name)

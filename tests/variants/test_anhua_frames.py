@@ -22,6 +22,7 @@ from sim.variants.anhua.record_slots import RH_BIRD, RH_N_BIRDS
 ANHUA = get_variant("anhua")
 
 
+@pytest.mark.engine
 def test_bird_hits_count_the_birds_the_kernel_lands_on_the_winner_or_payer():
     """抓鸟 (§anhua-payments): a bird of rank r lands (r - 1) seats on from the winner; it hits
     when it lands on the winner or on the payer. Checked bird by bird against the kernel."""
@@ -127,6 +128,7 @@ def test_the_entry_declares_labels_colours_and_metrics_of_its_own_sources():
     assert ANHUA.win_kinds[kernels.HOW_INSTANT] == "instant"
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("player_count", [3, 4])
 def test_play_anhua_is_the_generic_play(player_count):
     from sim.play import play

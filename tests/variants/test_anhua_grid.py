@@ -128,6 +128,7 @@ def test_invariant_grid_10000_games_per_cell():
 # The same checks on random seeds and options
 
 
+@pytest.mark.engine
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -184,6 +185,7 @@ def test_property_random_seeds_and_options(
     assert report.games == 12 and report.failed_hands == 0
 
 
+@pytest.mark.engine
 def test_ledger_checks_doubled_blooms():
     """开杠 (docs/rules/anhua.md, 杠上炮: 如2张都可以胡,则胡牌倍率翻番), option
     kong_multi_tile_win = double (§anhua-open-kong step 3): the ledger passes 4,000 played hands,
@@ -197,6 +199,7 @@ def test_ledger_checks_doubled_blooms():
     assert (~doubled).any()
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("window", ["first_turn", "until_first_claim"])
 def test_ledger_checks_instant_wins_on_the_dealt_hand(window):
     """起手四王/七王 (docs/rules/anhua.md: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌), options
@@ -217,6 +220,7 @@ def test_ledger_checks_instant_wins_on_the_dealt_hand(window):
     assert instant[True] > instant[False] > 0
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("as_itself", [False, True])
 def test_claimed_kings_pass_the_ledger_and_the_reference(as_itself):
     """王 (docs/rules/anhua.md, 王的确定; 注意事项: 手中无王可接炮), option
@@ -239,6 +243,7 @@ def test_claimed_kings_pass_the_ledger_and_the_reference(as_itself):
     assert on_kings
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("as_itself", [False, True])
 def test_no_win_that_its_king_class_forbids(as_itself):
     """Who may win how by king class (source:
@@ -272,6 +277,7 @@ def test_no_win_that_its_king_class_forbids(as_itself):
     assert all(count > 0 for count in seen.values()), seen
 
 
+@pytest.mark.engine
 def test_mutation_reference_rejects_a_tampered_win():
     """docs/rules/anhua.md 手中有单王 ... 不能接炮, 清一色: the re-scoring catches a win the
     engine got wrong: a discard winner's natural tile swapped for a king (单王 may not win on a
@@ -298,6 +304,7 @@ def test_mutation_reference_rejects_a_tampered_win():
     assert failures[0].startswith(f"game {min(discard, self_draw)} ")
 
 
+@pytest.mark.engine
 def test_memoised_reference_gives_the_same_scores():
     """The two memoised helpers of ``reference.engine_wins.memoised_reference`` change no answer:
     the same wins scored with and without them, and the originals are back afterwards."""
@@ -321,6 +328,7 @@ def test_memoised_reference_gives_the_same_scores():
     assert memoised == plain and len(hands) > 250
 
 
+@pytest.mark.engine
 def test_a_sampled_rescoring_keeps_every_rare_win():
     """The sampled re-scoring of the 10,000-a-cell grid (``rescore_every``): every win of a rare
     kind (杠上花 here, and several winners) and every fourth single self-draw or discard win,

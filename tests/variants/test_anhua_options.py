@@ -7,12 +7,14 @@ test_anhua_examples.py and test_anhua_scoring.py; the open-kong options in test_
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sim.play import first_dealers
 from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua.play import play_anhua
 
 
+@pytest.mark.engine
 def test_instant_win_window_until_first_claim_allows_later_declarations():
     """起手四王/七王 (source: 发完牌后,玩家手牌有四王或七王 ... 即可胡牌): with the window open
     until the first claim and drawn kings counted, players who gather the kings on later turns may
@@ -37,6 +39,7 @@ def test_instant_win_window_until_first_claim_allows_later_declarations():
     assert (first["win_kind"] == "instant").sum() == (later["win_kind"] == "instant").sum() >= 1
 
 
+@pytest.mark.engine
 def test_first_dealer_random_spreads_the_first_deal():
     """开房玩家坐庄 or a random seat (source: 第一局开房玩家坐庄 ... 随机一人坐庄)."""
     seat0 = first_dealers(800, 8, AnhuaOptions(), seed=1)
@@ -52,6 +55,7 @@ def test_first_dealer_random_spreads_the_first_deal():
     np.testing.assert_array_equal(starts, first_dealers(64, 8, options, seed=1))
 
 
+@pytest.mark.engine
 def test_two_revealed_tiles_make_fewer_kong_wins():
     """kong_reveal_count (§anhua-reading-three-revealed-tiles: 3 by default, 2 the alternative):
     with two tiles revealed per kong, blooms and kong cannons are rarer."""
@@ -61,6 +65,7 @@ def test_two_revealed_tiles_make_fewer_kong_wins():
     assert three["win_kind"].isin(kong_wins).sum() > two["win_kind"].isin(kong_wins).sum()
 
 
+@pytest.mark.engine
 def test_multi_ron_off_means_one_winner():
     """一炮多响 (source: 未勾选不能一炮多响按顺序接炮): off, a discard has at most one winner."""
     on, _ = play_anhua(6000, seed=5)
@@ -69,6 +74,7 @@ def test_multi_ron_off_means_one_winner():
     assert on["n_winners"].max() >= 2
 
 
+@pytest.mark.engine
 def test_rob_kong_off_means_no_robbing():
     """可抢杠胡 (source: 可抢杠胡): off, no kong is ever robbed."""
     off, _ = play_anhua(6000, seed=6, options=AnhuaOptions(allow_rob_kong=False))

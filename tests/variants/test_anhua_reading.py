@@ -108,6 +108,7 @@ def _names(concealed: str) -> list[str]:
     return names
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("name", "overrides"), READING_RUNS)
 def test_the_anhua_reading_holds_the_winners_tiles_and_rescores_to_the_pattern(name, overrides):
     _, _, hands = logged_run(name, overrides)

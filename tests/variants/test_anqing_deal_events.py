@@ -9,6 +9,7 @@ seat's 钻 dealt (``R_WILDS_DEALT``) right after the flip, whatever then happens
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sim.analysis.exact import exact_events, parse_settings
 from sim.core.wall import shuffled_walls, spawn_seeds
@@ -25,6 +26,7 @@ def _wilson(hits: int, trials: int, z: float = Z_999) -> tuple[float, float]:
     return centre - half / (1 + z * z / trials), centre + half / (1 + z * z / trials)
 
 
+@pytest.mark.engine
 def test_played_zuan_counts_agree_with_the_exact_values():
     """For each k = 0..4, the rate of seats dealt exactly k 钻 (dealer and non-dealers apart)
     falls in the 99.9 % Wilson interval around the exact probability, and the common counts

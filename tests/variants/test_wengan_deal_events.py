@@ -9,6 +9,7 @@ the deal (``yuan_que_dealt_<seat>``), whatever then happens.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sim.analysis.exact import exact_events, parse_settings
 from sim.core.wall import shuffled_walls, spawn_seeds
@@ -25,6 +26,7 @@ def _wilson(hits: int, trials: int, z: float = Z_999) -> tuple[float, float]:
     return centre - half / (1 + z * z / trials), centre + half / (1 + z * z / trials)
 
 
+@pytest.mark.engine
 def test_played_yuan_que_rates_agree_with_the_exact_values():
     options = WenganOptions(player_count=3)
     n_hands = 40_000

@@ -48,6 +48,7 @@ def frames(request):
     return request.param, records, games, wins
 
 
+@pytest.mark.engine
 def test_every_source_is_zero_sum_and_its_points_are_the_gains(frames):
     players, _, games, _ = frames
     for source, _, _ in F.SOURCES:
@@ -58,6 +59,7 @@ def test_every_source_is_zero_sum_and_its_points_are_the_gains(frames):
     assert games["points_from_chicken"].sum() > 0 and games["points_from_dou"].sum() > 0
 
 
+@pytest.mark.engine
 def test_winners_are_ready_and_their_names_come_from_the_tables(frames):
     _, records, games, wins = frames
     by_game = games.set_index("game")

@@ -74,6 +74,7 @@ def _check_reports(reports: list[dict], n_games: int, min_win_rate: float) -> No
     assert (sum(r["kongs"] for r in reports) > 0).all()
 
 
+@pytest.mark.engine
 def test_every_cell_passes_the_checks_with_mixed_agents():
     """200 hands a cell, random agents in two seats (they pass wins and throw anything)."""
     n_games = 200

@@ -107,6 +107,7 @@ def test_bulk_games_keep_every_invariant(players, agent):
         assert outcomes["bao_ting"] > 0
 
 
+@pytest.mark.engine
 def test_replay_gives_the_played_record():
     """A hand replayed with the log on (its dealer and 连庄 count from the hands before it) has
     the record play_records gave it."""
@@ -120,6 +121,7 @@ def test_replay_gives_the_played_record():
         assert len(events) > 0
 
 
+@pytest.mark.engine
 def test_the_engine_plays_each_hand_with_the_count_the_settle_hook_set():
     """连庄 (庄家每连续胡牌 +1n分; §wengan-dealer-bonus: a 荒庄 leaves n, the 一炮全响 discarder
     restarts at 0): within a session each hand is played with the count the previous hand's settle

@@ -528,6 +528,7 @@ def test_sha_ting_payer(payer, nets):
 # dealer (§wengan-next-dealer)
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("player_count", [4, 3])
 def test_first_dealer(player_count):
     """定庄 (source: 定庄 第一局房主坐庄，亲友圈第一个进房玩家坐庄; §wengan-next-dealer, option

@@ -73,6 +73,7 @@ def played(request):
     return request.param, options, variant.games_frame(records, options, 8)
 
 
+@pytest.mark.engine
 def test_every_seats_sources_sum_to_its_score_change(played):
     """总分: a seat's net points from the nine sources are its delta, hand by hand."""
     _, options, games = played
@@ -81,6 +82,7 @@ def test_every_seats_sources_sum_to_its_score_change(played):
         np.testing.assert_array_equal(summed, games[f"delta_{seat}"].to_numpy())
 
 
+@pytest.mark.engine
 def test_each_source_is_zero_sum_and_the_bonuses_move_points(played):
     """Each source's nets cancel per hand; 牌型分 and, over the run, 热炮 and 杀听 moved points,
     and 连庄 / 一口二 where on (not where off); with 底分 2 every source but 原缺 is even."""
