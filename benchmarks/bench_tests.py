@@ -39,7 +39,7 @@ def _clone(folder: Path) -> Path:
 
 def _run(clone: Path, cache: Path, full: bool) -> tuple[float, float, str]:
     """(wall seconds, CPU seconds of the tree, pytest's output) of the suite in ``clone``."""
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=15"]
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=50"]
     if not full:
         command += ["-m", "not slow"]
     environment = os.environ | {"MJSIM_CACHE_DIR": str(cache)}

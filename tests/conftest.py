@@ -131,54 +131,37 @@ def pytest_collection_modifyitems(config, items) -> None:
             test._hypothesis_internal_use_settings = settings(own, max_examples=QUICK_EXAMPLES)
 
 
-ENGINE_ENTRIES = {
-    "SessionPlay": ("play_records", "replay_hand"),
-    "GameChecks": ("check_games",),
-}
-"""The methods of ``sim.variants.session`` through which Python plays or checks a variant's
-hands: each needs the variant's engine compiled."""
-
-
-class _EngineGuard:
-    """In the quick run, a test not marked ``engine`` that plays a variant's hands fails at once,
-    saying to mark it: the quick run stays free of the engines' compiles (minutes on a cold
-    cache). Subprocesses (the CLI run as a program) are not seen here; the cold quick run's
-    measurement (``benchmarks/bench_tests.py``) finds those."""
-
-    allowed = True
-
-    @classmethod
-    def install(cls) -> None:
-        from sim.variants import session
-
-        for class_name, methods in ENGINE_ENTRIES.items():
-            owner = getattr(session, class_name)
-            for name in methods:
-                setattr(owner, name, cls._guarded(getattr(owner, name)))
-
-    @classmethod
-    def _guarded(cls, method):
-        def guarded(self, *args, **kwargs):
-            if not cls.allowed:
-                raise RuntimeError(
-                    f"this test plays a variant's engine ({method.__qualname__}): mark it "
-                    "@pytest.mark.engine, or play the toy variant (tests/toy_variant)"
-                )
-            return method(self, *args, **kwargs)
-
-        return guarded
+GUARD = TESTS / "engine_guard"
+"""``mjsim_engine_guard`` and the ``sitecustomize.py`` that installs it in the processes the
+quick run's tests start."""
 
 
 def pytest_sessionstart(session) -> None:
-    if _hypothesis_profile(session.config) == "quick":
-        _EngineGuard.install()
+    """In the quick run, a test not marked ``engine`` that plays a variant's hands fails at once,
+    saying to mark it, here and in any Python process it starts (``mjsim run`` as a program):
+    the quick run stays free of the engines' compiles (minutes on a cold cache)."""
+    if _hypothesis_profile(session.config) != "quick":
+        return
+    sys.path.insert(0, str(GUARD))
+    import mjsim_engine_guard
+
+    mjsim_engine_guard.install()
+    paths = [str(GUARD), *filter(None, [os.environ.get("PYTHONPATH")])]
+    os.environ["PYTHONPATH"] = os.pathsep.join(paths)
+
+
+def _guard(allowed: bool) -> None:
+    guard = sys.modules.get("mjsim_engine_guard")
+    if guard is not None:
+        guard.EngineGuard.allowed = allowed
+        os.environ["MJSIM_ENGINE_GUARD"] = "0" if allowed else "1"
 
 
 def pytest_runtest_setup(item) -> None:
-    """Whether the test may play a variant's engine (``_EngineGuard``): when marked ``engine``;
-    set before its fixtures are made, module-wide ones included."""
-    _EngineGuard.allowed = item.get_closest_marker("engine") is not None
+    """Whether the test may play a variant's engine: when marked ``engine``; set before its
+    fixtures are made, module-wide ones included."""
+    _guard(item.get_closest_marker("engine") is not None)
 
 
 def pytest_runtest_teardown(item) -> None:
-    _EngineGuard.allowed = True
+    _guard(True)

@@ -63,6 +63,7 @@ def _discard(agent, text, visible=None, wild_kinds=()):
     )
 
 
+@pytest.mark.engine
 def test_value_sheds_the_off_suit_tiles_of_a_near_flush():
     """清一色 (a 大胡): with 11 bamboo and three other tiles, the value agent discards outside
     bamboo even where the efficiency agent would break a bamboo shape."""

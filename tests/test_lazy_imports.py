@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 FIRST_HAND = """
@@ -69,19 +71,23 @@ def _run(code: str, *arguments: str) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.engine
 def test_the_first_hand_imports_no_pandas_or_pyarrow():
     assert _run(FIRST_HAND) == "[]"
 
 
+@pytest.mark.engine
 def test_the_tables_of_a_chunk_import_them_where_they_are_made():
     # the check above is not vacuous: the same process does import them for the tables
     assert _run(TABLES) == "16 True True"
 
 
+@pytest.mark.engine
 def test_with_one_job_the_run_plays_before_importing_them():
     assert _run(BEFORE_PLAY, "1") == "[[]]"
 
 
+@pytest.mark.engine
 def test_with_two_jobs_they_are_imported_during_the_warm_up():
     # the engine threads take both cores from the first chunk on: the imports come before
     assert _run(BEFORE_PLAY, "2") == "[['pandas', 'pyarrow']]"

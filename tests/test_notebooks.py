@@ -118,6 +118,7 @@ def test_notebooks_are_numbered_and_committed_with_outputs():
         assert (NOTEBOOKS / name).stat().st_size < 1_500_000, f"{name} is over 1.5 MB"
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("name", NOTEBOOK_RUNS)
 def test_notebook_runs_top_to_bottom(name, tmp_path, monkeypatch):
     copy = tmp_path / name

@@ -198,6 +198,7 @@ def _dealt_win(name: str, overrides: list[str], dealer_tiles: str, later: str, s
     return [json.loads(line) for line in json_lines(hand)]
 
 
+@pytest.mark.engine
 def test_a_wengan_heavenly_win_is_counted_on_the_lowest_dealt_kind():
     """天胡 (§wengan-mingtang): the dealer's dealt 14 win at once, no tile drawn: the ``win`` has no
     tile, the ``winner`` and ``result`` the lowest kind of the 14 (the engine's count), the 名堂
@@ -218,6 +219,7 @@ def test_a_wengan_heavenly_win_is_counted_on_the_lowest_dealt_kind():
     assert list(W.settle(wengan_hand_end(objects)).deltas) == objects[-1]["score_changes"]
 
 
+@pytest.mark.engine
 def test_an_anqing_heavenly_win_is_counted_on_the_dealers_last_dealt_tile():
     """天胡 (§anqing-score-table item 7): W is the dealer's last tile dealt (the 53rd of the wall),
     as the engine counts it, and the reading depends on it: counted on the 5p of the pair the win

@@ -434,6 +434,7 @@ def test_a_sigkilled_sweep_resumes_to_the_same_tables(tmp_path, jobs, capsys, mo
     assert not partial.exists()
 
 
+@pytest.mark.engine
 def test_ctrl_c_in_a_sweep_says_how_to_resume_it(tmp_path):
     (tmp_path / "grid.toml").write_text(SWEEP, encoding="utf-8")
     process = subprocess.Popen(

@@ -4,6 +4,7 @@ and its answers on exact hands when a plan (kinds to be rid of) is given."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import strategies as S
 
 from sim import hand
@@ -58,6 +59,7 @@ def _discard(state, allowed, tables):
     )
 
 
+@pytest.mark.engine
 def test_discard_reaches_the_least_shanten():
     tables = load_tables()
     allowed = np.ones(34, np.bool_)

@@ -7,6 +7,7 @@ hands of 1 to 13 tiles with kings in play, every discard kind, every offerer."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,6 +38,7 @@ def _position(seed: int, sizes: list[int], indicator: int | None):
     return state
 
 
+@pytest.mark.engine
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),

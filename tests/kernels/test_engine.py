@@ -113,6 +113,7 @@ def tiles_left_is_zero(record) -> bool:
     return record[E.R_TILES_LEFT] == 0
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("grid_index", range(len(GRID)))
 def test_invariants_over_the_option_grid(grid_index):
     options = AnhuaOptions(**GRID[grid_index])

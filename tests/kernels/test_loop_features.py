@@ -67,7 +67,10 @@ def _play(agents, seed, hands_per_session=8):
 
 
 @pytest.fixture(
-    scope="module", params=[AGENT_EFFICIENCY, AGENT_RANDOM], ids=["efficiency", "random"]
+    scope="module",
+    # the efficiency agent's questions are the engines' big compile: in the full suite only
+    params=[pytest.param(AGENT_EFFICIENCY, marks=pytest.mark.engine), AGENT_RANDOM],
+    ids=["efficiency", "random"],
 )
 def toy_hands(request):
     records, played = _play((request.param,) * 4, seed=17)

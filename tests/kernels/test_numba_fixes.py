@@ -835,6 +835,7 @@ def _undefined_symbols(object_code: bytes) -> set[str]:
     return names
 
 
+@pytest.mark.engine
 def test_the_engines_load_from_the_cache_without_numbas_registries():
     """``load_without_refresh``: every variant's engine, replay and rule checks loaded from the
     warm cache in a new process compile nothing and load no registry (numba's refresh imports

@@ -156,6 +156,7 @@ def _has(event):
 DEFAULT = AnhuaOptions()
 
 
+@pytest.mark.engine
 def test_mutation_king_pong_is_caught():
     """docs/rules/anhua.md 王不能碰杠吃: a pong turned into a pong of a king is reported at
     that event."""

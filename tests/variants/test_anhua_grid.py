@@ -79,6 +79,7 @@ def _check_grid(reports: list[G.CellReport], n_games: int, min_win_rate: float =
     }
 
 
+@pytest.mark.engine
 def test_invariant_grid_fast():
     """docs/rules/anhua.md, every cell of the grid (七王/四王 x players x 抓鸟 x 一炮多响 x
     可抢杠胡 x 王代硬, 96 cells), 100 hands each: the checks pass every hand and the reference
@@ -88,6 +89,7 @@ def test_invariant_grid_fast():
     print(summary)
 
 
+@pytest.mark.engine
 def test_invariant_grid_mixed_agents():
     """docs/rules/anhua.md, the grid again, 40 hands a cell, with random agents in two
     seats (random discards, kings thrown, wins passed: 漏胡) and a self-draw-only agent in a

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import engine_steps as steps
 import numpy as np
+import pytest
 
 from sim.core.tables import load_tables
 from sim.core.tiles import kind_id, parse_tiles
@@ -50,6 +51,7 @@ def _kong(state, konger, kind, kong_type, from_seat, **options):
     return allowed, result, record, locked
 
 
+@pytest.mark.engine
 def test_ah6_kong_cannon_paid_by_the_konger():
     """§anhua-example-6: 明杠 of 4s, reveals 7m 2p 6s, seat 0 wins 6s: 硬庄杠上炮 8, bird on the
     konger doubles: the konger pays 16 (source: 杠上炮, 开杠者给胡牌者分)."""
