@@ -74,6 +74,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="the whole suite, not the quick run")
     parser.add_argument("--record", action="store_true", help="append the figures to RESULTS.md")
+    parser.add_argument("--log", type=Path, help="also write pytest's whole output there")
     args = parser.parse_args()
     print_header()
     with tempfile.TemporaryDirectory(prefix="mjsim-bench-tests-") as folder:
@@ -84,7 +85,9 @@ def main() -> int:
         wall, cpu, output = _run(clone, Path(folder) / "cache", args.full)
     what = "whole suite" if args.full else 'quick run (-m "not slow")'
     counts = _counts(output)
-    print(output[-4000:])
+    if args.log:
+        args.log.write_text(output, encoding="utf-8")
+    print(output[-6000:])
     print(f"{what}: {wall:.0f} s wall, {cpu:.0f} s CPU; {counts}")
     if args.record:
         section = (

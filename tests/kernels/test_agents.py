@@ -17,6 +17,8 @@ from sim.kernels import moves as M
 from sim.kernels import state as ST
 from sim.kernels.agent_params import default_row
 
+pytestmark = pytest.mark.engine  # the agents' questions, the engines' largest compile
+
 DEFAULT_PARAMS = default_row()
 """Every agent parameter at its default (a seat's row of ``GameState.agent_params``)."""
 
@@ -59,7 +61,6 @@ def _discard(state, allowed, tables):
     )
 
 
-@pytest.mark.engine
 def test_discard_reaches_the_least_shanten():
     tables = load_tables()
     allowed = np.ones(34, np.bool_)

@@ -19,6 +19,8 @@ from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H
 from sim.variants.anhua.scoring import king_y_kind
 
+pytestmark = pytest.mark.engine  # the variants' claim lists and pre-checks, parts of their engines
+
 TABLES = load_tables()
 PARAMS = AnhuaOptions().params()
 
@@ -38,7 +40,6 @@ def _position(seed: int, sizes: list[int], indicator: int | None):
     return state
 
 
-@pytest.mark.engine
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),

@@ -35,6 +35,8 @@ from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H
 from sim.variants.anhua import scoring as K
 
+pytestmark = pytest.mark.engine  # the variants' hooks, parts of their engines
+
 KERNELS = Path(__file__).resolve().parents[2] / "sim" / "kernels"
 ANHUA = Path(__file__).resolve().parents[2] / "sim" / "variants" / "anhua"
 HOWS = (K.HOW_SELF_DRAW, K.HOW_DISCARD, K.HOW_ROB_KONG, K.HOW_KONG_BLOOM, K.HOW_KONG_CANNON)

@@ -16,6 +16,8 @@ from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H
 from sim.variants.anhua import scoring as K
 
+pytestmark = pytest.mark.engine  # the engine's steps under Anhua's hooks
+
 X, Y = kind_id("9s"), kind_id("1s")  # indicator 9s: kings 9s and 1s
 
 
@@ -51,7 +53,6 @@ def _kong(state, konger, kind, kong_type, from_seat, **options):
     return allowed, result, record, locked
 
 
-@pytest.mark.engine
 def test_ah6_kong_cannon_paid_by_the_konger():
     """§anhua-example-6: 明杠 of 4s, reveals 7m 2p 6s, seat 0 wins 6s: 硬庄杠上炮 8, bird on the
     konger doubles: the konger pays 16 (source: 杠上炮, 开杠者给胡牌者分)."""
