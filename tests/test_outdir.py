@@ -267,6 +267,7 @@ def _sweep(home: Path) -> Path:
     return sweep
 
 
+@pytest.mark.engine
 def test_cli_run_to_a_new_absolute_folder_works(home, tmp_path):
     out = tmp_path / "results" / "first"
     result = _mjsim(

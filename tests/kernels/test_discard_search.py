@@ -10,6 +10,7 @@ on hands with wilds, honours, melds (short hands) and every form it supports.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import strategies as S
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -188,6 +189,7 @@ def _efficiency_reference(counts, wilds, wild, visible, forms, allowed, tables):
     return best_kind, len(tied)
 
 
+@pytest.mark.engine
 def test_the_efficiency_discard_equals_the_slow_reference_in_a_reused_space():
     """efficiency_discard, and choose_discard with one work space for every decision (as the
     engine passes it for a whole hand), pick the reference's discard: hands of every size a

@@ -25,6 +25,8 @@ from sim.variants.anhua import engine as AE
 from sim.variants.anhua import hooks as H
 from sim.variants.anhua.record_slots import RH_BIRD, RH_N_BIRDS
 
+pytestmark = pytest.mark.engine  # the engine's loop under a variant's hooks
+
 SEAT0 = np.zeros(16, np.int64)  # every session starts with seat 0 dealing
 HOW_NAMES = {
     0: "self_draw",
@@ -113,7 +115,6 @@ def tiles_left_is_zero(record) -> bool:
     return record[E.R_TILES_LEFT] == 0
 
 
-@pytest.mark.engine
 @pytest.mark.parametrize("grid_index", range(len(GRID)))
 def test_invariants_over_the_option_grid(grid_index):
     options = AnhuaOptions(**GRID[grid_index])

@@ -31,6 +31,8 @@ from sim.variants.anhua import engine as AE
 from sim.variants.anhua import scoring as A
 from sim.variants.anhua.hooks import EVENT_BIRD, EVENT_REVEAL, ST_PASSED_WINS
 
+pytestmark = pytest.mark.engine  # Anhua's rule checks over played hands
+
 EFFICIENT = (AGENT_EFFICIENCY,) * 4
 MIXED = (AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_SELF_DRAW)
 
@@ -156,7 +158,6 @@ def _has(event):
 DEFAULT = AnhuaOptions()
 
 
-@pytest.mark.engine
 def test_mutation_king_pong_is_caught():
     """docs/rules/anhua.md 王不能碰杠吃: a pong turned into a pong of a king is reported at
     that event."""

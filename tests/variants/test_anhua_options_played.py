@@ -36,6 +36,8 @@ from sim.variants.anhua import hooks as H
 from sim.variants.anhua import scoring as K
 from sim.variants.anhua.record_slots import RH_BIRD, RH_N_BIRDS
 
+pytestmark = pytest.mark.engine  # Anhua's engine under its options
+
 X, Y = kind_id("9s"), kind_id("1s")
 TIER_BITS = (
     K.FEATURE_THREE_KINGS | K.FEATURE_FOUR_KINGS | K.FEATURE_SIX_KINGS | K.FEATURE_SEVEN_KINGS

@@ -26,6 +26,8 @@ from sim.variants.anqing.hooks import EVENT_BAO, EVENT_ITEM, HAND_ZUAN, gang_kin
 from sim.variants.anqing.options import JIAN_ZI_HU_ZUAN_DIAO, P_JIAN_ZI_HU_DEFINITION
 from sim.variants.anqing.record_slots import N_ANQING_RECORD
 
+pytestmark = pytest.mark.engine  # Anqing's rule checks over played hands
+
 DEFAULT = AnqingOptions()
 MIXED = (AGENT_RANDOM, AGENT_EFFICIENCY, AGENT_RANDOM, AGENT_EFFICIENCY)
 TABLES = load_tables()

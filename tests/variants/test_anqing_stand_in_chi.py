@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pytest
 from anqing_steps import TABLES, Table
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,6 +28,8 @@ from sim.variants.anqing import checks as C
 from sim.variants.anqing import engine as AE
 from sim.variants.anqing.replay import WORDS
 from sim.variants.replay import event_lines, event_objects, final_objects, wild_kinds
+
+pytestmark = pytest.mark.engine  # Anqing's engine and rule checks
 
 CHI, PONG = S.MELD_CHI, S.MELD_PONG
 RED = kind_id("RD")

@@ -29,6 +29,8 @@ from sim.variants.wengan import hooks as H
 from sim.variants.wengan import settle as SE
 from sim.variants.wengan.record_slots import RW_NEXT_STREAK
 
+pytestmark = pytest.mark.engine  # Weng'an's claims played by its engine
+
 WHO_MAY_WIN_CELLS = [
     {"guo_hu_scope": "any_tile"},
     {"guo_hu_limit": False},

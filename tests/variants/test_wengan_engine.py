@@ -35,6 +35,8 @@ from sim.variants.wengan import record_slots as RS
 from sim.variants.wengan import settle as SE
 from sim.variants.wengan.patterns import DAN_DIAO, LONG_QI_DUI, PING_HU, QING_DAN_DIAO
 
+pytestmark = pytest.mark.engine  # Weng'an's engine
+
 CONCEALED, ADDED, DISCARD_KONG, PONG = (
     S.MELD_CONCEALED_KONG,
     S.MELD_ADDED_KONG,
@@ -574,7 +576,6 @@ def test_plans_offered_at_the_deal_under_ding_que():
 DROP_P = "1m 2m 3m 5m 6m 7m 5p 6p 7p 2s 3s 9s 9s 9m"  # the dealer's 14: p is its weakest suit
 
 
-@pytest.mark.engine
 def test_the_default_agent_sheds_its_weakest_suit_under_ding_que():
     """定缺 (composition: a hand must lack a suit to be ready or win): the dealer, weakest in p,
     discards a p tile first, where without 定缺 it discards the lone 9m; and over played hands
@@ -627,7 +628,6 @@ def test_kong_now_or_later_is_the_agents_choice():
     assert H.dou_kind.py_func(ADDED, late) == SE.DOU_HAN_BAO
 
 
-@pytest.mark.engine
 def test_the_default_agent_kongs_at_once_the_random_agent_sometimes_later():
     """憨包豆 (没有立刻杠) comes only from a kong put off: over played hands with 3 players the
     default agent, which kongs as soon as a kong is listed, makes almost none; random agents,
@@ -709,7 +709,6 @@ def test_heavenly_and_earthly_flags():
     assert table.nets() == [-10, 30, -10, -10]
 
 
-@pytest.mark.engine
 def test_one_seat_claiming_both_charging_chickens_collects_both_responsibilities():
     """责任鸡 and 责任乌骨鸡2分 (rules: 责任鸡, 冲锋鸡（乌骨鸡也算）): hand 86 of the 4-player
     config at seed 7 with 乌骨鸡 on, where seat 2 pongs the hand's first 1s and its first 8p,

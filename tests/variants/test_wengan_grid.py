@@ -34,6 +34,8 @@ from sim.variants.wengan import engine as E
 from sim.variants.wengan import hooks as H
 from sim.variants.wengan.record_slots import RW_BAO_TING, RW_FLIP, RW_KONGS
 
+pytestmark = pytest.mark.engine  # Weng'an's engine and rule checks
+
 GRID = C.INVARIANT_GRID
 N_JOBS = 2  # the development machine and CI have two cores
 EFFICIENT = (AGENT_EFFICIENCY,) * 4
@@ -74,7 +76,6 @@ def _check_reports(reports: list[dict], n_games: int, min_win_rate: float) -> No
     assert (sum(r["kongs"] for r in reports) > 0).all()
 
 
-@pytest.mark.engine
 def test_every_cell_passes_the_checks_with_mixed_agents():
     """200 hands a cell, random agents in two seats (they pass wins and throw anything)."""
     n_games = 200
