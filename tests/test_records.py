@@ -19,6 +19,8 @@ from sim.variants.anhua import AnhuaOptions
 from sim.variants.anhua import engine as AE
 from sim.variants.columns import Column, ordered
 
+pytestmark = pytest.mark.engine  # the records of played hands
+
 ANHUA = get_variant("anhua")
 OPTIONS = AnhuaOptions()
 

@@ -205,6 +205,7 @@ def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_only_finished_chunks(
     assert sorted(p.name for p in folder.iterdir()) == [".x.partial", "notes.txt"]
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("backend", [pytest.param("processes", marks=pytest.mark.slow), "threads"])
 def test_sigkill_leaves_no_worker_and_the_next_run_keeps_its_chunks(folder, backend):
     out = folder / "x"

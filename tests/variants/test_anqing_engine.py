@@ -10,6 +10,7 @@ Indicator ``4p`` unless stated, so the 钻 is ``5p`` (every 5p is a 钻), 红中
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from anqing_steps import Table
 
 from sim.core.tiles import kind_id
@@ -19,6 +20,8 @@ from sim.kernels.record import R_DEALER, R_DELTA, R_N_WINNERS, R_NEXT_DEALER, R_
 from sim.variants.anqing import N_ANQING_RECORD, AnqingOptions
 from sim.variants.anqing import engine as AE
 from sim.variants.anqing.record_slots import RA_AMOUNT, RA_CARRY
+
+pytestmark = pytest.mark.engine  # Anqing's engine
 
 CHI, PONG = S.MELD_CHI, S.MELD_PONG
 SINGLE = S.MELD_SINGLE_KONG

@@ -76,6 +76,7 @@ def _first_move(events):
     return int(events[after_wild, 0]), int(events[after_wild, 2])
 
 
+@pytest.mark.engine
 def test_spec_hand_kongs_the_zuan_under_ready_and_wins_zhi_jiao_without_pao_feng():
     """``ready``: the spec's hand (no 跑风 wait) kongs the 钻 at once, draws 9s and wins 杠开 in his
     first turn: 基本胡 3, 门清 3, 杠开 3, the single kong 1, 天胡 30 (single kongs first keep it,

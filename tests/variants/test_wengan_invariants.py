@@ -32,6 +32,8 @@ from sim.variants.wengan import record_slots as RS
 from sim.variants.wengan import settle as SE
 from sim.variants.wengan.patterns import PING_HU
 
+pytestmark = pytest.mark.engine  # Weng'an's engine over option sets
+
 GAMES = 2000
 EXCEPTIONS = (
     H.FEATURE_PASSPORT
@@ -107,7 +109,6 @@ def test_bulk_games_keep_every_invariant(players, agent):
         assert outcomes["bao_ting"] > 0
 
 
-@pytest.mark.engine
 def test_replay_gives_the_played_record():
     """A hand replayed with the log on (its dealer and 连庄 count from the hands before it) has
     the record play_records gave it."""
@@ -121,7 +122,6 @@ def test_replay_gives_the_played_record():
         assert len(events) > 0
 
 
-@pytest.mark.engine
 def test_the_engine_plays_each_hand_with_the_count_the_settle_hook_set():
     """连庄 (庄家每连续胡牌 +1n分; §wengan-dealer-bonus: a 荒庄 leaves n, the 一炮全响 discarder
     restarts at 0): within a session each hand is played with the count the previous hand's settle

@@ -26,6 +26,8 @@ from sim.variants.wengan import engine as WE
 from sim.variants.wengan import hooks as H
 from sim.variants.wengan import record_slots as RS
 
+pytestmark = pytest.mark.engine  # Weng'an's engine under its options
+
 CONCEALED, ADDED, DISCARD_KONG, PONG = (
     S.MELD_CONCEALED_KONG,
     S.MELD_ADDED_KONG,
@@ -528,7 +530,6 @@ def test_sha_ting_payer(payer, nets):
 # dealer (§wengan-next-dealer)
 
 
-@pytest.mark.engine
 @pytest.mark.parametrize("player_count", [4, 3])
 def test_first_dealer(player_count):
     """定庄 (source: 定庄 第一局房主坐庄，亲友圈第一个进房玩家坐庄; §wengan-next-dealer, option

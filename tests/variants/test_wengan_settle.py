@@ -341,6 +341,7 @@ def test_random_hands_with_mingtang_and_declared_que(end):
 # ------------------------------------------------------------------------------ played hands
 
 
+@pytest.mark.engine
 @W.SETTINGS
 @given(
     st.fixed_dictionaries(
