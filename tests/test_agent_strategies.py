@@ -20,6 +20,8 @@ from sim.kernels.agent_params import default_row
 from sim.running.agents import AGENTS
 from sim.variants.anhua import checks as C
 
+pytestmark = pytest.mark.engine  # the agents' questions, the engines' largest compile
+
 FORMS = H.FORM_STANDARD | H.OPTION_PAIR_258 | H.FORM_SEVEN_PAIRS | H.OPTION_QUADS  # as Anhua steers
 FIELD = ("value", "cautious", "efficiency", "random")
 
@@ -63,7 +65,6 @@ def _discard(agent, text, visible=None, wild_kinds=()):
     )
 
 
-@pytest.mark.engine
 def test_value_sheds_the_off_suit_tiles_of_a_near_flush():
     """清一色 (a 大胡): with 11 bamboo and three other tiles, the value agent discards outside
     bamboo even where the efficiency agent would break a bamboo shape."""
@@ -141,7 +142,6 @@ def test_agents_are_registered():
     assert len(set(AGENTS.values())) == AG.N_AGENTS
 
 
-@pytest.mark.engine
 def test_every_agent_at_every_seat_plays_legally():
     """docs/rules/anhua.md, Anhua's rule checks (``checks.check_hand``: the ledger,
     王不能碰杠吃, 开杠, 漏胡, 一炮多响, payments) over every option cell, with value, cautious,

@@ -225,6 +225,7 @@ def test_sigkill_leaves_no_worker_and_the_next_run_keeps_its_chunks(folder, back
     assert sorted(p.name for p in folder.iterdir()) == [".x.partial", "notes.txt"]
 
 
+@pytest.mark.engine
 def test_two_runs_on_one_target_one_refuses_naming_the_other(folder):
     out = folder / "x"
     first = _start(out)

@@ -17,6 +17,8 @@ from sim.kernels import state as S
 from sim.kernels.record import R_NEXT_DEALER
 from sim.variants.anqing import AnqingOptions, session_first_dealers
 
+pytestmark = pytest.mark.engine  # Anqing's engine under its options
+
 CHI = S.MELD_CHI
 SINGLE = S.MELD_SINGLE_KONG
 

@@ -90,6 +90,7 @@ def test_spec_hand_kongs_the_zuan_under_ready_and_wins_zhi_jiao_without_pao_feng
     assert record[R_DELTA : R_DELTA + 4].tolist() == [129, -43, -43, -43]
 
 
+@pytest.mark.engine
 def test_spec_hand_may_not_kong_the_zuan_under_pao_feng_wait():
     """``pao_feng_wait``: the same deal lists no 钻 kong (no wait of the hand is 跑风), and the
     dealt 14 is no win (the 钻 would stand for another tile, §anqing-zuan-conditions), so the dealer
