@@ -294,6 +294,7 @@ def test_a_read_only_target_is_one_line_and_exit_2(read_only):
     assert list(read_only.iterdir()) == []
 
 
+@pytest.mark.engine
 def test_a_full_disk_is_one_line_and_exit_2_with_nothing_left(small_disk):
     result = _run_into(small_disk / "x", 4000)  # two chunks, in two workers
     assert result.returncode == 2, result.stderr

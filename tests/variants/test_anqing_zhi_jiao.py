@@ -99,6 +99,7 @@ def test_spec_hand_may_not_kong_the_zuan_under_pao_feng_wait():
     assert _first_move(events)[0] == S.EVENT_DISCARD
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("requires", ["ready", "pao_feng_wait"])
 def test_aq6_hand_kongs_the_zuan_under_both_and_wins_zhi_jiao(requires):
     """§anqing-example-6's hand waits on 9p (the pair: 跑风) and kongs the 钻 under both settings,
@@ -112,6 +113,7 @@ def test_aq6_hand_kongs_the_zuan_under_both_and_wins_zhi_jiao(requires):
     assert record[R_DELTA : R_DELTA + 4].tolist() == [147, -49, -49, -49]
 
 
+@pytest.mark.engine
 def test_the_checks_reject_the_spec_hands_kong_under_pao_feng_wait():
     """The rule checks judge 直叫 by the option: the ``ready`` hand's log, checked as if
     ``pao_feng_wait`` had been played, fails at the 钻 kong (ERR_SINGLE_KONG); §anqing-example-6's
