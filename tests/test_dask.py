@@ -189,7 +189,10 @@ def test_ctrl_c_on_dask_says_how_to_resume_and_the_resume_gives_the_same_bytes(t
     assert returncode == 130, stderr
     assert stderr.count("\n") == 1, stderr  # one line: no tracebacks from the cluster
     assert stderr.startswith("mjsim: interrupted (Ctrl-C); ")
-    assert stderr.rstrip().endswith("finish the run with: mjsim run --resume x")
+    # the hint repeats the run's own --jobs and --backend
+    assert stderr.rstrip().endswith(
+        "finish the run with: mjsim run --resume x --jobs 2 --backend dask"
+    )
     partial = partial_path(tmp_path / "x")
     assert not (tmp_path / "x").exists()
     manifest = json.loads((partial / runner.MANIFEST).read_text())

@@ -340,14 +340,16 @@ def _file_batches(file: Path, columns: list[str], rows: int):
     in the dataset's order), read one row group at a time: arrow's dataset scanner would decode
     row groups ahead of the reader, up to the whole table when the reader is slower, and one
     ``iter_batches`` over a whole file grows arrow's memory pool with the file (0.3 GiB more at
-    10,000,000 hands, benchmarks/RESULTS.md)."""
+    10,000,000 hands, benchmarks/RESULTS.md): one reader per row group, each at most
+    ``rows`` rows at a time."""
     import pyarrow.parquet as pq
 
     for path in _dataset(file).files:
         with pq.ParquetFile(path) as parquet:
-            for group in range(parquet.num_row_groups):
-                table = parquet.read_row_group(group, columns=columns, use_threads=False)
-                yield from table.to_batches(max_chunksize=rows)
+            for group in range(parquet.num_row_groups):  # a reader per row group (above)
+                yield from parquet.iter_batches(
+                    batch_size=rows, row_groups=[group], columns=columns, use_threads=False
+                )
 
 
 def _last_game(batch) -> int:
