@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..running.run_checks import check_run
+from ..running.run_checks import check_run, read_json
 from ..variants import VARIANT_NAMES, get_variant
 
 GAME_COLUMNS = ("game", "dealer", "outcome", "win_kind", "n_winners")
@@ -140,17 +140,6 @@ class Sweep:
             if name != baseline
             and sum(repr(options.get(name, {}).get(a)) != repr(base.get(a)) for a in self.axes) == 1
         ]
-
-
-def _read_json(path: Path, what: str) -> dict:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise FileNotFoundError(
-            f"{path.parent} is not a {what} directory: no {path.name}"
-        ) from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: invalid JSON ({error})") from None
 
 
 def load_run(path: str | Path, columns: Mapping[str, Iterable[str]] | None = None) -> Run:
@@ -447,7 +436,7 @@ def load_sweep(path: str | Path, skip_missing: bool = False, lazy: bool = False)
     path = Path(path)
     if not path.is_dir():
         raise FileNotFoundError(f"no sweep directory at {path}")
-    spec = _read_json(path / "sweep.json", "sweep")
+    spec = read_json(path / "sweep.json", "sweep")
     if not isinstance(spec, dict) or not isinstance(spec.get("cells"), list):
         raise ValueError(f"{path / 'sweep.json'}: no list of cells")
     runs = {}
